@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The whole model: state layout, hits, misses, dirty evictions, counters.
+ */
+#include "cxd_test.h"
+
+struct model_fix {
+	struct cxd_model m;
+	void *mem;
+};
+
+static struct model_fix *model_new(uint64_t npages, uint32_t nlines,
+				   const struct cxd_nand_cfg *cfg)
+{
+	struct model_fix *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	memset(&f->m, 0x5a, sizeof(f->m));
+	f->mem = junk_alloc(cxd_model_state_size(npages, nlines, cfg));
+	assert_int_equal(cxd_model_init(&f->m, npages, nlines, cfg,
+					CXD_POLICY_FIFO, f->mem), 0);
+	return f;
+}
+
+static void model_free(struct model_fix *f)
+{
+	free(f->mem);
+	free(f);
+}
+
+static void test_state_size(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+
+	(void)state;
+	assert_int_equal(cxd_model_state_size(10, 3, &c),
+			 cxd_cache_state_size(10, 3) + cxd_nand_state_size(&c));
+	assert_int_equal(cxd_model_state_size(10, 3, &c), 104 + 72 * 8);
+	assert_int_equal(cxd_model_state_size(10, 0, &c), 0);
+	assert_int_equal(cxd_model_state_size(10, 11, &c), 0);
+	assert_int_equal(cxd_model_state_size(10, 3, NULL), 0);
+	c.channels = 0;
+	assert_int_equal(cxd_model_state_size(10, 3, &c), 0);
+}
+
+static void test_init(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct model_fix *f;
+	struct cxd_model m;
+	uint64_t mem[256];
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(cxd_model_init(&m, 10, 0, &c, CXD_POLICY_FIFO, mem),
+			 -1);
+	assert_int_equal(cxd_model_init(&m, 10, 3, &c, CXD_POLICY_NR, mem), -1);
+	assert_int_equal(cxd_model_init(&m, 10, 3, NULL, CXD_POLICY_FIFO, mem),
+			 -1);
+	c.nand_page_size = 3000;
+	assert_int_equal(cxd_model_init(&m, 10, 3, &c, CXD_POLICY_FIFO, mem),
+			 -1);
+
+	c = default_cfg();
+	f = model_new(16384, 2048, &c);
+	assert_int_equal(f->m.stats.misses, 0);
+	assert_int_equal(f->m.stats.hits, 0);
+	assert_int_equal(f->m.stats.evictions, 0);
+	assert_int_equal(f->m.stats.dirty_evictions, 0);
+	assert_int_equal(f->m.stats.writebacks, 0);
+	assert_int_equal(f->m.stats.model_miss_ns, 0);
+	assert_int_equal(f->m.cache.used, 0);
+	assert_int_equal(f->m.cache.nlines, 2048);
+	assert_int_equal(f->m.nand.cfg.channels, 8);
+	for (i = 0; i < 32; i++)
+		assert_int_equal(f->m.nand.die_busy[i], 0);
+	/* every array is 8-byte aligned and inside the buffer */
+	assert_int_equal((uintptr_t)f->m.cache.page_of_line % 8, 0);
+	assert_int_equal((uintptr_t)f->m.cache.next % 8, 0);
+	assert_int_equal((uintptr_t)f->m.cache.prev % 8, 0);
+	assert_int_equal((uintptr_t)f->m.nand.die_free % 8, 0);
+	assert_true((char *)(f->m.nand.die_busy + 32) <=
+		    (char *)f->mem + cxd_model_state_size(16384, 2048, &c));
+	assert_true((char *)f->m.nand.die_free >=
+		    (char *)f->mem + cxd_cache_state_size(16384, 2048));
+	model_free(f);
+}
+
+static void test_miss_then_hit(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct model_fix *f = model_new(1024, 16, &c);
+	struct cxd_access r;
+
+	(void)state;
+	cxd_model_access(&f->m, 9, 0, 1000, &r);
+	assert_false(r.hit);
+	assert_int_equal(r.victim, CXD_NO_PAGE);
+	assert_false(r.victim_dirty);
+	assert_int_equal(r.done_ns, 1000 + T_R + XFER_4K);
+	assert_int_equal(r.read.channel, 1);
+	assert_int_equal(r.read.die, 1);
+	assert_int_equal(r.read.start_ns, 1000);
+	assert_int_equal(r.read.done_ns, r.done_ns);
+	assert_int_equal(f->m.stats.misses, 1);
+	assert_int_equal(f->m.stats.model_miss_ns, T_R + XFER_4K);
+	assert_false(cxd_cache_dirty(&f->m.cache, 9));
+
+	cxd_model_access(&f->m, 9, 0, 2000, &r);
+	assert_true(r.hit);
+	assert_int_equal(r.done_ns, 2000);
+	assert_int_equal(r.victim, CXD_NO_PAGE);
+	assert_int_equal(f->m.stats.hits, 1);
+	assert_int_equal(f->m.stats.misses, 1);
+	assert_int_equal(f->m.stats.model_miss_ns, T_R + XFER_4K);
+	assert_false(cxd_cache_dirty(&f->m.cache, 9));
+
+	/* a write hit marks the line dirty */
+	cxd_model_access(&f->m, 9, CXD_ACC_WRITE, 3000, &r);
+	assert_true(r.hit);
+	assert_true(cxd_cache_dirty(&f->m.cache, 9));
+	assert_int_equal(f->m.stats.hits, 2);
+
+	/* a write miss inserts dirty */
+	cxd_model_access(&f->m, 10, CXD_ACC_WRITE, 4000, &r);
+	assert_false(r.hit);
+	assert_true(cxd_cache_dirty(&f->m.cache, 10));
+	assert_int_equal(f->m.stats.misses, 2);
+	assert_int_equal(f->m.nand.die_busy[1 * 4 + 1], T_R);
+	assert_int_equal(f->m.nand.die_busy[2 * 4 + 1], T_R);
+	model_free(f);
+}
+
+static void test_dirty_eviction(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct model_fix *f = model_new(1024, 1, &c);
+	struct cxd_access r;
+	const uint64_t t = 1000000;
+
+	(void)state;
+	cxd_model_access(&f->m, 0, CXD_ACC_WRITE, 0, &r);
+	assert_int_equal(r.done_ns, T_R + XFER_4K);
+
+	/*
+	 * Page 32 is on channel 0 die 0 like page 0: the write-back transfer
+	 * runs [t, t + xfer), tPROG [t + xfer, t + xfer + tPROG), then the
+	 * read's tR and transfer.
+	 */
+	cxd_model_access(&f->m, 32, 0, t, &r);
+	assert_false(r.hit);
+	assert_int_equal(r.victim, 0);
+	assert_true(r.victim_dirty);
+	assert_int_equal(r.read.channel, 0);
+	assert_int_equal(r.read.die, 0);
+	assert_int_equal(r.read.start_ns, t + XFER_4K + T_PROG);
+	assert_int_equal(r.done_ns, t + XFER_4K + T_PROG + T_R + XFER_4K);
+	assert_int_equal(f->m.stats.misses, 2);
+	assert_int_equal(f->m.stats.evictions, 1);
+	assert_int_equal(f->m.stats.dirty_evictions, 1);
+	assert_int_equal(f->m.stats.writebacks, 1);
+	assert_int_equal(f->m.stats.model_miss_ns,
+			 (T_R + XFER_4K) + (XFER_4K + T_PROG + T_R + XFER_4K));
+	assert_int_equal(f->m.nand.die_busy[0], 2 * T_R + T_PROG);
+	assert_false(cxd_cache_resident(&f->m.cache, 0));
+	assert_false(cxd_cache_dirty(&f->m.cache, 32));
+
+	/* clean victim: no write-back; page 1 is on channel 1 */
+	cxd_model_access(&f->m, 1, 0, 2 * t, &r);
+	assert_int_equal(r.victim, 32);
+	assert_false(r.victim_dirty);
+	assert_int_equal(r.done_ns, 2 * t + T_R + XFER_4K);
+	assert_int_equal(f->m.stats.evictions, 2);
+	assert_int_equal(f->m.stats.dirty_evictions, 1);
+	assert_int_equal(f->m.stats.writebacks, 1);
+
+	/* dirty victim on another channel does not delay the read */
+	cxd_model_access(&f->m, 1, CXD_ACC_WRITE, 3 * t, &r);
+	assert_true(r.hit);
+	cxd_model_access(&f->m, 2, 0, 4 * t, &r);
+	assert_int_equal(r.victim, 1);
+	assert_true(r.victim_dirty);
+	assert_int_equal(r.done_ns, 4 * t + T_R + XFER_4K);
+	assert_int_equal(f->m.nand.die_busy[1 * 4], T_R + T_PROG);
+	assert_int_equal(f->m.stats.writebacks, 2);
+	model_free(f);
+}
+
+static void test_reset_stats(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct model_fix *f = model_new(64, 4, &c);
+	struct cxd_access r;
+	uint64_t p;
+	unsigned int i;
+
+	(void)state;
+	for (p = 0; p < 10; p++)
+		cxd_model_access(&f->m, p, CXD_ACC_WRITE, p * 1000, &r);
+	assert_int_equal(f->m.stats.misses, 10);
+	assert_int_equal(f->m.stats.writebacks, 6);
+	cxd_model_reset_stats(&f->m);
+	assert_int_equal(f->m.stats.misses, 0);
+	assert_int_equal(f->m.stats.hits, 0);
+	assert_int_equal(f->m.stats.evictions, 0);
+	assert_int_equal(f->m.stats.dirty_evictions, 0);
+	assert_int_equal(f->m.stats.writebacks, 0);
+	assert_int_equal(f->m.stats.model_miss_ns, 0);
+	for (i = 0; i < 32; i++)
+		assert_int_equal(f->m.nand.die_busy[i], 0);
+	/* residency and dirty bits survive */
+	assert_int_equal(f->m.cache.used, 4);
+	for (p = 6; p < 10; p++)
+		assert_true(cxd_cache_dirty(&f->m.cache, p));
+	cxd_model_access(&f->m, 9, 0, 100000, &r);
+	assert_true(r.hit);
+	assert_int_equal(f->m.stats.hits, 1);
+	model_free(f);
+}
+
+static void test_out_of_range(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct model_fix *f = model_new(64, 4, &c);
+	struct cxd_access r;
+
+	(void)state;
+	cxd_model_access(&f->m, 64, CXD_ACC_WRITE, 500, &r);
+	assert_false(r.hit);
+	assert_int_equal(r.victim, CXD_NO_PAGE);
+	assert_int_equal(r.done_ns, 500);
+	assert_int_equal(f->m.stats.misses, 0);
+	assert_int_equal(f->m.stats.hits, 0);
+	assert_int_equal(f->m.cache.used, 0);
+	assert_int_equal(f->m.nand.die_busy[0], 0);
+	model_free(f);
+}
+
+/* Misses of many pages at once queue on dies and channels. */
+static void test_burst(void **state)
+{
+	struct cxd_nand_cfg c = test_cfg(1, 1, 4096);
+	struct model_fix *f = model_new(64, 64, &c);
+	struct cxd_access r;
+	uint64_t p;
+
+	(void)state;
+	/* one die, tR < xfer: completions every xfer after the first */
+	for (p = 0; p < 8; p++) {
+		cxd_model_access(&f->m, p, 0, 0, &r);
+		assert_int_equal(r.done_ns, T_R + (p + 1) * XFER_4K);
+		assert_int_equal(r.read.start_ns, p * T_R);
+	}
+	assert_int_equal(f->m.stats.model_miss_ns,
+			 8 * T_R + 36 * XFER_4K);
+	model_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_state_size),
+		cmocka_unit_test(test_init),
+		cmocka_unit_test(test_miss_then_hit),
+		cmocka_unit_test(test_dirty_eviction),
+		cmocka_unit_test(test_reset_stats),
+		cmocka_unit_test(test_out_of_range),
+		cmocka_unit_test(test_burst),
+	};
+
+	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
+}

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NAND timing: configuration bounds, page mapping, die/channel contention.
+ */
+#include "cxd_test.h"
+
+struct nand_fix {
+	struct cxd_nand n;
+	void *mem;
+};
+
+static struct nand_fix *nand_new(const struct cxd_nand_cfg *cfg)
+{
+	struct nand_fix *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	f->mem = junk_alloc(cxd_nand_state_size(cfg));
+	assert_int_equal(cxd_nand_init(&f->n, cfg, f->mem), 0);
+	return f;
+}
+
+static void nand_free(struct nand_fix *f)
+{
+	free(f->mem);
+	free(f);
+}
+
+static void test_cfg_bounds(void **state)
+{
+	struct cxd_nand_cfg c;
+
+	(void)state;
+	assert_int_equal(cxd_nand_cfg_valid(NULL), -1);
+	c = default_cfg();
+	assert_int_equal(cxd_nand_cfg_valid(&c), 0);
+
+	c = default_cfg(); c.channels = 0;
+	assert_int_equal(cxd_nand_cfg_valid(&c), -1);
+	c.channels = 1;
+	assert_int_equal(cxd_nand_cfg_valid(&c), 0);
+	c.channels = 64;
+	assert_int_equal(cxd_nand_cfg_valid(&c), 0);
+	c.channels = 65;
+	assert_int_equal(cxd_nand_cfg_valid(&c), -1);
+
+	c = default_cfg(); c.dies_per_channel = 0;
+	assert_int_equal(cxd_nand_cfg_valid(&c), -1);
+	c.dies_per_channel = 1;
+	assert_int_equal(cxd_nand_cfg_valid(&c), 0);
+	c.dies_per_channel = 64;
+	assert_int_equal(cxd_nand_cfg_valid(&c), 0);
+	c.dies_per_channel = 65;
+	assert_int_equal(cxd_nand_cfg_valid(&c), -1);
+
+	c = default_cfg(); c.nand_page_size = 2048;
+	assert_int_equal(cxd_nand_cfg_valid(&c), -1);
+	c.nand_page_size = 0;
+	assert_int_equal(cxd_nand_cfg_valid(&c), -1);
+	c.nand_page_size = 4096;
+	assert_int_equal(cxd_nand_cfg_valid(&c), 0);
+	c.nand_page_size = 8192;
+	assert_int_equal(cxd_nand_cfg_valid(&c), 0);
+	c.nand_page_size = 12288;	/* not a power of two */
+	assert_int_equal(cxd_nand_cfg_valid(&c), -1);
+	c.nand_page_size = 65536;
+	assert_int_equal(cxd_nand_cfg_valid(&c), 0);
+	c.nand_page_size = 131072;
+	assert_int_equal(cxd_nand_cfg_valid(&c), -1);
+
+	c = default_cfg(); c.t_read_ns = 0;
+	assert_int_equal(cxd_nand_cfg_valid(&c), 0);
+	c.t_read_ns = CXD_MAX_LATENCY_NS;
+	assert_int_equal(cxd_nand_cfg_valid(&c), 0);
+	c.t_read_ns = CXD_MAX_LATENCY_NS + 1;
+	assert_int_equal(cxd_nand_cfg_valid(&c), -1);
+
+	c = default_cfg(); c.t_prog_ns = 0;
+	assert_int_equal(cxd_nand_cfg_valid(&c), 0);
+	c.t_prog_ns = CXD_MAX_LATENCY_NS;
+	assert_int_equal(cxd_nand_cfg_valid(&c), 0);
+	c.t_prog_ns = CXD_MAX_LATENCY_NS + 1;
+	assert_int_equal(cxd_nand_cfg_valid(&c), -1);
+
+	c = default_cfg(); c.channel_mbps = 0;
+	assert_int_equal(cxd_nand_cfg_valid(&c), -1);
+	c.channel_mbps = 1;
+	assert_int_equal(cxd_nand_cfg_valid(&c), 0);
+	c.channel_mbps = CXD_MAX_CHANNEL_MBPS;
+	assert_int_equal(cxd_nand_cfg_valid(&c), 0);
+	c.channel_mbps = CXD_MAX_CHANNEL_MBPS + 1;
+	assert_int_equal(cxd_nand_cfg_valid(&c), -1);
+}
+
+static void test_state_size_and_init(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct cxd_nand n;
+	struct nand_fix *f;
+	char mem[64];
+	unsigned int i;
+
+	(void)state;
+	/* die_free[32] + chan_free[8] + die_busy[32], u64 each */
+	assert_int_equal(cxd_nand_state_size(&c), (2 * 32 + 8) * 8);
+	c = test_cfg(64, 64, 4096);
+	assert_int_equal(cxd_nand_state_size(&c), (2 * 4096 + 64) * 8);
+	c.channels = 0;
+	assert_int_equal(cxd_nand_state_size(&c), 0);
+	assert_int_equal(cxd_nand_state_size(NULL), 0);
+	assert_int_equal(cxd_nand_init(&n, &c, mem), -1);
+
+	c = default_cfg();
+	f = nand_new(&c);	/* over junk memory */
+	for (i = 0; i < 32; i++) {
+		assert_int_equal(f->n.die_free[i], 0);
+		assert_int_equal(f->n.die_busy[i], 0);
+	}
+	for (i = 0; i < 8; i++)
+		assert_int_equal(f->n.chan_free[i], 0);
+	assert_int_equal(f->n.cfg.channels, 8);
+	nand_free(f);
+}
+
+static void test_xfer_ns(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+
+	(void)state;
+	assert_int_equal(cxd_nand_xfer_ns(&c), 3414);	/* ceil(4096000/1200) */
+	c.nand_page_size = 16384;
+	assert_int_equal(cxd_nand_xfer_ns(&c), 13654);	/* ceil(16384000/1200) */
+	c.nand_page_size = 4096;
+	c.channel_mbps = 1000;
+	assert_int_equal(cxd_nand_xfer_ns(&c), 4096);	/* exact, no round up */
+	c.channel_mbps = 1024;
+	assert_int_equal(cxd_nand_xfer_ns(&c), 4000);
+	c.channel_mbps = 1;
+	c.nand_page_size = 65536;
+	assert_int_equal(cxd_nand_xfer_ns(&c), 65536000);
+	c.channel_mbps = 100000;
+	c.nand_page_size = 4096;
+	assert_int_equal(cxd_nand_xfer_ns(&c), 41);	/* ceil(40.96) */
+}
+
+static void test_single_read(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct nand_fix *f = nand_new(&c);
+	struct cxd_nand_op op;
+
+	(void)state;
+	assert_int_equal(cxd_nand_read(&f->n, 0, 1000, &op),
+			 1000 + T_R + XFER_4K);
+	assert_int_equal(op.channel, 0);
+	assert_int_equal(op.die, 0);
+	assert_int_equal(op.start_ns, 1000);
+	assert_int_equal(op.done_ns, 1000 + T_R + XFER_4K);
+	assert_int_equal(f->n.die_free[0], 1000 + T_R);
+	assert_int_equal(f->n.chan_free[0], 1000 + T_R + XFER_4K);
+	assert_int_equal(f->n.die_busy[0], T_R);
+	/* NULL op is allowed */
+	assert_int_equal(cxd_nand_read(&f->n, 1, 0, NULL), T_R + XFER_4K);
+	nand_free(f);
+}
+
+/* Two reads of one die: the second starts when the die is free (tR later). */
+static void test_same_die_serialises(void **state)
+{
+	struct cxd_nand_cfg c = test_cfg(2, 2, 4096);
+	struct nand_fix *f;
+	struct cxd_nand_op op;
+	const uint64_t tr = 50000;	/* tR > xfer: the die is the bottleneck */
+
+	(void)state;
+	c.t_read_ns = tr;
+	f = nand_new(&c);
+	/* pages 0 and 4 = channels * dies: both channel 0, die 0 */
+	assert_int_equal(cxd_nand_read(&f->n, 0, 0, &op), tr + XFER_4K);
+	assert_int_equal(cxd_nand_read(&f->n, 4, 0, &op), 2 * tr + XFER_4K);
+	assert_int_equal(op.channel, 0);
+	assert_int_equal(op.die, 0);
+	assert_int_equal(op.start_ns, tr);
+	assert_int_equal(f->n.die_busy[0], 2 * tr);
+	nand_free(f);
+
+	/* tR < xfer: the second transfer also waits for the channel */
+	c = test_cfg(2, 2, 4096);
+	f = nand_new(&c);
+	assert_int_equal(cxd_nand_read(&f->n, 0, 0, NULL), T_R + XFER_4K);
+	assert_int_equal(cxd_nand_read(&f->n, 4, 0, &op),
+			 T_R + 2 * XFER_4K);
+	assert_int_equal(op.start_ns, T_R);
+	nand_free(f);
+}
+
+/* Dies of one channel read in parallel but share the channel transfer. */
+static void test_same_channel_shares_bus(void **state)
+{
+	struct cxd_nand_cfg c = test_cfg(2, 2, 4096);
+	struct nand_fix *f = nand_new(&c);
+	struct cxd_nand_op a, b;
+
+	(void)state;
+	/* page 0: n=0 -> ch 0 die 0; page 2: n=2 -> ch 0, die (2/2)%2 = 1 */
+	assert_int_equal(cxd_nand_read(&f->n, 0, 0, &a), T_R + XFER_4K);
+	assert_int_equal(cxd_nand_read(&f->n, 2, 0, &b), T_R + 2 * XFER_4K);
+	assert_int_equal(a.channel, 0);
+	assert_int_equal(b.channel, 0);
+	assert_int_equal(a.die, 0);
+	assert_int_equal(b.die, 1);
+	assert_int_equal(b.start_ns, 0);	/* the die did not wait */
+	assert_int_equal(f->n.die_free[1], T_R);
+	assert_int_equal(f->n.chan_free[0], T_R + 2 * XFER_4K);
+	nand_free(f);
+}
+
+static void test_channels_independent(void **state)
+{
+	struct cxd_nand_cfg c = test_cfg(2, 2, 4096);
+	struct nand_fix *f = nand_new(&c);
+	struct cxd_nand_op a, b;
+
+	(void)state;
+	assert_int_equal(cxd_nand_read(&f->n, 0, 0, &a), T_R + XFER_4K);
+	assert_int_equal(cxd_nand_read(&f->n, 1, 0, &b), T_R + XFER_4K);
+	assert_int_equal(a.channel, 0);
+	assert_int_equal(b.channel, 1);
+	assert_int_equal(b.die, 0);
+	assert_int_equal(f->n.chan_free[0], T_R + XFER_4K);
+	assert_int_equal(f->n.chan_free[1], T_R + XFER_4K);
+	nand_free(f);
+}
+
+static void test_program(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct nand_fix *f = nand_new(&c);
+	struct cxd_nand_op op;
+
+	(void)state;
+	/* transfer [0, xfer) on the channel, then tPROG on the die */
+	assert_int_equal(cxd_nand_program(&f->n, 0, 0, &op), XFER_4K + T_PROG);
+	assert_int_equal(op.start_ns, XFER_4K);
+	assert_int_equal(op.done_ns, XFER_4K + T_PROG);
+	assert_int_equal(f->n.chan_free[0], XFER_4K);
+	assert_int_equal(f->n.die_free[0], XFER_4K + T_PROG);
+	assert_int_equal(f->n.die_busy[0], T_PROG);
+
+	/* a read of another die on the channel waits only for the channel */
+	assert_int_equal(cxd_nand_read(&f->n, 8, 0, &op), 2 * XFER_4K);
+	assert_int_equal(op.die, 1);
+
+	/* a program behind a busy channel and die */
+	assert_int_equal(cxd_nand_program(&f->n, 32, 0, &op),
+			 XFER_4K + T_PROG + T_PROG);
+	assert_int_equal(op.die, 0);
+	assert_int_equal(op.start_ns, XFER_4K + T_PROG);
+	assert_int_equal(f->n.chan_free[0], 3 * XFER_4K);
+	assert_int_equal(f->n.die_busy[0], 2 * T_PROG);
+	nand_free(f);
+}
+
+/* A write-back delays a later read of the same die by exactly tPROG. */
+static void test_program_delays_read(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct nand_fix *f = nand_new(&c), *g = nand_new(&c);
+	struct cxd_nand_op op;
+	uint64_t with, without;
+
+	(void)state;
+	cxd_nand_program(&f->n, 0, 0, NULL);
+	cxd_nand_program(&g->n, 1, 0, NULL);	/* other channel */
+	/* arrive when the program's transfer ended */
+	with = cxd_nand_read(&f->n, 32, XFER_4K, &op);
+	without = cxd_nand_read(&g->n, 32, XFER_4K, NULL);
+	assert_int_equal(without, XFER_4K + T_R + XFER_4K);
+	assert_int_equal(with, without + T_PROG);
+	assert_int_equal(op.start_ns, XFER_4K + T_PROG);
+	assert_int_equal(f->n.die_busy[0], T_PROG + T_R);
+	nand_free(f);
+	nand_free(g);
+}
+
+static void test_page_mapping(void **state)
+{
+	struct cxd_nand_cfg c = test_cfg(8, 4, 16384);
+	struct nand_fix *f = nand_new(&c);
+	struct cxd_nand_op op;
+	uint64_t p;
+
+	(void)state;
+	/* 16 KiB NAND page = 4 host pages: pages 0..3 share ch 0 die 0 */
+	for (p = 0; p < 4; p++) {
+		cxd_nand_read(&f->n, p, 1000000 * p, &op);
+		assert_int_equal(op.channel, 0);
+		assert_int_equal(op.die, 0);
+	}
+	assert_int_equal(f->n.die_busy[0], 4 * T_R);
+	cxd_nand_read(&f->n, 4, 0, &op);	/* NAND page 1 */
+	assert_int_equal(op.channel, 1);
+	assert_int_equal(op.die, 0);
+	cxd_nand_read(&f->n, 4 * 8, 0, &op);	/* NAND page 8 */
+	assert_int_equal(op.channel, 0);
+	assert_int_equal(op.die, 1);
+	cxd_nand_read(&f->n, 4 * (8 * 3 + 5) + 3, 0, &op);	/* NAND page 29 */
+	assert_int_equal(op.channel, 5);
+	assert_int_equal(op.die, 3);
+	cxd_nand_read(&f->n, 4 * 32, 0, &op);	/* wraps to ch 0 die 0 */
+	assert_int_equal(op.channel, 0);
+	assert_int_equal(op.die, 0);
+	nand_free(f);
+
+	/* 16K pages: 0 and 3 on one die serialise */
+	c.t_read_ns = 50000;
+	f = nand_new(&c);
+	assert_int_equal(cxd_nand_read(&f->n, 0, 0, NULL), 50000 + 13654);
+	assert_int_equal(cxd_nand_read(&f->n, 3, 0, NULL), 100000 + 13654);
+	nand_free(f);
+
+	/* 4 KiB pages, 3 channels x 2 dies */
+	c = test_cfg(3, 2, 4096);
+	f = nand_new(&c);
+	cxd_nand_read(&f->n, 4, 0, &op);	/* 4 % 3 = 1, (4/3) % 2 = 1 */
+	assert_int_equal(op.channel, 1);
+	assert_int_equal(op.die, 1);
+	assert_int_equal(f->n.die_busy[1 * 2 + 1], T_R);
+	cxd_nand_read(&f->n, 7, 0, &op);	/* 7 % 3 = 1, (7/3) % 2 = 0 */
+	assert_int_equal(op.channel, 1);
+	assert_int_equal(op.die, 0);
+	nand_free(f);
+}
+
+static void test_live_timing_change(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct nand_fix *f = nand_new(&c);
+
+	(void)state;
+	f->n.cfg.t_read_ns = 10000;
+	f->n.cfg.channel_mbps = 1000;
+	assert_int_equal(cxd_nand_read(&f->n, 0, 0, NULL), 10000 + 4096);
+	f->n.cfg.t_prog_ns = 0;
+	assert_int_equal(cxd_nand_program(&f->n, 1, 0, NULL), 4096);
+	nand_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cfg_bounds),
+		cmocka_unit_test(test_state_size_and_init),
+		cmocka_unit_test(test_xfer_ns),
+		cmocka_unit_test(test_single_read),
+		cmocka_unit_test(test_same_die_serialises),
+		cmocka_unit_test(test_same_channel_shares_bus),
+		cmocka_unit_test(test_channels_independent),
+		cmocka_unit_test(test_program),
+		cmocka_unit_test(test_program_delays_read),
+		cmocka_unit_test(test_page_mapping),
+		cmocka_unit_test(test_live_timing_change),
+	};
+
+	return cmocka_run_group_tests_name("nand", tests, NULL, NULL);
+}
