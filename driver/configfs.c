@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxdvirt configuration through configfs, in the style of null_blk:
+ * mkdir /sys/kernel/config/cxdvirt/<name> makes a device, its attributes are
+ * written, then `power` 1 brings it up as /dev/cxdvirt<index>.
+ *
+ * Every store parses its value first, then takes cxd_cfg_mutex, then checks
+ * the value against the rest of the configuration. Each attribute makes one
+ * visible decision: may it change while the device is powered ("live"), in
+ * which case the new value is applied to the running model at once. A bad
+ * value returns -EINVAL, changes nothing and logs one line with the reason.
+ */
+#include <linux/ctype.h>
+#include <linux/idr.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/nodemask.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "cxdvirt.h"
+
+#define CXD_MIN_CAPACITY	(2ull << 20)
+#define CXD_MAX_CAPACITY	(64ull << 30)
+#define CXD_CAPACITY_ALIGN	(2ull << 20)
+
+static DEFINE_IDA(cxd_index_ida);
+
+static inline struct cxd_dev *to_cxd(struct config_item *item)
+{
+	return container_of(item, struct cxd_dev, item);
+}
+
+/*
+ * cxd_parse_u64() - strict number parser for configfs values.
+ * Accepts decimal or 0x-hex, one optional trailing newline and, if @suffix,
+ * one K, M or G (binary multiples). Rejects empty strings, signs, embedded
+ * NULs, trailing garbage and overflow. Return: 0 or -EINVAL.
+ */
+static int cxd_parse_u64(const char *page, size_t count, bool suffix, u64 *out)
+{
+	char buf[32];
+	unsigned int shift = 0;
+	size_t len = count;
+	u64 v;
+
+	if (len && page[len - 1] == '\n')
+		len--;
+	if (!len || len >= sizeof(buf) || strnlen(page, len) != len)
+		return -EINVAL;
+	memcpy(buf, page, len);
+	buf[len] = '\0';
+
+	if (suffix && len > 1) {
+		switch (buf[len - 1]) {
+		case 'k': case 'K':
+			shift = 10;
+			break;
+		case 'm': case 'M':
+			shift = 20;
+			break;
+		case 'g': case 'G':
+			shift = 30;
+			break;
+		}
+		if (shift)
+			buf[--len] = '\0';
+	}
+	if (!isdigit(buf[0]) || kstrtou64(buf, 0, &v))
+		return -EINVAL;
+	if (shift && v > (U64_MAX >> shift))
+		return -EINVAL;
+	*out = v << shift;
+	return 0;
+}
+
+enum cxd_kind { CXD_U64, CXD_U32, CXD_INT };
+
+/**
+ * struct cxd_attr_desc - how one numeric attribute is parsed and checked.
+ * @name:	attribute name, for log lines.
+ * @kind:	width of the field in struct cxd_cfg.
+ * @suffix:	K/M/G accepted.
+ * @live:	may change while powered; applied to the running model.
+ * @check:	returns NULL if @v is acceptable for @d, else the reason.
+ */
+struct cxd_attr_desc {
+	const char *name;
+	enum cxd_kind kind;
+	bool suffix;
+	bool live;
+	const char *(*check)(struct cxd_dev *d, s64 v);
+};
+
+static const char *cxd_check_capacity(struct cxd_dev *d, s64 v)
+{
+	if (v < CXD_MIN_CAPACITY || v > CXD_MAX_CAPACITY)
+		return "out of range [2M, 64G]";
+	if (v % CXD_CAPACITY_ALIGN)
+		return "not a multiple of 2M";
+	if (v < d->cfg.cache_size)
+		return "smaller than cache_size (lower cache_size first)";
+	return NULL;
+}
+
+static const char *cxd_check_cache_size(struct cxd_dev *d, s64 v)
+{
+	if (v < CXD_HOST_PAGE_SIZE || v % CXD_HOST_PAGE_SIZE)
+		return "not a positive multiple of 4K";
+	if (v > d->cfg.capacity)
+		return "larger than capacity";
+	return NULL;
+}
+
+static const char *cxd_check_node(struct cxd_dev *d, s64 v)
+{
+	if (v == NUMA_NO_NODE)
+		return NULL;
+	if (v < 0 || v >= MAX_NUMNODES || !node_state(v, N_MEMORY))
+		return "not -1 or an online node with memory";
+	return NULL;
+}
+
+static const char *cxd_check_phys(struct cxd_dev *d, s64 v)
+{
+	if ((u64)v % CXD_CAPACITY_ALIGN)
+		return "not 2M aligned";
+	return NULL;
+}
+
+static const char *cxd_check_count(struct cxd_dev *d, s64 v)
+{
+	if (v < 1 || v > CXD_MAX_CHANNELS)
+		return "out of range [1, 64]";
+	return NULL;
+}
+
+static const char *cxd_check_nand_page(struct cxd_dev *d, s64 v)
+{
+	if (v < CXD_MIN_NAND_PAGE || v > CXD_MAX_NAND_PAGE || (v & (v - 1)))
+		return "not a power of two in [4K, 64K]";
+	return NULL;
+}
+
+static const char *cxd_check_latency(struct cxd_dev *d, s64 v)
+{
+	if ((u64)v > CXD_MAX_LATENCY_NS)
+		return "above 100000000 ns (100 ms)";
+	return NULL;
+}
+
+static const char *cxd_check_mbps(struct cxd_dev *d, s64 v)
+{
+	if (v < 1 || v > CXD_MAX_CHANNEL_MBPS)
+		return "out of range [1, 100000] MB/s";
+	return NULL;
+}
+
+/* Apply a live timing change to the running model. Caller holds cxd_cfg_mutex. */
+static void cxd_apply_live(struct cxd_dev *d)
+{
+	struct cxd_live *l = d->live;
+
+	spin_lock(&l->lock);
+	l->model.nand.cfg.t_read_ns = d->cfg.nand.t_read_ns;
+	l->model.nand.cfg.t_prog_ns = d->cfg.nand.t_prog_ns;
+	l->model.nand.cfg.channel_mbps = d->cfg.nand.channel_mbps;
+	spin_unlock(&l->lock);
+}
+
+static ssize_t cxd_store_num(struct cxd_dev *d, const struct cxd_attr_desc *a,
+			     void *field, const char *page, size_t count)
+{
+	const char *why;
+	u64 raw;
+	s64 v;
+	int ret = -EINVAL;
+
+	if (a->kind == CXD_INT) {
+		char buf[16];
+		size_t len = count;
+		int iv;
+
+		if (len && page[len - 1] == '\n')
+			len--;
+		if (!len || len >= sizeof(buf) || strnlen(page, len) != len)
+			goto bad_text;
+		memcpy(buf, page, len);
+		buf[len] = '\0';
+		if (kstrtoint(buf, 10, &iv))
+			goto bad_text;
+		v = iv;
+	} else {
+		if (cxd_parse_u64(page, count, a->suffix, &raw))
+			goto bad_text;
+		if (raw > S64_MAX || (a->kind == CXD_U32 && raw > U32_MAX)) {
+			cxd_warn(d, "%s: value too large", a->name);
+			return -EINVAL;
+		}
+		v = raw;
+	}
+
+	mutex_lock(&cxd_cfg_mutex);
+	if (d->live && !a->live) {
+		cxd_warn(d, "%s: cannot change while powered (write 0 to power first)",
+			 a->name);
+		goto out;
+	}
+	why = a->check(d, v);
+	if (why) {
+		cxd_warn(d, "%s: %lld rejected: %s", a->name, v, why);
+		goto out;
+	}
+	switch (a->kind) {
+	case CXD_U64:
+		*(u64 *)field = v;
+		break;
+	case CXD_U32:
+		*(u32 *)field = v;
+		break;
+	case CXD_INT:
+		*(int *)field = v;
+		break;
+	}
+	if (d->live)
+		cxd_apply_live(d);
+	ret = count;
+out:
+	mutex_unlock(&cxd_cfg_mutex);
+	return ret;
+
+bad_text:
+	cxd_warn(d, "%s: not a valid number%s", a->name,
+		 a->suffix ? " (decimal or 0x-hex, optional K/M/G suffix)" : "");
+	return -EINVAL;
+}
+
+/*
+ * CXD_NUM_ATTR() - one numeric attribute: show prints the field, store goes
+ * through cxd_store_num() with the attribute's descriptor.
+ */
+#define CXD_NUM_ATTR(_name, _field, _kind, _suffix, _live, _check, _fmt)	\
+static const struct cxd_attr_desc cxd_desc_##_name = {			\
+	.name = #_name, .kind = _kind, .suffix = _suffix,		\
+	.live = _live, .check = _check,					\
+};									\
+static ssize_t cxd_##_name##_show(struct config_item *item, char *page)\
+{									\
+	return sysfs_emit(page, _fmt "\n", to_cxd(item)->cfg._field);	\
+}									\
+static ssize_t cxd_##_name##_store(struct config_item *item,		\
+				   const char *page, size_t count)	\
+{									\
+	struct cxd_dev *d = to_cxd(item);				\
+	return cxd_store_num(d, &cxd_desc_##_name, &d->cfg._field,	\
+			     page, count);				\
+}									\
+CONFIGFS_ATTR(cxd_, _name)
+
+CXD_NUM_ATTR(capacity, capacity, CXD_U64, true, false, cxd_check_capacity, "%llu");
+CXD_NUM_ATTR(cache_size, cache_size, CXD_U64, true, false, cxd_check_cache_size, "%llu");
+CXD_NUM_ATTR(backing_node, backing_node, CXD_INT, false, false, cxd_check_node, "%d");
+CXD_NUM_ATTR(phys_addr, phys_addr, CXD_U64, true, false, cxd_check_phys, "0x%llx");
+CXD_NUM_ATTR(channels, nand.channels, CXD_U32, false, false, cxd_check_count, "%u");
+CXD_NUM_ATTR(dies_per_channel, nand.dies_per_channel, CXD_U32, false, false,
+	     cxd_check_count, "%u");
+CXD_NUM_ATTR(nand_page_size, nand.nand_page_size, CXD_U32, true, false,
+	     cxd_check_nand_page, "%u");
+CXD_NUM_ATTR(t_read_ns, nand.t_read_ns, CXD_U64, false, true, cxd_check_latency, "%llu");
+CXD_NUM_ATTR(t_prog_ns, nand.t_prog_ns, CXD_U64, false, true, cxd_check_latency, "%llu");
+CXD_NUM_ATTR(channel_mbps, nand.channel_mbps, CXD_U32, false, true, cxd_check_mbps, "%u");
+
+static ssize_t cxd_policy_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%s\n", cxd_policy_name(to_cxd(item)->cfg.policy));
+}
+
+static ssize_t cxd_policy_store(struct config_item *item, const char *page,
+				size_t count)
+{
+	struct cxd_dev *d = to_cxd(item);
+	char buf[16];
+	size_t len = count;
+	int p;
+
+	if (len && page[len - 1] == '\n')
+		len--;
+	if (!len || len >= sizeof(buf) || strnlen(page, len) != len)
+		goto bad;
+	memcpy(buf, page, len);
+	buf[len] = '\0';
+	p = cxd_policy_parse(buf);
+	if (p < 0)
+		goto bad;
+
+	mutex_lock(&cxd_cfg_mutex);
+	d->cfg.policy = p;
+	if (d->live) {
+		spin_lock(&d->live->lock);
+		cxd_cache_set_policy(&d->live->model.cache, p);
+		spin_unlock(&d->live->lock);
+	}
+	mutex_unlock(&cxd_cfg_mutex);
+	return count;
+bad:
+	cxd_warn(d, "policy: unknown policy (supported: fifo)");
+	return -EINVAL;
+}
+CONFIGFS_ATTR(cxd_, policy);
+
+static ssize_t cxd_index_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%d\n", to_cxd(item)->index);
+}
+CONFIGFS_ATTR_RO(cxd_, index);
+
+static ssize_t cxd_features_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps policy index power\n");
+}
+CONFIGFS_ATTR_RO(cxd_, features);
+
+static ssize_t cxd_power_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%d\n", to_cxd(item)->live ? 1 : 0);
+}
+
+static ssize_t cxd_power_store(struct config_item *item, const char *page,
+			       size_t count)
+{
+	struct cxd_dev *d = to_cxd(item);
+	bool on;
+	int ret = 0;
+
+	if (kstrtobool(page, &on)) {
+		cxd_warn(d, "power: not 0 or 1");
+		return -EINVAL;
+	}
+	mutex_lock(&cxd_cfg_mutex);
+	if (on && !d->live)
+		ret = cxd_power_on(d);
+	else if (!on && d->live)
+		ret = cxd_power_off(d);
+	mutex_unlock(&cxd_cfg_mutex);
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR(cxd_, power);
+
+static struct configfs_attribute *cxd_attrs[] = {
+	&cxd_attr_capacity,
+	&cxd_attr_cache_size,
+	&cxd_attr_backing_node,
+	&cxd_attr_phys_addr,
+	&cxd_attr_channels,
+	&cxd_attr_dies_per_channel,
+	&cxd_attr_nand_page_size,
+	&cxd_attr_t_read_ns,
+	&cxd_attr_t_prog_ns,
+	&cxd_attr_channel_mbps,
+	&cxd_attr_policy,
+	&cxd_attr_index,
+	&cxd_attr_features,
+	&cxd_attr_power,
+	NULL,
+};
+
+static void cxd_item_release(struct config_item *item)
+{
+	struct cxd_dev *d = to_cxd(item);
+
+	ida_free(&cxd_index_ida, d->index);
+	kfree(d);
+}
+
+static struct configfs_item_operations cxd_item_ops = {
+	.release = cxd_item_release,
+};
+
+static const struct config_item_type cxd_dev_type = {
+	.ct_item_ops	= &cxd_item_ops,
+	.ct_attrs	= cxd_attrs,
+	.ct_owner	= THIS_MODULE,
+};
+
+/*
+ * Defaults: a small, sane device. NAND timing is Samsung Z-NAND SLC
+ * (tR 3 us, tPROG 100 us; Cheong et al., ISSCC 2018) on a 1200 MB/s channel.
+ */
+static void cxd_cfg_defaults(struct cxd_cfg *c)
+{
+	c->capacity = 64ull << 20;
+	c->cache_size = 8ull << 20;
+	c->backing_node = NUMA_NO_NODE;
+	c->phys_addr = 0;
+	c->nand.channels = 8;
+	c->nand.dies_per_channel = 4;
+	c->nand.nand_page_size = 4096;
+	c->nand.t_read_ns = 3000;
+	c->nand.t_prog_ns = 100000;
+	c->nand.channel_mbps = 1200;
+	c->policy = CXD_POLICY_FIFO;
+}
+
+static bool cxd_name_ok(const char *name)
+{
+	size_t i, len = strlen(name);
+
+	if (!len || len >= CXD_NAME_MAX)
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum(name[i]) && !strchr("_.-", name[i]))
+			return false;
+	return true;
+}
+
+static struct config_item *cxd_make_item(struct config_group *group,
+					 const char *name)
+{
+	struct cxd_dev *d;
+	int index;
+
+	if (!cxd_name_ok(name)) {
+		pr_warn(CXD_NAME ": mkdir %s: name must be 1-31 characters of [A-Za-z0-9_.-]\n",
+			name);
+		return ERR_PTR(-EINVAL);
+	}
+	index = ida_alloc_max(&cxd_index_ida, CXD_MAX_DEVICES - 1, GFP_KERNEL);
+	if (index < 0) {
+		pr_warn(CXD_NAME ": mkdir %s: no free device index (at most %d devices)\n",
+			name, CXD_MAX_DEVICES);
+		return ERR_PTR(index);
+	}
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d) {
+		ida_free(&cxd_index_ida, index);
+		return ERR_PTR(-ENOMEM);
+	}
+	d->index = index;
+	cxd_cfg_defaults(&d->cfg);
+	config_item_init_type_name(&d->item, name, &cxd_dev_type);
+	return &d->item;
+}
+
+/*
+ * rmdir. configfs refuses it with -EBUSY while the device is open, because
+ * every open file holds a configfs dependency on the item (see fault.c); an
+ * idle powered device is powered off here.
+ */
+static void cxd_drop_item(struct config_group *group, struct config_item *item)
+{
+	struct cxd_dev *d = to_cxd(item);
+
+	mutex_lock(&cxd_cfg_mutex);
+	if (d->live)
+		WARN_ON(cxd_power_off(d));
+	mutex_unlock(&cxd_cfg_mutex);
+	config_item_put(item);
+}
+
+static struct configfs_group_operations cxd_subsys_ops = {
+	.make_item	= cxd_make_item,
+	.drop_item	= cxd_drop_item,
+};
+
+static const struct config_item_type cxd_subsys_type = {
+	.ct_group_ops	= &cxd_subsys_ops,
+	.ct_owner	= THIS_MODULE,
+};
+
+struct configfs_subsystem cxd_subsys = {
+	.su_group = {
+		.cg_item = {
+			.ci_namebuf = CXD_NAME,
+			.ci_type = &cxd_subsys_type,
+		},
+	},
+};
+
+int cxd_configfs_init(void)
+{
+	config_group_init(&cxd_subsys.su_group);
+	mutex_init(&cxd_subsys.su_mutex);
+	return configfs_register_subsystem(&cxd_subsys);
+}
+
+void cxd_configfs_exit(void)
+{
+	configfs_unregister_subsystem(&cxd_subsys);
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cxdvirt: emulated CXL-SSDs. Internal declarations shared by the driver's
+ * files: configfs.c (configuration, one config_item per device), device.c
+ * (power on/off: backing memory, model, char device), fault.c (the devdax-style
+ * file and its fault path) and sysfs.c (state and statistics).
+ */
+#ifndef CXDVIRT_H
+#define CXDVIRT_H
+
+#include <linux/cdev.h>
+#include <linux/configfs.h>
+#include <linux/device.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include <cxdvirt/model.h>
+
+#define CXD_NAME		"cxdvirt"
+#define CXD_NAME_MAX		32
+#define CXD_MAX_DEVICES		256
+
+/**
+ * struct cxd_cfg - one device's configuration, as written through configfs.
+ * Sizes in bytes, times in ns, bandwidth in MB/s. See docs/interface.md.
+ */
+struct cxd_cfg {
+	u64 capacity;
+	u64 cache_size;
+	int backing_node;
+	u64 phys_addr;
+	struct cxd_nand_cfg nand;
+	enum cxd_policy policy;
+};
+
+struct cxd_live;
+
+/**
+ * struct cxd_dev - one configured device (a configfs directory).
+ * @item:	the configfs item; its name is the device name.
+ * @cfg:	configuration; written only under cxd_cfg_mutex.
+ * @index:	N of /dev/cxdvirtN, fixed for the item's life.
+ * @live:	runtime state while powered, else NULL; changed only under
+ *		cxd_cfg_mutex.
+ */
+struct cxd_dev {
+	struct config_item item;
+	struct cxd_cfg cfg;
+	int index;
+	struct cxd_live *live;
+};
+
+/**
+ * struct cxd_live - a powered device: backing memory, model, char device.
+ *
+ * Lifetime: created by cxd_power_on(), torn down by cxd_power_off(); the
+ * memory is freed by the release of @dev once the last reference (an open
+ * file holds one) is gone.
+ *
+ * Locking:
+ * - @lock (spinlock) protects @model, @miss_hist and the measured counters.
+ *   Every critical section is O(1) and never sleeps. It is per device: the
+ *   fault path takes no global lock.
+ * - @pflags holds one sleeping bit lock per page (CXD_PG_LOCK). A fault holds
+ *   its page's bit lock from the residency check to the PTE insert, so
+ *   concurrent faults on one page coalesce into one NAND read.
+ * - @open_lock protects @open_count and @dead.
+ */
+struct cxd_live {
+	struct cxd_dev *cdev_owner;
+	struct device dev;
+	struct cdev cdev;
+	struct inode *inode;		/* private inode: one address_space */
+
+	u64 npages;
+	/* Backing: runtime pages, or a reserved range mapped write-back. */
+	struct page **pages;
+	phys_addr_t phys;
+	void *wb_map;
+	struct resource *res;
+
+	spinlock_t lock;
+	struct cxd_model model;
+	void *model_mem;
+	struct cxd_hist miss_hist;	/* measured miss latency */
+	u64 miss_ns_total;		/* measured, ns */
+
+	unsigned long *pflags;
+
+	spinlock_t open_lock;
+	unsigned int open_count;
+	bool dead;
+};
+
+#define CXD_PG_LOCK	0
+
+extern struct mutex cxd_cfg_mutex;
+extern struct class *cxd_class;
+extern dev_t cxd_devt_base;
+extern struct vfsmount *cxd_mnt;
+extern struct configfs_subsystem cxd_subsys;
+extern const struct attribute_group *cxd_dev_groups[];
+
+/* device.c */
+int cxd_power_on(struct cxd_dev *d);
+int cxd_power_off(struct cxd_dev *d);
+unsigned long cxd_page_pfn(struct cxd_live *l, u64 pgoff);
+
+/* fault.c */
+extern const struct file_operations cxd_fops;
+
+/* configfs.c */
+int cxd_configfs_init(void);
+void cxd_configfs_exit(void);
+
+#define cxd_warn(d, fmt, ...) \
+	pr_warn(CXD_NAME ": %s: " fmt "\n", config_item_name(&(d)->item), ##__VA_ARGS__)
+
+#endif /* CXDVIRT_H */

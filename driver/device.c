@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxdvirt power on/off: backing memory, the device model and the char device.
+ *
+ * Power-on builds a struct cxd_live in a fixed order and unwinds in reverse on
+ * error. Power-off is the reverse: mark the device dead so no new open
+ * succeeds, remove the char device, release memory. It refuses with -EBUSY
+ * while any file of the device is open (an mmap holds its file open).
+ */
+#include <linux/fs.h>
+#include <linux/gfp.h>
+#include <linux/io.h>
+#include <linux/ioport.h>
+#include <linux/mm.h>
+#include <linux/mount.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "compat.h"
+#include "cxdvirt.h"
+
+/**
+ * cxd_page_pfn() - page frame number backing device page @pgoff.
+ * @l:		powered device.
+ * @pgoff:	device page, < @l->npages.
+ */
+unsigned long cxd_page_pfn(struct cxd_live *l, u64 pgoff)
+{
+	if (l->pages)
+		return page_to_pfn(l->pages[pgoff]);
+	return PHYS_PFN(l->phys) + pgoff;
+}
+
+static void cxd_free_pages(struct cxd_live *l)
+{
+	u64 i;
+
+	if (!l->pages)
+		return;
+	for (i = 0; i < l->npages; i++)
+		if (l->pages[i])
+			__free_page(l->pages[i]);
+	kvfree(l->pages);
+	l->pages = NULL;
+}
+
+/* Runtime backing: one zeroed page per device page, on cfg.backing_node. */
+static int cxd_alloc_pages(struct cxd_dev *d, struct cxd_live *l)
+{
+	gfp_t gfp = GFP_HIGHUSER | __GFP_ZERO | __GFP_NOWARN | __GFP_RETRY_MAYFAIL;
+	int node = d->cfg.backing_node;
+	u64 i;
+
+	if (node != NUMA_NO_NODE)
+		gfp |= __GFP_THISNODE;
+	l->pages = kvcalloc(l->npages, sizeof(*l->pages), GFP_KERNEL);
+	if (!l->pages)
+		return -ENOMEM;
+	for (i = 0; i < l->npages; i++) {
+		l->pages[i] = alloc_pages_node(node, gfp, 0);
+		if (!l->pages[i]) {
+			cxd_warn(d, "power: cannot allocate %llu bytes of backing memory on node %d",
+				 d->cfg.capacity, node);
+			cxd_free_pages(l);
+			return -ENOMEM;
+		}
+		if (!(i % 1024))
+			cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Reserved-range backing: a physical range reserved at boot with
+ * memmap=SIZE$ADDR. It must be reserved memory (not System RAM, not a hole),
+ * and free. Mapping it write-back once registers a WB memtype for the range,
+ * so PFN mappings of it inherit WB instead of UC- (x86 PAT).
+ */
+static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *l)
+{
+	u64 start = d->cfg.phys_addr, size = d->cfg.capacity;
+
+	if (region_intersects(start, size, IORESOURCE_SYSTEM_RAM,
+			      IORES_DESC_NONE) != REGION_DISJOINT) {
+		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) overlaps System RAM: reserve it with memmap=SIZE$ADDR",
+			 start, size);
+		return -EINVAL;
+	}
+	if (region_intersects(start, size, IORESOURCE_MEM,
+			      IORES_DESC_RESERVED) != REGION_INTERSECTS) {
+		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) is not entirely reserved memory (memmap=SIZE$ADDR)",
+			 start, size);
+		return -EINVAL;
+	}
+	l->res = request_mem_region(start, size, config_item_name(&d->item));
+	if (!l->res) {
+		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) is busy (another device or driver owns part of it)",
+			 start, size);
+		return -EINVAL;
+	}
+	l->wb_map = memremap(start, size, MEMREMAP_WB);
+	if (!l->wb_map) {
+		cxd_warn(d, "power: cannot map phys_addr range write-back");
+		release_mem_region(start, size);
+		l->res = NULL;
+		return -ENOMEM;
+	}
+	l->phys = start;
+	return 0;
+}
+
+static void cxd_release_backing(struct cxd_live *l)
+{
+	cxd_free_pages(l);
+	if (l->wb_map) {
+		memunmap(l->wb_map);
+		l->wb_map = NULL;
+	}
+	if (l->res) {
+		release_mem_region(l->res->start, resource_size(l->res));
+		l->res = NULL;
+	}
+}
+
+/* Last reference to the powered device is gone: free what is left. */
+static void cxd_live_release(struct device *dev)
+{
+	struct cxd_live *l = container_of(dev, struct cxd_live, dev);
+
+	cxd_release_backing(l);
+	if (l->inode)
+		iput(l->inode);
+	kvfree(l->pflags);
+	kvfree(l->model_mem);
+	config_item_put(&l->cdev_owner->item);
+	kfree(l);
+}
+
+/**
+ * cxd_power_on() - bring device @d up as /dev/cxdvirt<index>.
+ * Context: process; caller holds cxd_cfg_mutex; @d is not powered.
+ * Return: 0; -EINVAL for an inconsistent configuration or an unusable
+ * phys_addr range (one log line says why); -ENOMEM; or the error of
+ * creating the char device.
+ */
+int cxd_power_on(struct cxd_dev *d)
+{
+	struct cxd_cfg *c = &d->cfg;
+	struct cxd_live *l;
+	size_t msize;
+	u32 nlines;
+	int ret;
+
+	if (c->cache_size > c->capacity) {
+		cxd_warn(d, "power: cache_size %llu larger than capacity %llu",
+			 c->cache_size, c->capacity);
+		return -EINVAL;
+	}
+	if (cxd_nand_cfg_valid(&c->nand)) {
+		cxd_warn(d, "power: invalid NAND geometry or timing");
+		return -EINVAL;
+	}
+	nlines = c->cache_size / CXD_HOST_PAGE_SIZE;
+	msize = cxd_model_state_size(c->capacity / CXD_HOST_PAGE_SIZE, nlines,
+				     &c->nand);
+	if (!msize) {
+		cxd_warn(d, "power: invalid cache shape");
+		return -EINVAL;
+	}
+
+	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
+		return -ENOMEM;
+	/* Keep @d's memory until the last file of this power cycle is gone. */
+	l->cdev_owner = d;
+	config_item_get(&d->item);
+	l->npages = c->capacity / CXD_HOST_PAGE_SIZE;
+	spin_lock_init(&l->lock);
+	spin_lock_init(&l->open_lock);
+	device_initialize(&l->dev);
+	l->dev.class = cxd_class;
+	l->dev.devt = MKDEV(MAJOR(cxd_devt_base), d->index);
+	l->dev.release = cxd_live_release;
+	dev_set_drvdata(&l->dev, l);
+	ret = dev_set_name(&l->dev, CXD_NAME "%d", d->index);
+	if (ret)
+		goto err_put;
+
+	ret = -ENOMEM;
+	l->model_mem = kvzalloc(msize, GFP_KERNEL);
+	l->pflags = kvcalloc(l->npages, sizeof(*l->pflags), GFP_KERNEL);
+	if (!l->model_mem || !l->pflags)
+		goto err_put;
+	if (cxd_model_init(&l->model, l->npages, nlines, &c->nand, c->policy,
+			   l->model_mem)) {
+		cxd_warn(d, "power: model rejected the configuration");
+		ret = -EINVAL;
+		goto err_put;
+	}
+
+	ret = c->phys_addr ? cxd_claim_range(d, l) : cxd_alloc_pages(d, l);
+	if (ret)
+		goto err_put;
+
+	l->inode = alloc_anon_inode(cxd_mnt->mnt_sb);
+	if (IS_ERR(l->inode)) {
+		ret = PTR_ERR(l->inode);
+		l->inode = NULL;
+		goto err_put;
+	}
+
+	cdev_init(&l->cdev, &cxd_fops);
+	l->cdev.owner = THIS_MODULE;
+	ret = cdev_device_add(&l->cdev, &l->dev);
+	if (ret) {
+		cxd_warn(d, "power: cannot add /dev/" CXD_NAME "%d: %d",
+			 d->index, ret);
+		goto err_put;
+	}
+	d->live = l;
+	return 0;
+
+err_put:
+	put_device(&l->dev);
+	return ret;
+}
+
+/**
+ * cxd_power_off() - tear down powered device @d.
+ * Context: process; caller holds cxd_cfg_mutex; @d is powered.
+ * Return: 0, or -EBUSY (nothing changes) while a file of the device is open
+ * or mapped.
+ */
+int cxd_power_off(struct cxd_dev *d)
+{
+	struct cxd_live *l = d->live;
+
+	spin_lock(&l->open_lock);
+	if (l->open_count) {
+		spin_unlock(&l->open_lock);
+		cxd_warn(d, "power: device is open or mapped (%u users)",
+			 l->open_count);
+		return -EBUSY;
+	}
+	l->dead = true;
+	spin_unlock(&l->open_lock);
+
+	/* No file is open, so no mapping exists and no fault can run. */
+	cdev_device_del(&l->cdev, &l->dev);
+	d->live = NULL;
+	put_device(&l->dev);
+	return 0;
+}

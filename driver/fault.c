@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxdvirt devdax-style file and its fault path.
+ *
+ * Resident (cached) pages are mapped in the page tables and run natively. A
+ * fault on a page that is not resident is a miss:
+ *   1. the model picks a victim if the cache is full, and the victim is
+ *      unmapped from every mapping of the device (one shared address_space);
+ *   2. the NAND model gives the completion time;
+ *   3. the fault waits until then with ns precision (busy-wait for short
+ *      waits, hrtimer sleep plus a short spin for long ones);
+ *   4. the page is mapped.
+ * Read faults map read-only; the first write goes through ->pfn_mkwrite and
+ * marks the line dirty. A fault on a resident page ("minor hit") maps it
+ * without NAND time.
+ *
+ * Ordering between a fault mapping page P and an eviction of P: eviction
+ * drops P from the model under l->lock, then unmaps it. A fault maps P under
+ * its page bit lock and then re-checks residency under l->lock: if P was
+ * evicted meanwhile it unmaps its own PTE. Whichever order the two run in,
+ * no PTE of a non-resident page survives.
+ */
+#include <linux/fs.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/wait_bit.h>
+
+#include "compat.h"
+#include "cxdvirt.h"
+
+/* Longest busy-wait ever done, so a bad parameter cannot cause a soft lockup. */
+#define CXD_SPIN_CAP_NS	5000000ul
+
+static unsigned long spin_max_ns = 1000000;
+module_param(spin_max_ns, ulong, 0644);
+MODULE_PARM_DESC(spin_max_ns,
+		 "miss waits up to this many ns busy-wait; longer ones sleep (default 1000000, at most 5000000)");
+
+static unsigned long wake_early_ns = 200000;
+module_param(wake_early_ns, ulong, 0644);
+MODULE_PARM_DESC(wake_early_ns,
+		 "a sleeping miss wakes this many ns early and spins to the deadline (default 200000)");
+
+/*
+ * cxd_wait_until() - return at CLOCK_MONOTONIC time @deadline (ns), not
+ * before. Short waits spin on ktime; long ones sleep on an hrtimer until
+ * wake_early_ns before the deadline, then spin. Context: process, may sleep.
+ */
+static void cxd_wait_until(u64 deadline)
+{
+	u64 now = ktime_get_ns();
+
+	if (deadline <= now)
+		return;
+	/* Never spin for more than CXD_SPIN_CAP_NS, whatever the parameters say. */
+	if (deadline - now > min(spin_max_ns, CXD_SPIN_CAP_NS)) {
+		u64 early = min(wake_early_ns, CXD_SPIN_CAP_NS);
+		ktime_t wake = ns_to_ktime(deadline - min(early, deadline - now));
+
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		schedule_hrtimeout(&wake, HRTIMER_MODE_ABS);
+	}
+	while (ktime_get_ns() < deadline)
+		cpu_relax();
+}
+
+static inline struct cxd_live *vma_live(struct vm_area_struct *vma)
+{
+	return vma->vm_file->private_data;
+}
+
+static void cxd_unmap_page(struct cxd_live *l, u64 pgoff)
+{
+	unmap_mapping_pages(l->inode->i_mapping, pgoff, 1, false);
+}
+
+static vm_fault_t cxd_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct cxd_live *l = vma_live(vma);
+	bool write = vmf->flags & FAULT_FLAG_WRITE;
+	u64 pgoff = vmf->pgoff;
+	struct cxd_access acc;
+	pgprot_t prot;
+	vm_fault_t ret;
+	bool resident;
+	u64 t0, t1;
+
+	if (pgoff >= l->npages)
+		return VM_FAULT_SIGBUS;
+
+	if (wait_on_bit_lock(&l->pflags[pgoff], CXD_PG_LOCK, TASK_KILLABLE))
+		return VM_FAULT_NOPAGE;	/* fatal signal: let it be delivered */
+
+	t0 = ktime_get_ns();
+	spin_lock(&l->lock);
+	cxd_model_access(&l->model, pgoff, write ? CXD_ACC_WRITE : 0, t0, &acc);
+	spin_unlock(&l->lock);
+
+	if (!acc.hit) {
+		if (acc.victim != CXD_NO_PAGE)
+			cxd_unmap_page(l, acc.victim);
+		cxd_wait_until(acc.done_ns);
+	}
+
+	prot = write ? vm_get_page_prot(vma->vm_flags) : vma->vm_page_prot;
+	ret = vmf_insert_pfn_prot(vma, vmf->address, cxd_page_pfn(l, pgoff), prot);
+
+	spin_lock(&l->lock);
+	resident = cxd_cache_resident(&l->model.cache, pgoff);
+	if (!acc.hit) {
+		t1 = ktime_get_ns();
+		l->miss_ns_total += t1 - t0;
+		cxd_hist_add(&l->miss_hist, t1 - t0);
+	}
+	spin_unlock(&l->lock);
+	if (!resident)
+		cxd_unmap_page(l, pgoff);	/* evicted while we mapped it */
+
+	clear_and_wake_up_bit(CXD_PG_LOCK, &l->pflags[pgoff]);
+	return ret;
+}
+
+/*
+ * First write to a read-only mapped page: mark its line dirty. If the line
+ * was evicted under us, drop the stale PTE and let the access fault again.
+ */
+static vm_fault_t cxd_pfn_mkwrite(struct vm_fault *vmf)
+{
+	struct cxd_live *l = vma_live(vmf->vma);
+	u64 pgoff = vmf->pgoff;
+	int ret;
+
+	if (pgoff >= l->npages)
+		return VM_FAULT_SIGBUS;
+	spin_lock(&l->lock);
+	ret = cxd_cache_set_dirty(&l->model.cache, pgoff);
+	spin_unlock(&l->lock);
+	if (ret) {
+		cxd_unmap_page(l, pgoff);
+		return VM_FAULT_NOPAGE;
+	}
+	return 0;
+}
+
+static const struct vm_operations_struct cxd_vm_ops = {
+	.fault		= cxd_fault,
+	.pfn_mkwrite	= cxd_pfn_mkwrite,
+};
+
+static int cxd_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct cxd_live *l = file->private_data;
+
+	if (!(vma->vm_flags & VM_SHARED)) {
+		pr_info_ratelimited(CXD_NAME "%d: %s[%d]: MAP_PRIVATE is not supported, use MAP_SHARED\n",
+				    MINOR(l->dev.devt), current->comm,
+				    task_pid_nr(current));
+		return -EINVAL;
+	}
+	vma->vm_ops = &cxd_vm_ops;
+	vm_flags_set(vma, VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
+	return 0;
+}
+
+/*
+ * open: point the file at the device's private address_space, so every
+ * mapping, through any device node, is reached by unmap_mapping_pages(); and
+ * pin the configfs item so rmdir fails with -EBUSY while the file is open.
+ */
+static int cxd_open(struct inode *inode, struct file *file)
+{
+	struct cxd_live *l = container_of(inode->i_cdev, struct cxd_live, cdev);
+	int ret;
+
+	ret = configfs_depend_item(&cxd_subsys, &l->cdev_owner->item);
+	if (ret)
+		return -ENODEV;
+
+	spin_lock(&l->open_lock);
+	if (l->dead) {
+		spin_unlock(&l->open_lock);
+		configfs_undepend_item(&l->cdev_owner->item);
+		return -ENODEV;
+	}
+	l->open_count++;
+	spin_unlock(&l->open_lock);
+
+	get_device(&l->dev);
+	file->private_data = l;
+	file->f_mapping = l->inode->i_mapping;
+	return 0;
+}
+
+static int cxd_release(struct inode *inode, struct file *file)
+{
+	struct cxd_live *l = file->private_data;
+	struct config_item *item = &l->cdev_owner->item;
+
+	spin_lock(&l->open_lock);
+	l->open_count--;
+	spin_unlock(&l->open_lock);
+	configfs_undepend_item(item);
+	put_device(&l->dev);
+	return 0;
+}
+
+const struct file_operations cxd_fops = {
+	.owner		= THIS_MODULE,
+	.open		= cxd_open,
+	.release	= cxd_release,
+	.mmap		= cxd_mmap,
+	.llseek		= noop_llseek,
+};
