@@ -44,4 +44,16 @@ static inline void vm_flags_set(struct vm_area_struct *vma, unsigned long flags)
 #define CXD_DEVNODE_CONST const
 #endif
 
+/*
+ * Read and clear a PTE's hardware accessed bit. ptep_test_and_clear_young()
+ * is not exported to modules (any version); on x86 it is an atomic bit clear
+ * on the PTE, done here the same way. Caller holds the PTE lock.
+ */
+static inline bool cxd_pte_test_and_clear_young(pte_t *ptep)
+{
+	if (!pte_present(*ptep) || !pte_young(*ptep))
+		return false;
+	return test_and_clear_bit(_PAGE_BIT_ACCESSED, (unsigned long *)&ptep->pte);
+}
+
 #endif /* CXDVIRT_COMPAT_H */

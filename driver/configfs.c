@@ -156,6 +156,13 @@ static const char *cxd_check_mbps(struct cxd_dev *d, s64 v)
 	return NULL;
 }
 
+static const char *cxd_check_scan(struct cxd_dev *d, s64 v)
+{
+	if (v < 0 || v > 60000)
+		return "out of range [0, 60000] ms";
+	return NULL;
+}
+
 /* Apply a live timing change to the running model. Caller holds cxd_cfg_mutex. */
 static void cxd_apply_live(struct cxd_dev *d)
 {
@@ -166,6 +173,8 @@ static void cxd_apply_live(struct cxd_dev *d)
 	l->model.nand.cfg.t_prog_ns = d->cfg.nand.t_prog_ns;
 	l->model.nand.cfg.channel_mbps = d->cfg.nand.channel_mbps;
 	spin_unlock(&l->lock);
+	if (READ_ONCE(l->scan_interval_ms) != d->cfg.scan_interval_ms)
+		cxd_scan_set_interval(l, d->cfg.scan_interval_ms);
 }
 
 static ssize_t cxd_store_num(struct cxd_dev *d, const struct cxd_attr_desc *a,
@@ -269,6 +278,7 @@ CXD_NUM_ATTR(nand_page_size, nand.nand_page_size, CXD_U32, true, false,
 CXD_NUM_ATTR(t_read_ns, nand.t_read_ns, CXD_U64, false, true, cxd_check_latency, "%llu");
 CXD_NUM_ATTR(t_prog_ns, nand.t_prog_ns, CXD_U64, false, true, cxd_check_latency, "%llu");
 CXD_NUM_ATTR(channel_mbps, nand.channel_mbps, CXD_U32, false, true, cxd_check_mbps, "%u");
+CXD_NUM_ATTR(scan_interval_ms, scan_interval_ms, CXD_U32, false, true, cxd_check_scan, "%u");
 
 static ssize_t cxd_policy_show(struct config_item *item, char *page)
 {
@@ -316,7 +326,7 @@ CONFIGFS_ATTR_RO(cxd_, index);
 
 static ssize_t cxd_features_show(struct config_item *item, char *page)
 {
-	return sysfs_emit(page, "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps policy index power\n");
+	return sysfs_emit(page, "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps policy scan_interval_ms index power\n");
 }
 CONFIGFS_ATTR_RO(cxd_, features);
 
@@ -358,6 +368,7 @@ static struct configfs_attribute *cxd_attrs[] = {
 	&cxd_attr_t_prog_ns,
 	&cxd_attr_channel_mbps,
 	&cxd_attr_policy,
+	&cxd_attr_scan_interval_ms,
 	&cxd_attr_index,
 	&cxd_attr_features,
 	&cxd_attr_power,
@@ -399,6 +410,7 @@ static void cxd_cfg_defaults(struct cxd_cfg *c)
 	c->nand.t_prog_ns = 100000;
 	c->nand.channel_mbps = 1200;
 	c->policy = CXD_POLICY_FIFO;
+	c->scan_interval_ms = 100;
 }
 
 static bool cxd_name_ok(const char *name)

@@ -14,6 +14,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include <cxdvirt/model.h>
 
@@ -32,6 +33,7 @@ struct cxd_cfg {
 	u64 phys_addr;
 	struct cxd_nand_cfg nand;
 	enum cxd_policy policy;
+	u32 scan_interval_ms;
 };
 
 struct cxd_live;
@@ -88,6 +90,14 @@ struct cxd_live {
 
 	unsigned long *pflags;
 
+	/* Accessed-bit scan (scan.c): mappings, and the periodic work. */
+	struct mutex vma_lock;		/* protects @vmas */
+	struct list_head vmas;		/* struct cxd_vma_ref */
+	struct delayed_work scan_work;
+	unsigned int scan_interval_ms;	/* 0: stopped */
+	u64 scan_passes;		/* under @lock */
+	u64 scan_touched;		/* pages found accessed, under @lock */
+
 	spinlock_t open_lock;
 	unsigned int open_count;
 	bool dead;
@@ -109,6 +119,14 @@ unsigned long cxd_page_pfn(struct cxd_live *l, u64 pgoff);
 
 /* fault.c */
 extern const struct file_operations cxd_fops;
+bool cxd_vma_is_ours(struct vm_area_struct *vma, struct cxd_live *l);
+
+/* scan.c */
+void cxd_scan_init(struct cxd_live *l);
+void cxd_scan_set_interval(struct cxd_live *l, unsigned int ms);
+void cxd_scan_stop(struct cxd_live *l);
+int cxd_vma_track(struct cxd_live *l, struct vm_area_struct *vma);
+void cxd_vma_untrack(struct cxd_live *l, struct vm_area_struct *vma);
 
 /* configfs.c */
 int cxd_configfs_init(void);

@@ -177,6 +177,7 @@ int cxd_power_on(struct cxd_dev *d)
 	l->npages = c->capacity / CXD_HOST_PAGE_SIZE;
 	spin_lock_init(&l->lock);
 	spin_lock_init(&l->open_lock);
+	cxd_scan_init(l);
 	device_initialize(&l->dev);
 	l->dev.class = cxd_class;
 	l->dev.devt = MKDEV(MAJOR(cxd_devt_base), d->index);
@@ -218,6 +219,7 @@ int cxd_power_on(struct cxd_dev *d)
 		goto err_put;
 	}
 	d->live = l;
+	cxd_scan_set_interval(l, c->scan_interval_ms);
 	return 0;
 
 err_put:
@@ -244,6 +246,7 @@ int cxd_power_off(struct cxd_dev *d)
 	}
 	l->dead = true;
 	spin_unlock(&l->open_lock);
+	cxd_scan_stop(l);
 
 	/* No file is open, so no mapping exists and no fault can run. */
 	cdev_device_del(&l->cdev, &l->dev);

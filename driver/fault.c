@@ -147,10 +147,31 @@ static vm_fault_t cxd_pfn_mkwrite(struct vm_fault *vmf)
 	return 0;
 }
 
+/* A mapping was split (mprotect, partial munmap), copied (fork) or moved. */
+static void cxd_vm_open(struct vm_area_struct *vma)
+{
+	/* On -ENOMEM the mapping works but is not seen by the scan. */
+	cxd_vma_track(vma_live(vma), vma);
+}
+
+static void cxd_vm_close(struct vm_area_struct *vma)
+{
+	cxd_vma_untrack(vma_live(vma), vma);
+}
+
 static const struct vm_operations_struct cxd_vm_ops = {
+	.open		= cxd_vm_open,
+	.close		= cxd_vm_close,
 	.fault		= cxd_fault,
 	.pfn_mkwrite	= cxd_pfn_mkwrite,
 };
+
+/** cxd_vma_is_ours() - true if @vma is a mapping of device @l. */
+bool cxd_vma_is_ours(struct vm_area_struct *vma, struct cxd_live *l)
+{
+	return vma->vm_ops == &cxd_vm_ops && vma->vm_file &&
+	       vma->vm_file->private_data == l;
+}
 
 static int cxd_mmap(struct file *file, struct vm_area_struct *vma)
 {
@@ -162,6 +183,8 @@ static int cxd_mmap(struct file *file, struct vm_area_struct *vma)
 				    task_pid_nr(current));
 		return -EINVAL;
 	}
+	if (cxd_vma_track(l, vma))
+		return -ENOMEM;
 	vma->vm_ops = &cxd_vm_ops;
 	vm_flags_set(vma, VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
 	return 0;

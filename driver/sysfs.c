@@ -86,6 +86,8 @@ CXD_STAT_ATTR(dirty_evictions, l->model.stats.dirty_evictions);
 CXD_STAT_ATTR(writebacks, l->model.stats.writebacks);
 CXD_STAT_ATTR(miss_ns_total, l->miss_ns_total);
 CXD_STAT_ATTR(model_ns_total, l->model.stats.model_miss_ns);
+CXD_STAT_ATTR(scan_passes, l->scan_passes);
+CXD_STAT_ATTR(scan_touched, l->scan_touched);
 
 static ssize_t miss_latency_hist_show(struct device *dev,
 				      struct device_attribute *attr, char *buf)
@@ -118,6 +120,8 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 	cxd_model_reset_stats(&l->model);
 	memset(&l->miss_hist, 0, sizeof(l->miss_hist));
 	l->miss_ns_total = 0;
+	l->scan_passes = 0;
+	l->scan_touched = 0;
 	spin_unlock(&l->lock);
 	return count;
 }
@@ -132,6 +136,8 @@ static struct attribute *cxd_stats_attrs[] = {
 	&dev_attr_miss_ns_total.attr,
 	&dev_attr_model_ns_total.attr,
 	&dev_attr_miss_latency_hist.attr,
+	&dev_attr_scan_passes.attr,
+	&dev_attr_scan_touched.attr,
 	&dev_attr_reset.attr,
 	NULL,
 };

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxdvirt accessed-bit scan: how recency policies learn about hits.
+ *
+ * Hits run natively, so the fault path never sees them. Every
+ * scan_interval_ms a device's scan walks the PTEs of every mapping of the
+ * device, reads and clears the hardware accessed bit of each mapped
+ * (resident) page, and reports the pages found accessed to the cache policy
+ * through cxd_cache_touch(). A page touched many times between two scans
+ * counts as one touch, and touches within one interval are unordered: LRU
+ * becomes "least recently used at scan granularity" (see docs/model.md).
+ *
+ * Mappings are tracked through vm_ops open/close. The scan never holds the
+ * tracking mutex while it takes an mm's mmap_lock (open/close run under
+ * mmap_lock, so the other order would deadlock): it snapshots the list with
+ * references on each mm, then walks each mapping under mmap_read_lock,
+ * re-validating the VMA. It holds the device lock (the one the fault path
+ * needs) only to feed one batch of at most CXD_SCAN_BATCH pages to the
+ * policy. As on x86's own ptep_clear_flush_young(), the TLB is not flushed
+ * after clearing an accessed bit: a page kept hot only through a cached TLB
+ * entry may go unseen for a scan.
+ */
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "compat.h"
+#include "cxdvirt.h"
+
+#define CXD_SCAN_BATCH	64
+
+struct cxd_vma_ref {
+	struct list_head node;
+	struct vm_area_struct *vma;
+	struct mm_struct *mm;		/* mmgrab()ed */
+};
+
+struct cxd_scan_ctx {
+	struct cxd_live *l;
+	struct vm_area_struct *vma;
+	unsigned int n;
+	u64 pages[CXD_SCAN_BATCH];
+};
+
+/**
+ * cxd_vma_track() - remember a new mapping @vma of device @l.
+ * Context: ->mmap or vm_ops->open (mmap_lock held for write). Return: 0 or
+ * -ENOMEM.
+ */
+int cxd_vma_track(struct cxd_live *l, struct vm_area_struct *vma)
+{
+	struct cxd_vma_ref *r = kmalloc(sizeof(*r), GFP_KERNEL);
+
+	if (!r)
+		return -ENOMEM;
+	r->vma = vma;
+	r->mm = vma->vm_mm;
+	mmgrab(r->mm);
+	mutex_lock(&l->vma_lock);
+	list_add_tail(&r->node, &l->vmas);
+	mutex_unlock(&l->vma_lock);
+	return 0;
+}
+
+/** cxd_vma_untrack() - forget mapping @vma of device @l (vm_ops->close). */
+void cxd_vma_untrack(struct cxd_live *l, struct vm_area_struct *vma)
+{
+	struct cxd_vma_ref *r, *found = NULL;
+
+	mutex_lock(&l->vma_lock);
+	list_for_each_entry(r, &l->vmas, node) {
+		if (r->vma == vma) {
+			list_del(&r->node);
+			found = r;
+			break;
+		}
+	}
+	mutex_unlock(&l->vma_lock);
+	if (found) {
+		mmdrop(found->mm);
+		kfree(found);
+	}
+}
+
+static void cxd_scan_flush(struct cxd_scan_ctx *ctx)
+{
+	struct cxd_live *l = ctx->l;
+	unsigned int i;
+
+	spin_lock(&l->lock);
+	for (i = 0; i < ctx->n; i++)
+		cxd_cache_touch(&l->model.cache, ctx->pages[i]);
+	l->scan_touched += ctx->n;
+	spin_unlock(&l->lock);
+	ctx->n = 0;
+}
+
+/* Called for each present PTE of the mapping, with the PTE lock held. */
+static int cxd_scan_pte(pte_t *pte, unsigned long addr, void *data)
+{
+	struct cxd_scan_ctx *ctx = data;
+	struct vm_area_struct *vma = ctx->vma;
+
+	if (!cxd_pte_test_and_clear_young(pte))
+		return 0;
+	ctx->pages[ctx->n++] = vma->vm_pgoff +
+			       ((addr - vma->vm_start) >> PAGE_SHIFT);
+	if (ctx->n == CXD_SCAN_BATCH)
+		cxd_scan_flush(ctx);
+	return 0;
+}
+
+struct cxd_scan_target {
+	struct mm_struct *mm;
+	unsigned long start;
+};
+
+static void cxd_scan_one(struct cxd_live *l, struct cxd_scan_target *t,
+			 struct cxd_scan_ctx *ctx)
+{
+	struct vm_area_struct *vma;
+
+	if (!mmget_not_zero(t->mm))
+		return;
+	mmap_read_lock(t->mm);
+	vma = find_vma(t->mm, t->start);
+	/* The mapping may have gone or changed since the snapshot. */
+	if (vma && vma->vm_start == t->start && cxd_vma_is_ours(vma, l)) {
+		ctx->vma = vma;
+		apply_to_existing_page_range(t->mm, vma->vm_start,
+					     vma->vm_end - vma->vm_start,
+					     cxd_scan_pte, ctx);
+		if (ctx->n)
+			cxd_scan_flush(ctx);
+	}
+	mmap_read_unlock(t->mm);
+	mmput(t->mm);
+}
+
+static void cxd_scan_work(struct work_struct *work)
+{
+	struct cxd_live *l = container_of(to_delayed_work(work),
+					  struct cxd_live, scan_work);
+	struct cxd_scan_target *t = NULL;
+	struct cxd_scan_ctx *ctx;
+	struct cxd_vma_ref *r;
+	unsigned int i, n = 0, cap;
+	unsigned int ms;
+
+	ctx = kmalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		goto rearm;
+	ctx->l = l;
+	ctx->n = 0;
+
+	mutex_lock(&l->vma_lock);
+	cap = list_count_nodes(&l->vmas);
+	if (cap)
+		t = kmalloc_array(cap, sizeof(*t), GFP_KERNEL);
+	if (t) {
+		list_for_each_entry(r, &l->vmas, node) {
+			t[n].mm = r->mm;
+			t[n].start = r->vma->vm_start;
+			mmgrab(r->mm);
+			n++;
+		}
+	}
+	mutex_unlock(&l->vma_lock);
+
+	for (i = 0; i < n; i++) {
+		cxd_scan_one(l, &t[i], ctx);
+		mmdrop(t[i].mm);
+		cond_resched();
+	}
+	kfree(t);
+	kfree(ctx);
+	spin_lock(&l->lock);
+	l->scan_passes++;
+	spin_unlock(&l->lock);
+rearm:
+	ms = READ_ONCE(l->scan_interval_ms);
+	if (ms)
+		queue_delayed_work(system_unbound_wq, &l->scan_work,
+				   msecs_to_jiffies(ms));
+}
+
+/**
+ * cxd_scan_set_interval() - (re)start the scan of @l every @ms milliseconds;
+ * 0 stops it. Context: process; caller holds cxd_cfg_mutex.
+ */
+void cxd_scan_set_interval(struct cxd_live *l, unsigned int ms)
+{
+	WRITE_ONCE(l->scan_interval_ms, ms);
+	if (ms)
+		mod_delayed_work(system_unbound_wq, &l->scan_work,
+				 msecs_to_jiffies(ms));
+	else
+		cancel_delayed_work_sync(&l->scan_work);
+}
+
+/** cxd_scan_init() - prepare the (stopped) scan of @l. */
+void cxd_scan_init(struct cxd_live *l)
+{
+	mutex_init(&l->vma_lock);
+	INIT_LIST_HEAD(&l->vmas);
+	INIT_DELAYED_WORK(&l->scan_work, cxd_scan_work);
+}
+
+/**
+ * cxd_scan_stop() - stop the scan of @l and wait for a running pass.
+ * Context: process, may sleep.
+ */
+void cxd_scan_stop(struct cxd_live *l)
+{
+	WRITE_ONCE(l->scan_interval_ms, 0);
+	cancel_delayed_work_sync(&l->scan_work);
+}
