@@ -56,8 +56,9 @@ tools/cxdvirt-bench: $(wildcard tools/bench/*.c tools/bench/*.h) $(MODEL_LIB)
 deps:
 	tests/lane/install-deps.sh
 
-unit: $(MODEL_LIB)
+unit: $(MODEL_LIB) $(TOOLS)
 	$(MAKE) -C tests/unit run
+	prove -e bash tests/tools/*.sh
 
 guest: all
 	tests/lane/run-guest.sh

@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The verbs that change devices: create, set, enable, disable, destroy.
+ *
+ * Every value is checked for syntax before anything is touched (a bad one
+ * is a usage error, exit 2); then the writes go to configfs in order, and
+ * the first one the kernel refuses stops the verb with one line naming the
+ * device, the attribute, strerror() and the kernel's logged reason (exit 1).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cxdvirt-dev.h"
+
+/**
+ * struct kv - one attribute write.
+ * @key:	attribute name.
+ * @val:	normalised value (what is written).
+ * @uval:	the value as the user gave it, for messages.
+ */
+struct kv {
+	char key[64];
+	char val[CXD_VAL_MAX];
+	char uval[128];
+};
+
+struct kv_list {
+	struct kv *v;
+	size_t n;
+};
+
+static void kvs_free(struct kv_list *l)
+{
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+/*
+ * Append @key=@val to @l after checking it. @verb and @arg (the argument
+ * as typed) are for the usage message. Return 0, EXIT_USAGE (after a
+ * message) or EXIT_ERR.
+ */
+static int kvs_add(struct kv_list *l, const char *verb, const char *key,
+		   const char *val, const char *arg)
+{
+	const char *why;
+	struct kv *nv, *e;
+
+	if (!*key || strlen(key) >= sizeof(e->key) ||
+	    strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(key))
+		return usage_error(verb, "'%s': not an attribute name", arg);
+	nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
+	if (!nv) {
+		err_msg("out of memory");
+		return EXIT_ERR;
+	}
+	l->v = nv;
+	e = &l->v[l->n];
+	if (attr_normalize(key, val, e->val, sizeof(e->val), &why))
+		return usage_error(verb, "%s: %s", arg, why);
+	snprintf(e->key, sizeof(e->key), "%s", key);
+	snprintf(e->uval, sizeof(e->uval), "%s", val);
+	l->n++;
+	return 0;
+}
+
+/* Add every "key=value" argument in @argv[0..@argc). */
+static int kvs_parse(struct kv_list *l, const char *verb, int argc, char **argv)
+{
+	char key[64];
+	const char *eq;
+	int i, ret;
+
+	for (i = 0; i < argc; i++) {
+		eq = strchr(argv[i], '=');
+		if (!eq)
+			return usage_error(verb, "'%s': expected key=value", argv[i]);
+		if ((size_t)(eq - argv[i]) >= sizeof(key))
+			return usage_error(verb, "'%s': not an attribute name", argv[i]);
+		memcpy(key, argv[i], (size_t)(eq - argv[i]));
+		key[eq - argv[i]] = '\0';
+		ret = kvs_add(l, verb, key, eq + 1, argv[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Print the one-line failure of writing @what on device @dev: strerror,
+ * a hint, and the kernel's reason if there was one.
+ */
+static void report(const char *dev, const char *what, int err, const char *why,
+		   const char *hint)
+{
+	const char *h = cxd_errhint(err);
+
+	if (!h)
+		h = hint;
+	err_msg("%s: %s: %s%s%s%s%s%s", dev, what, strerror(err),
+		h ? ": " : "", h ? h : "",
+		why && *why ? " (kernel: " : "", why && *why ? why : "",
+		why && *why ? ")" : "");
+}
+
+/* A hint for a failed power write or rmdir. */
+static const char *power_hint(const char *name, int err, bool on)
+{
+	static char buf[96];
+	int index;
+
+	if (err == EBUSY && !on) {
+		if (!cxd_dev_index(name, &index))
+			snprintf(buf, sizeof(buf),
+				 "/dev/cxdvirt%d is open or mapped by a process", index);
+		else
+			snprintf(buf, sizeof(buf), "the device is open or mapped by a process");
+		return buf;
+	}
+	if (err == ENOMEM && on)
+		return "no memory for the backing pages";
+	return NULL;
+}
+
+/*
+ * Write one attribute; on failure print why and return EXIT_ERR. A missing
+ * file means the module has no such attribute.
+ */
+static int write_kv(const char *name, const struct kv *e)
+{
+	char why[512], feat[CXD_VAL_MAX], what[256];
+	int ret;
+
+	ret = cxd_attr_write(name, e->key, e->val, why, sizeof(why));
+	if (!ret)
+		return 0;
+	if (ret == -ENOENT) {
+		if (cxd_dev_exists(name) == 0) {
+			err_msg("%s: no such device", name);
+		} else if (!cxd_attr_read(name, "features", feat, sizeof(feat))) {
+			err_msg("%s: %s: no such attribute (this module has: %s)",
+				name, e->key, feat);
+		} else {
+			err_msg("%s: %s: no such attribute", name, e->key);
+		}
+		return EXIT_ERR;
+	}
+	snprintf(what, sizeof(what), "%s=%s", e->key, e->uval);
+	report(name, what, -ret, why,
+	       !strcmp(e->key, "power") ? power_hint(name, -ret, e->val[0] == '1') : NULL);
+	return EXIT_ERR;
+}
+
+/* Check the root and that device @name exists; print why not. */
+static int need_device(const char *name)
+{
+	int ret;
+
+	if (cxd_check_root())
+		return EXIT_ERR;
+	ret = cxd_dev_exists(name);
+	if (ret == 1)
+		return 0;
+	if (ret == 0)
+		err_msg("%s: no such device", name);
+	else
+		err_msg("%s: %s%s%s", name, strerror(-ret), cxd_errhint(-ret) ? ": " : "",
+			cxd_errhint(-ret) ? cxd_errhint(-ret) : "");
+	return EXIT_ERR;
+}
+
+static int check_name(const char *verb, const char *name)
+{
+	if (!cxd_name_valid(name))
+		return usage_error(verb, "'%s': not a device name (1..%d characters from A-Z a-z 0-9 _ . -)",
+				   name, CXD_DEV_NAME_MAX);
+	return 0;
+}
+
+/* --json output of a device after a verb changed it. */
+static void print_json_device(const char *name)
+{
+	struct json_object *obj = show_device(name, SHOW_ATTRS | SHOW_SYSFS);
+
+	show_print(obj, true);
+	json_object_put(obj);
+}
+
+static void print_dev_node(const char *name)
+{
+	int index;
+
+	if (!cxd_dev_index(name, &index))
+		printf("/dev/cxdvirt%d\n", index);
+}
+
+/* Remove a half-created device; say so if that fails too. */
+static void rollback(const char *name)
+{
+	char why[512];
+	int ret;
+
+	ret = cxd_rmdir(name, why, sizeof(why));
+	if (ret)
+		report(name, "could not remove the half-created device", -ret, why, NULL);
+	else
+		err_msg("%s: removed the half-created device", name);
+}
+
+enum { OPT_CAPACITY = 256, OPT_CACHE, OPT_PRESET, OPT_NODE, OPT_PHYS, OPT_ENABLE };
+
+/**
+ * cmd_create() - `create <name> [options] [key=value...]`: mkdir, write the
+ * options, the preset, then key=value in order (they override the preset),
+ * then power=1 with --enable. Any failure removes the directory again.
+ *
+ * Return: exit code.
+ */
+int cmd_create(int argc, char **argv, struct verb_ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "capacity",		required_argument, NULL, OPT_CAPACITY },
+		{ "cache-size",		required_argument, NULL, OPT_CACHE },
+		{ "preset",		required_argument, NULL, OPT_PRESET },
+		{ "backing-node",	required_argument, NULL, OPT_NODE },
+		{ "phys-addr",		required_argument, NULL, OPT_PHYS },
+		{ "enable",		no_argument,	   NULL, OPT_ENABLE },
+		{ "json",		no_argument,	   NULL, 'j' },
+		{ "help",		no_argument,	   NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *capacity = NULL, *cache = NULL, *node = NULL, *phys = NULL;
+	static const struct kv power_on = { .key = "power", .val = "1", .uval = "1" };
+	struct kv_list first = { 0 }, rest = { 0 };
+	const struct preset *preset = NULL;
+	bool enable = false, json = ctx->json;
+	const char *name;
+	char arg[128], why[512], cur[64];
+	uint64_t cap_new, cache_cur;
+	int c, ret;
+	size_t i, k;
+
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_CAPACITY: capacity = optarg; break;
+		case OPT_CACHE: cache = optarg; break;
+		case OPT_NODE: node = optarg; break;
+		case OPT_PHYS: phys = optarg; break;
+		case OPT_ENABLE: enable = true; break;
+		case 'j': json = true; break;
+		case OPT_PRESET:
+			preset = preset_find(optarg);
+			if (!preset)
+				return usage_error("create", "--preset %s: unknown (znand or tlc)",
+						   optarg);
+			break;
+		case 'h': verb_help("create"); return EXIT_OK;
+		default: return usage_error("create", NULL);
+		}
+	}
+	if (optind >= argc)
+		return usage_error("create", "missing device name");
+	name = argv[optind++];
+	ret = check_name("create", name);
+	if (ret)
+		return ret;
+
+	/* Every value is checked before the mkdir. */
+	const struct { const char *key, *val, *opt; } optkv[] = {
+		{ "capacity",		capacity,	"--capacity" },
+		{ "cache_size",		cache,		"--cache-size" },
+		{ "backing_node",	node,		"--backing-node" },
+		{ "phys_addr",		phys,		"--phys-addr" },
+	};
+	for (k = 0; k < sizeof(optkv) / sizeof(optkv[0]); k++) {
+		if (!optkv[k].val)
+			continue;
+		snprintf(arg, sizeof(arg), "%s %s", optkv[k].opt, optkv[k].val);
+		ret = kvs_add(&first, "create", optkv[k].key, optkv[k].val, arg);
+		if (ret)
+			goto out;
+	}
+	for (k = 0; preset && k < PRESET_MAX_KV && preset->kv[k].attr; k++) {
+		char val[32];
+
+		snprintf(val, sizeof(val), "%" PRIu64, preset->kv[k].val);
+		snprintf(arg, sizeof(arg), "%s=%s (preset %s)", preset->kv[k].attr,
+			 val, preset->name);
+		ret = kvs_add(&rest, "create", preset->kv[k].attr, val, arg);
+		if (ret)
+			goto out;
+	}
+	ret = kvs_parse(&rest, "create", argc - optind, argv + optind);
+	if (ret)
+		goto out;
+
+	ret = EXIT_ERR;
+	if (cxd_check_root())
+		goto out;
+	ret = cxd_mkdir(name, why, sizeof(why));
+	if (ret) {
+		if (ret == -EEXIST)
+			err_msg("%s: already exists", name);
+		else
+			report(name, "mkdir", -ret, why, NULL);
+		ret = EXIT_ERR;
+		goto out;
+	}
+
+	/*
+	 * cache_size may not exceed capacity: when the new capacity is below
+	 * the current cache_size, write cache_size first.
+	 */
+	if (capacity && cache && first.n >= 2 &&
+	    !parse_u64(first.v[0].val, &cap_new) &&
+	    !cxd_attr_read(name, "cache_size", cur, sizeof(cur)) &&
+	    !parse_size(cur, &cache_cur) && cap_new < cache_cur) {
+		struct kv tmp = first.v[0];
+
+		first.v[0] = first.v[1];
+		first.v[1] = tmp;
+	}
+	for (i = 0; i < first.n + rest.n; i++) {
+		const struct kv *e = i < first.n ? &first.v[i] : &rest.v[i - first.n];
+
+		if (write_kv(name, e)) {
+			rollback(name);
+			ret = EXIT_ERR;
+			goto out;
+		}
+	}
+	if (enable && write_kv(name, &power_on)) {
+		rollback(name);
+		ret = EXIT_ERR;
+		goto out;
+	}
+	ret = EXIT_OK;
+	if (json)
+		print_json_device(name);
+	else if (enable)
+		print_dev_node(name);
+out:
+	kvs_free(&first);
+	kvs_free(&rest);
+	return ret;
+}
+
+/* Parse the options every simple verb takes: --json and --help. */
+static int simple_opts(const char *verb, int argc, char **argv, bool *json)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': *json = true; break;
+		case 'h': verb_help(verb); return -1;
+		default: return usage_error(verb, NULL);
+		}
+	}
+	return 0;
+}
+
+/**
+ * cmd_set() - `set <name> key=value...`: write in order, stop at the first
+ * failure and say which settings were applied before it.
+ *
+ * Return: exit code.
+ */
+int cmd_set(int argc, char **argv, struct verb_ctx *ctx)
+{
+	struct kv_list l = { 0 };
+	bool json = ctx->json;
+	const char *name;
+	size_t i, j;
+	int ret;
+
+	ret = simple_opts("set", argc, argv, &json);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (optind >= argc)
+		return usage_error("set", "missing device name");
+	name = argv[optind++];
+	ret = check_name("set", name);
+	if (ret)
+		return ret;
+	if (optind >= argc)
+		return usage_error("set", "nothing to set: give key=value");
+	ret = kvs_parse(&l, "set", argc - optind, argv + optind);
+	if (ret)
+		goto out;
+	ret = need_device(name);
+	if (ret)
+		goto out;
+	for (i = 0; i < l.n; i++) {
+		if (!write_kv(name, &l.v[i]))
+			continue;
+		if (l.n > 1) {
+			fprintf(stderr, PROG ": %s: applied:", name);
+			for (j = 0; j < i; j++)
+				fprintf(stderr, " %s", l.v[j].key);
+			fprintf(stderr, "%s; not attempted:", i ? "" : " none");
+			for (j = i + 1; j < l.n; j++)
+				fprintf(stderr, " %s", l.v[j].key);
+			fprintf(stderr, "%s\n", i + 1 < l.n ? "" : " none");
+		}
+		ret = EXIT_ERR;
+		goto out;
+	}
+	if (json)
+		print_json_device(name);
+out:
+	kvs_free(&l);
+	return ret;
+}
+
+/* enable and disable: write power, unless it already has that value. */
+static int set_power(const char *verb, int argc, char **argv,
+		     struct verb_ctx *ctx, bool on)
+{
+	struct kv e = { .key = "power" };
+	bool json = ctx->json;
+	const char *name;
+	int ret, power;
+
+	ret = simple_opts(verb, argc, argv, &json);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (optind >= argc)
+		return usage_error(verb, "missing device name");
+	name = argv[optind++];
+	if (optind < argc)
+		return usage_error(verb, "unexpected '%s'", argv[optind]);
+	ret = check_name(verb, name);
+	if (ret)
+		return ret;
+	ret = need_device(name);
+	if (ret)
+		return ret;
+	if (cxd_dev_power(name, &power) || power != on) {
+		snprintf(e.val, sizeof(e.val), "%d", on);
+		snprintf(e.uval, sizeof(e.uval), "%d", on);
+		if (write_kv(name, &e))
+			return EXIT_ERR;
+	}
+	if (json)
+		print_json_device(name);
+	else if (on)
+		print_dev_node(name);
+	return EXIT_OK;
+}
+
+/** cmd_enable() - `enable <name>`: power=1; prints /dev/cxdvirtN. */
+int cmd_enable(int argc, char **argv, struct verb_ctx *ctx)
+{
+	return set_power("enable", argc, argv, ctx, true);
+}
+
+/** cmd_disable() - `disable <name>`: power=0. */
+int cmd_disable(int argc, char **argv, struct verb_ctx *ctx)
+{
+	return set_power("disable", argc, argv, ctx, false);
+}
+
+/**
+ * cmd_destroy() - `destroy <name>`: power=0 if powered, then rmdir.
+ *
+ * Return: exit code.
+ */
+int cmd_destroy(int argc, char **argv, struct verb_ctx *ctx)
+{
+	struct kv e = { .key = "power", .val = "0", .uval = "0" };
+	bool json = ctx->json;
+	const char *name;
+	char why[512];
+	int ret, power;
+
+	ret = simple_opts("destroy", argc, argv, &json);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (optind >= argc)
+		return usage_error("destroy", "missing device name");
+	name = argv[optind++];
+	if (optind < argc)
+		return usage_error("destroy", "unexpected '%s'", argv[optind]);
+	ret = check_name("destroy", name);
+	if (ret)
+		return ret;
+	ret = need_device(name);
+	if (ret)
+		return ret;
+	if (!cxd_dev_power(name, &power) && power && write_kv(name, &e))
+		return EXIT_ERR;
+	ret = cxd_rmdir(name, why, sizeof(why));
+	if (ret) {
+		report(name, "rmdir", -ret, why, power_hint(name, -ret, false));
+		return EXIT_ERR;
+	}
+	return EXIT_OK;
+}

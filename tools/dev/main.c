@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxdvirt-dev: configure emulated CXL-SSDs (the cxdvirt module) through
+ * configfs, and read their state from sysfs. Modelled on daxctl:
+ *
+ *	cxdvirt-dev [--json|-j] <verb> [options] [args]
+ *
+ * Exit codes: 0 success, 1 error (the kernel refused, no such device, ...),
+ * 2 usage error (nothing was changed).
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cxdvirt-dev.h"
+
+struct verb {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct verb_ctx *ctx);
+	const char *summary;
+	const char *usage;	/* the rest of the per-verb help */
+};
+
+static const struct verb verbs[] = {
+	{ "list", cmd_list, "list devices, their attributes and statistics",
+	  "usage: " PROG " list [--json] [-u] [<name>...]\n"
+	  "\n"
+	  "Every device (or the named ones): name, index, power, all configfs\n"
+	  "attributes and, when powered, cache_used and the stats counters.\n"
+	  "\n"
+	  "  -j, --json    print a JSON array\n"
+	  "  -u, --human   sizes and times with units (64 MiB, 3.00 us)\n" },
+	{ "create", cmd_create, "create a device (mkdir + attributes)",
+	  "usage: " PROG " create <name> [options] [key=value...]\n"
+	  "\n"
+	  "Make the configfs directory <name>, then write, in this order: the\n"
+	  "options below, the preset, each key=value (so they override the\n"
+	  "preset), and power=1 with --enable. If the kernel refuses a write the\n"
+	  "directory is removed again. <name>: 1..31 of A-Z a-z 0-9 _ . -\n"
+	  "\n"
+	  "  --capacity SIZE      device size, bytes (K/M/G/T suffix: binary)\n"
+	  "  --cache-size SIZE    device DRAM cache, bytes\n"
+	  "  --preset NAME        NAND timing and geometry, see below\n"
+	  "  --backing-node N     NUMA node of the backing memory, -1 = any\n"
+	  "  --phys-addr ADDR     start of a memmap=-reserved range, bytes\n"
+	  "  --enable             power the device on (prints /dev/cxdvirtN)\n"
+	  "  -j, --json           print the device as JSON afterwards\n"
+	  "\n"
+	  "Presets:\n" },
+	{ "set", cmd_set, "write attributes of a device",
+	  "usage: " PROG " set <name> key=value...\n"
+	  "\n"
+	  "Write the attributes in the order given; stop at the first one the\n"
+	  "kernel refuses and say which were applied. Sizes take K/M/G/T.\n"
+	  "\n"
+	  "  -j, --json    print the device as JSON afterwards\n" },
+	{ "enable", cmd_enable, "power a device on (power=1)",
+	  "usage: " PROG " enable <name>\n"
+	  "\n"
+	  "Write power=1, which creates /dev/cxdvirtN, and print that path.\n"
+	  "\n"
+	  "  -j, --json    print the device as JSON instead\n" },
+	{ "disable", cmd_disable, "power a device off (power=0)",
+	  "usage: " PROG " disable <name>\n"
+	  "\n"
+	  "Write power=0, which removes /dev/cxdvirtN; fails with EBUSY while\n"
+	  "it is open or mapped.\n"
+	  "\n"
+	  "  -j, --json    print the device as JSON afterwards\n" },
+	{ "destroy", cmd_destroy, "power off and remove a device",
+	  "usage: " PROG " destroy <name>\n"
+	  "\n"
+	  "Write power=0 if the device is powered, then remove its directory.\n" },
+	{ "stats", cmd_stats, "print (and reset) a device's counters",
+	  "usage: " PROG " stats <name> [--reset] [--json] [-u]\n"
+	  "\n"
+	  "Print the counters in /sys/class/cxdvirt/cxdvirtN/stats/ of a\n"
+	  "powered device. mean_miss_ns and mean_model_ns are computed here\n"
+	  "(total / misses).\n"
+	  "\n"
+	  "  -r, --reset   after printing, zero the counters (stats/reset)\n"
+	  "  -j, --json    print a JSON object\n"
+	  "  -u, --human   times with units\n" },
+};
+#define NR_VERBS (sizeof(verbs) / sizeof(verbs[0]))
+
+/**
+ * err_msg() - print "cxdvirt-dev: <message>" and a newline to stderr.
+ * @fmt:	printf format.
+ */
+void err_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/**
+ * usage_error() - report a usage error of @verb (NULL: the command itself).
+ * @fmt:	printf format of the message, or NULL when getopt already
+ *		printed one.
+ *
+ * Return: EXIT_USAGE.
+ */
+int usage_error(const char *verb, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (fmt) {
+		fprintf(stderr, PROG "%s%s: ", verb ? " " : "", verb ? verb : "");
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
+	}
+	fprintf(stderr, "Try '" PROG "%s%s --help'.\n", verb ? " " : "",
+		verb ? verb : "");
+	return EXIT_USAGE;
+}
+
+static const struct verb *verb_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_VERBS; i++)
+		if (!strcmp(verbs[i].name, name))
+			return &verbs[i];
+	return NULL;
+}
+
+/**
+ * verb_help() - print the help of @verb to stdout.
+ * @verb:	a verb name from the table.
+ */
+void verb_help(const char *verb)
+{
+	const struct verb *v = verb_find(verb);
+
+	if (!v)
+		return;
+	fputs(v->usage, stdout);
+	if (!strcmp(verb, "create"))
+		preset_print_all(stdout);
+}
+
+static void help(void)
+{
+	size_t i;
+
+	printf("usage: " PROG " [--json|-j] <verb> [options] [args]\n"
+	       "\n"
+	       "Configure cxdvirt emulated CXL-SSDs (configfs) and read their\n"
+	       "state (sysfs).\n"
+	       "\n"
+	       "Verbs:\n");
+	for (i = 0; i < NR_VERBS; i++)
+		printf("  %-9s %s\n", verbs[i].name, verbs[i].summary);
+	printf("\n"
+	       "Options:\n"
+	       "  -j, --json      JSON output (also accepted after the verb)\n"
+	       "  -h, --help      this help; '" PROG " <verb> --help' for a verb\n"
+	       "  -V, --version   print the version\n"
+	       "\n"
+	       "Environment:\n"
+	       "  CXDVIRT_CONFIGFS  configfs root (/sys/kernel/config/cxdvirt)\n"
+	       "  CXDVIRT_SYSFS     sysfs class root (/sys/class/cxdvirt)\n"
+	       "\n"
+	       "Exit status: 0 success, 1 error, 2 usage error.\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json",	no_argument, NULL, 'j' },
+		{ "help",	no_argument, NULL, 'h' },
+		{ "version",	no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct verb_ctx ctx = { .json = false };
+	const struct verb *v;
+	int c;
+
+	/* '+': stop at the verb, its options are its own. */
+	while ((c = getopt_long(argc, argv, "+jhV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': ctx.json = true; break;
+		case 'h': help(); return EXIT_OK;
+		case 'V': printf(PROG " " CXDVIRT_VERSION "\n"); return EXIT_OK;
+		default: return usage_error(NULL, NULL);
+		}
+	}
+	if (optind >= argc)
+		return usage_error(NULL, "missing verb");
+	if (!strcmp(argv[optind], "help")) {
+		if (optind + 1 >= argc) {
+			help();
+			return EXIT_OK;
+		}
+		if (!verb_find(argv[optind + 1]))
+			return usage_error(NULL, "unknown verb '%s'", argv[optind + 1]);
+		verb_help(argv[optind + 1]);
+		return EXIT_OK;
+	}
+	v = verb_find(argv[optind]);
+	if (!v)
+		return usage_error(NULL, "unknown verb '%s'", argv[optind]);
+	argc -= optind;
+	argv += optind;
+	optind = 0;	/* restart getopt for the verb's own options */
+	return v->fn(argc, argv, &ctx);
+}
