@@ -2,90 +2,328 @@
 /*
  * cxdvirt device model: the device's DRAM cache.
  *
- * Fully associative over nlines 4 KiB lines. Residency is tracked by two
- * tables, line_of_page[page] and page_of_line[line]; unused lines sit on a
- * free list threaded through next[]. Resident lines are linked into one
- * doubly-linked policy queue (next[]/prev[], head = oldest, tail = newest).
+ * nlines 4 KiB lines in nsets sets of `ways` lines (fully associative: one
+ * set). Set s owns lines [s * ways, (s + 1) * ways); host page p maps to set
+ * p % nsets. Residency is tracked by two tables, line_of_page[page] and
+ * page_of_line[line]; a set's unused lines sit on its free list threaded
+ * through next[]. Resident lines are linked into doubly-linked queues
+ * (next[]/prev[], head = oldest, tail = newest): every policy uses the set's
+ * main queue; S3-FIFO also its small queue.
  *
  * Replacement policies plug in through struct cxd_policy_ops. Contract for
- * every policy: the queue always links every resident line (a policy may
- * reorder it or keep extra per-line state in line_flags[], but never leaves
- * a resident line out), so a policy switch only has to adopt the current
- * queue. Only FIFO exists so far.
+ * every policy: the queues always link every resident line. A policy switch
+ * normalises the state (small queue appended to the main queue, policy bits
+ * cleared, ghost emptied) and the new policy adopts the main queue as it is.
  *
- * Pure C: no kernel or libc calls. Every operation is O(1) except init and
- * cxd_cache_set_policy() (at most O(nlines)).
+ * The S3-FIFO ghost queue is a ring of ghost_cap page numbers; a ghost page
+ * has line_of_page[page] = CXD_GHOST_TAG | slot, so a stale ring entry (the
+ * page came back or was re-ghosted) is recognised and ignored.
+ *
+ * Pure C: no kernel or libc calls. Every operation is O(1) (clock and
+ * S3-FIFO amortised: each extra step of an eviction consumes a reference
+ * bit or a frequency count set by an earlier touch, or moves a line from
+ * the small to the main queue once) except init and cxd_cache_set_policy()
+ * (O(nlines)).
  */
 #include "cxdvirt/model.h"
 
 /**
  * struct cxd_policy_ops - one replacement policy.
  * @name:	user-visible name (configfs "policy").
- * @inserted:	@line was just filled with a new page; link it in.
+ * @inserted:	@line of @set was just filled with a new page; link it in.
+ *		@ghost: the page was in the S3-FIFO ghost queue.
  * @touched:	resident @line was accessed again (NULL: nothing to do).
- * @evict:	pick a victim among the resident lines (the cache is full),
- *		unlink it and return its index.
- * @adopt:	take over the queue left by another policy (NULL: keep as is).
+ * @evict:	pick a victim among the resident lines of the full @set
+ *		(never c->pin_line), unlink it and return its index.
  */
 struct cxd_policy_ops {
 	const char *name;
-	void (*inserted)(struct cxd_cache *c, uint32_t line);
-	void (*touched)(struct cxd_cache *c, uint32_t line);
-	uint32_t (*evict)(struct cxd_cache *c);
-	void (*adopt)(struct cxd_cache *c);
+	void (*inserted)(struct cxd_cache *c, struct cxd_cache_set *set,
+			 uint32_t line, bool ghost);
+	void (*touched)(struct cxd_cache *c, struct cxd_cache_set *set,
+			uint32_t line);
+	uint32_t (*evict)(struct cxd_cache *c, struct cxd_cache_set *set,
+			  uint32_t base);
 };
 
 /* ------------------------------------------------------- queue helpers -- */
 
-static void queue_push_tail(struct cxd_cache *c, uint32_t line)
+static void queue_init(struct cxd_queue *q)
 {
-	c->next[line] = CXD_NO_LINE;
-	c->prev[line] = c->tail;
-	if (c->tail != CXD_NO_LINE)
-		c->next[c->tail] = line;
-	else
-		c->head = line;
-	c->tail = line;
+	q->head = CXD_NO_LINE;
+	q->tail = CXD_NO_LINE;
+	q->len = 0;
 }
 
-static void queue_unlink(struct cxd_cache *c, uint32_t line)
+static void queue_push_tail(struct cxd_cache *c, struct cxd_queue *q,
+			    uint32_t line)
+{
+	c->next[line] = CXD_NO_LINE;
+	c->prev[line] = q->tail;
+	if (q->tail != CXD_NO_LINE)
+		c->next[q->tail] = line;
+	else
+		q->head = line;
+	q->tail = line;
+	q->len++;
+}
+
+static void queue_unlink(struct cxd_cache *c, struct cxd_queue *q,
+			 uint32_t line)
 {
 	uint32_t n = c->next[line], p = c->prev[line];
 
 	if (p != CXD_NO_LINE)
 		c->next[p] = n;
 	else
-		c->head = n;
+		q->head = n;
 	if (n != CXD_NO_LINE)
 		c->prev[n] = p;
 	else
-		c->tail = p;
+		q->tail = p;
 	c->next[line] = CXD_NO_LINE;
 	c->prev[line] = CXD_NO_LINE;
+	q->len--;
 }
 
-/* ---------------------------------------------------------------- FIFO -- */
-
-static void fifo_inserted(struct cxd_cache *c, uint32_t line)
+/* Move @line (in @q) to the tail of @q. */
+static void queue_requeue(struct cxd_cache *c, struct cxd_queue *q,
+			  uint32_t line)
 {
-	queue_push_tail(c, line);
+	if (q->tail == line)
+		return;
+	queue_unlink(c, q, line);
+	queue_push_tail(c, q, line);
 }
 
-static uint32_t fifo_evict(struct cxd_cache *c)
+/* The queue of @set that links @line. */
+static struct cxd_queue *queue_of(struct cxd_cache *c,
+				  struct cxd_cache_set *set, uint32_t line)
 {
-	uint32_t line = c->head;
+	return (c->line_flags[line] & CXD_LINE_SMALL) ? &set->small :
+							  &set->main;
+}
 
-	queue_unlink(c, line);
+/* ------------------------------------------------------- random source -- */
+
+static uint64_t rng_next(struct cxd_cache *c)
+{
+	uint64_t x = c->rng;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	c->rng = x;
+	return x * 0x2545f4914f6cdd1dull;
+}
+
+/* ------------------------------------------------------ FIFO/LIFO/LRU -- */
+
+static void queue_inserted(struct cxd_cache *c, struct cxd_cache_set *set,
+			   uint32_t line, bool ghost)
+{
+	(void)ghost;
+	queue_push_tail(c, &set->main, line);
+}
+
+static uint32_t fifo_evict(struct cxd_cache *c, struct cxd_cache_set *set,
+			   uint32_t base)
+{
+	uint32_t line = set->main.head;
+
+	(void)base;
+	queue_unlink(c, &set->main, line);
 	return line;
+}
+
+static uint32_t lifo_evict(struct cxd_cache *c, struct cxd_cache_set *set,
+			   uint32_t base)
+{
+	uint32_t line = set->main.tail;
+
+	(void)base;
+	queue_unlink(c, &set->main, line);
+	return line;
+}
+
+static void lru_touched(struct cxd_cache *c, struct cxd_cache_set *set,
+			uint32_t line)
+{
+	queue_requeue(c, &set->main, line);
+}
+
+/* --------------------------------------------------------------- CLOCK -- */
+
+/*
+ * The main queue is the clock face with the hand at its head: a line with
+ * its reference bit set loses the bit and goes behind the hand.
+ */
+static void clock_touched(struct cxd_cache *c, struct cxd_cache_set *set,
+			  uint32_t line)
+{
+	(void)set;
+	c->line_flags[line] |= CXD_LINE_REF;
+}
+
+static uint32_t clock_evict(struct cxd_cache *c, struct cxd_cache_set *set,
+			    uint32_t base)
+{
+	uint32_t line;
+
+	(void)base;
+	for (;;) {
+		line = set->main.head;
+		if (!(c->line_flags[line] & CXD_LINE_REF))
+			break;
+		c->line_flags[line] &= ~CXD_LINE_REF;
+		queue_requeue(c, &set->main, line);
+	}
+	queue_unlink(c, &set->main, line);
+	return line;
+}
+
+/* -------------------------------------------------------------- RANDOM -- */
+
+static uint32_t random_evict(struct cxd_cache *c, struct cxd_cache_set *set,
+			     uint32_t base)
+{
+	uint32_t off = (uint32_t)(rng_next(c) % c->ways);
+
+	if (base + off == c->pin_line)
+		off = (off + 1) % c->ways;
+	queue_unlink(c, &set->main, base + off);
+	return base + off;
+}
+
+/* ------------------------------------------------------------- S3-FIFO -- */
+
+static uint32_t s3_freq(const struct cxd_cache *c, uint32_t line)
+{
+	return (c->line_flags[line] & CXD_LINE_FREQ_MASK) >>
+	       CXD_LINE_FREQ_SHIFT;
+}
+
+static void s3_set_freq(struct cxd_cache *c, uint32_t line, uint32_t f)
+{
+	c->line_flags[line] = (c->line_flags[line] & ~CXD_LINE_FREQ_MASK) |
+			      (uint8_t)(f << CXD_LINE_FREQ_SHIFT);
+}
+
+static void s3_inserted(struct cxd_cache *c, struct cxd_cache_set *set,
+			uint32_t line, bool ghost)
+{
+	if (ghost) {
+		queue_push_tail(c, &set->main, line);
+	} else {
+		c->line_flags[line] |= CXD_LINE_SMALL;
+		queue_push_tail(c, &set->small, line);
+	}
+}
+
+static void s3_touched(struct cxd_cache *c, struct cxd_cache_set *set,
+		       uint32_t line)
+{
+	uint32_t f = s3_freq(c, line);
+
+	(void)set;
+	if (f < 3)
+		s3_set_freq(c, line, f + 1);
+}
+
+/*
+ * Evict from the small queue while it holds at least its share (or the main
+ * queue is empty): a line used at least once there moves to the main queue
+ * with its frequency cleared, else it is the victim (and becomes a ghost,
+ * see cache_fill()). Otherwise evict from the main queue: a line with a
+ * non-zero frequency is reinserted with the frequency decremented.
+ */
+static uint32_t s3_evict(struct cxd_cache *c, struct cxd_cache_set *set,
+			 uint32_t base)
+{
+	uint32_t line, f;
+
+	(void)base;
+	for (;;) {
+		if (set->small.len &&
+		    (set->small.len >= c->small_cap || !set->main.len)) {
+			line = set->small.head;
+			queue_unlink(c, &set->small, line);
+			if (s3_freq(c, line) >= 1) {
+				c->line_flags[line] &= ~CXD_LINE_SMALL;
+				s3_set_freq(c, line, 0);
+				queue_push_tail(c, &set->main, line);
+				continue;
+			}
+			return line;	/* CXD_LINE_SMALL still set: ghost it */
+		}
+		line = set->main.head;
+		f = s3_freq(c, line);
+		if (!f) {
+			queue_unlink(c, &set->main, line);
+			return line;
+		}
+		s3_set_freq(c, line, f - 1);
+		queue_requeue(c, &set->main, line);
+	}
+}
+
+static void ghost_push(struct cxd_cache *c, uint64_t page)
+{
+	uint32_t slot = c->ghost_next, old = c->ghost[slot];
+
+	if (old < c->npages && c->line_of_page[old] == (CXD_GHOST_TAG | slot))
+		c->line_of_page[old] = CXD_NO_LINE;
+	c->ghost[slot] = (uint32_t)page;
+	c->line_of_page[page] = CXD_GHOST_TAG | slot;
+	c->ghost_next = slot + 1 < c->ghost_cap ? slot + 1 : 0;
+}
+
+static void ghost_clear(struct cxd_cache *c)
+{
+	uint32_t i, p;
+
+	for (i = 0; i < c->ghost_cap; i++) {
+		p = c->ghost[i];
+		if (p < c->npages && c->line_of_page[p] == (CXD_GHOST_TAG | i))
+			c->line_of_page[p] = CXD_NO_LINE;
+		c->ghost[i] = CXD_NO_LINE;
+	}
+	c->ghost_next = 0;
 }
 
 static const struct cxd_policy_ops cxd_policies[CXD_POLICY_NR] = {
 	[CXD_POLICY_FIFO] = {
 		.name		= "fifo",
-		.inserted	= fifo_inserted,
-		.touched	= NULL,
+		.inserted	= queue_inserted,
 		.evict		= fifo_evict,
-		.adopt		= NULL,
+	},
+	[CXD_POLICY_LIFO] = {
+		.name		= "lifo",
+		.inserted	= queue_inserted,
+		.evict		= lifo_evict,
+	},
+	[CXD_POLICY_CLOCK] = {
+		.name		= "clock",
+		.inserted	= queue_inserted,
+		.touched	= clock_touched,
+		.evict		= clock_evict,
+	},
+	[CXD_POLICY_LRU] = {
+		.name		= "lru",
+		.inserted	= queue_inserted,
+		.touched	= lru_touched,
+		.evict		= fifo_evict,
+	},
+	[CXD_POLICY_S3FIFO] = {
+		.name		= "s3fifo",
+		.inserted	= s3_inserted,
+		.touched	= s3_touched,
+		.evict		= s3_evict,
+	},
+	[CXD_POLICY_RANDOM] = {
+		.name		= "random",
+		.inserted	= queue_inserted,
+		.evict		= random_evict,
 	},
 };
 
@@ -100,7 +338,8 @@ static const struct cxd_policy_ops *policy_ops(const struct cxd_cache *c)
  * cxd_policy_name() - name of a policy.
  * @p: policy.
  *
- * Return: "fifo", ...; NULL for an unknown value.
+ * Return: "fifo", "lifo", "clock", "lru", "s3fifo" or "random"; NULL for an
+ * unknown value.
  */
 const char *cxd_policy_name(enum cxd_policy p)
 {
@@ -143,55 +382,91 @@ static uint64_t align8(uint64_t v)
 	return (v + 7) & ~(uint64_t)7;
 }
 
-static bool cache_shape_valid(uint64_t npages, uint32_t nlines)
+static bool cache_shape_valid(uint64_t npages, uint32_t nlines, uint32_t ways)
 {
-	return nlines != 0 && nlines <= npages && npages < ((uint64_t)1 << 32);
+	if (nlines == 0 || nlines > npages || nlines > CXD_MAX_LINES ||
+	    npages >= ((uint64_t)1 << 32))
+		return false;
+	return ways == 0 || (ways <= nlines && nlines % ways == 0);
 }
 
 /**
- * cxd_cache_state_size() - bytes of state for a cache.
+ * cxd_cache_state_size_ways() - bytes of state for a set-associative cache.
  * @npages: device capacity in 4 KiB host pages.
  * @nlines: cache capacity in 4 KiB lines.
+ * @ways:   lines per set, 0 for fully associative; must divide @nlines.
  *
  * Layout, each array 8-byte aligned: line_of_page u32[npages],
- * page_of_line u64[nlines], next u32[nlines], prev u32[nlines],
- * line_flags u8[nlines].
+ * page_of_line u64[nlines], ready_ns u64[nlines], next u32[nlines],
+ * prev u32[nlines], ghost u32[nlines], line_flags u8[nlines],
+ * sets struct cxd_cache_set[nlines / ways].
  *
  * Return: size in bytes, or 0 if the shape is invalid (nlines == 0,
- * nlines > npages, npages >= 2^32).
+ * nlines > npages, nlines > CXD_MAX_LINES, npages >= 2^32, @ways not
+ * dividing @nlines).
  */
-size_t cxd_cache_state_size(uint64_t npages, uint32_t nlines)
+size_t cxd_cache_state_size_ways(uint64_t npages, uint32_t nlines,
+				 uint32_t ways)
 {
-	uint64_t sz;
+	uint64_t sz, nsets;
 
-	if (!cache_shape_valid(npages, nlines))
+	if (!cache_shape_valid(npages, nlines, ways))
 		return 0;
+	nsets = ways ? nlines / ways : 1;
 	sz = align8(npages * sizeof(uint32_t));
-	sz += align8((uint64_t)nlines * sizeof(uint64_t));
-	sz += 2 * align8((uint64_t)nlines * sizeof(uint32_t));
+	sz += 2 * align8((uint64_t)nlines * sizeof(uint64_t));
+	sz += 3 * align8((uint64_t)nlines * sizeof(uint32_t));
 	sz += align8((uint64_t)nlines * sizeof(uint8_t));
+	sz += align8(nsets * sizeof(struct cxd_cache_set));
 	return (size_t)sz;
 }
 
 /**
- * cxd_cache_init() - set up an empty cache over @mem.
+ * cxd_cache_state_size() - bytes of state for a fully associative cache.
+ * @npages: device capacity in 4 KiB host pages.
+ * @nlines: cache capacity in 4 KiB lines.
+ *
+ * Return: cxd_cache_state_size_ways(@npages, @nlines, 0).
+ */
+size_t cxd_cache_state_size(uint64_t npages, uint32_t nlines)
+{
+	return cxd_cache_state_size_ways(npages, nlines, 0);
+}
+
+/**
+ * cxd_cache_set_seed() - reseed the generator of the random policy.
+ * @c:    cache.
+ * @seed: any value (0 is replaced by a fixed non-zero constant).
+ *
+ * The same seed and the same sequence of calls give the same victims.
+ */
+void cxd_cache_set_seed(struct cxd_cache *c, uint64_t seed)
+{
+	c->rng = seed ? seed : 0x9e3779b97f4a7c15ull;
+}
+
+/**
+ * cxd_cache_init_ways() - set up an empty cache over @mem.
  * @c:      cache to initialise.
  * @npages: device capacity in 4 KiB host pages.
  * @nlines: cache capacity in 4 KiB lines.
+ * @ways:   lines per set, 0 for fully associative.
  * @policy: replacement policy.
- * @mem:    cxd_cache_state_size() bytes, 8-byte aligned, any content.
+ * @mem:    cxd_cache_state_size_ways() bytes, 8-byte aligned, any content.
  *
+ * The random policy starts from seed 0 (see cxd_cache_set_seed()).
  * O(npages + nlines).
  *
  * Return: 0, or -1 on a bad shape or policy (@c and @mem untouched).
  */
-int cxd_cache_init(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
-		   enum cxd_policy policy, void *mem)
+int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
+			uint32_t ways, enum cxd_policy policy, void *mem)
 {
 	unsigned char *p = mem;
 	uint64_t i;
+	uint32_t s, l;
 
-	if (!c || !mem || !cache_shape_valid(npages, nlines) ||
+	if (!c || !mem || !cache_shape_valid(npages, nlines, ways) ||
 	    (unsigned int)policy >= CXD_POLICY_NR)
 		return -1;
 
@@ -199,38 +474,85 @@ int cxd_cache_init(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 	c->nlines = nlines;
 	c->used = 0;
 	c->policy = policy;
+	c->ways = ways ? ways : nlines;
+	c->nsets = nlines / c->ways;
+	/* S3-FIFO: 10% of each set for the small queue, at least one line */
+	c->small_cap = c->ways / 10 ? c->ways / 10 : 1;
+	c->pin_line = CXD_NO_LINE;
+	cxd_cache_set_seed(c, 0);
 
 	c->line_of_page = (uint32_t *)p;
 	p += align8(npages * sizeof(uint32_t));
 	c->page_of_line = (uint64_t *)p;
 	p += align8((uint64_t)nlines * sizeof(uint64_t));
+	c->ready_ns = (uint64_t *)p;
+	p += align8((uint64_t)nlines * sizeof(uint64_t));
 	c->next = (uint32_t *)p;
 	p += align8((uint64_t)nlines * sizeof(uint32_t));
 	c->prev = (uint32_t *)p;
 	p += align8((uint64_t)nlines * sizeof(uint32_t));
+	c->ghost = (uint32_t *)p;
+	p += align8((uint64_t)nlines * sizeof(uint32_t));
 	c->line_flags = (uint8_t *)p;
+	p += align8((uint64_t)nlines * sizeof(uint8_t));
+	c->sets = (struct cxd_cache_set *)p;
+
+	/* the ghost holds as many pages as the main queues */
+	c->ghost_cap = nlines > c->nsets * c->small_cap ?
+		       nlines - c->nsets * c->small_cap : 1;
+	c->ghost_next = 0;
 
 	for (i = 0; i < npages; i++)
 		c->line_of_page[i] = CXD_NO_LINE;
-	/* Every line free; the free list runs 0, 1, ..., nlines - 1. */
-	for (i = 0; i < nlines; i++) {
-		c->page_of_line[i] = CXD_NO_PAGE;
-		c->line_flags[i] = 0;
-		c->next[i] = i + 1 < nlines ? (uint32_t)(i + 1) : CXD_NO_LINE;
-		c->prev[i] = CXD_NO_LINE;
+	for (l = 0; l < nlines; l++) {
+		c->page_of_line[l] = CXD_NO_PAGE;
+		c->ready_ns[l] = 0;
+		c->line_flags[l] = 0;
+		c->ghost[l] = CXD_NO_LINE;
+		/* each set's free list runs through its lines in order */
+		c->next[l] = (l + 1) % c->ways ? l + 1 : CXD_NO_LINE;
+		c->prev[l] = CXD_NO_LINE;
 	}
-	c->free_head = 0;
-	c->head = CXD_NO_LINE;
-	c->tail = CXD_NO_LINE;
+	for (s = 0; s < c->nsets; s++) {
+		queue_init(&c->sets[s].main);
+		queue_init(&c->sets[s].small);
+		c->sets[s].free_head = s * c->ways;
+		c->sets[s].used = 0;
+	}
 	return 0;
 }
 
-/* Line holding @page, or CXD_NO_LINE (also for @page out of range). */
+/**
+ * cxd_cache_init() - set up an empty fully associative cache over @mem.
+ * @c:      cache to initialise.
+ * @npages: device capacity in 4 KiB host pages.
+ * @nlines: cache capacity in 4 KiB lines.
+ * @policy: replacement policy.
+ * @mem:    cxd_cache_state_size() bytes, 8-byte aligned, any content.
+ *
+ * Return: 0, or -1 on a bad shape or policy (@c and @mem untouched).
+ */
+int cxd_cache_init(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
+		   enum cxd_policy policy, void *mem)
+{
+	return cxd_cache_init_ways(c, npages, nlines, 0, policy, mem);
+}
+
+/* Line holding @page, or CXD_NO_LINE (also for ghosts and @page out of range). */
 static uint32_t line_of(const struct cxd_cache *c, uint64_t page)
 {
+	uint32_t l;
+
 	if (page >= c->npages)
 		return CXD_NO_LINE;
-	return c->line_of_page[page];
+	l = c->line_of_page[page];
+	return l < c->nlines ? l : CXD_NO_LINE;
+}
+
+static struct cxd_cache_set *set_of_line(const struct cxd_cache *c,
+					 uint32_t line)
+{
+	return &c->sets[line / c->ways];
 }
 
 /**
@@ -282,6 +604,9 @@ int cxd_cache_set_dirty(struct cxd_cache *c, uint64_t page)
  * cxd_cache_touch() - report an access to resident @page to the policy.
  * @c:    cache.
  * @page: host page number; nothing happens if it is not resident.
+ *
+ * LRU moves the line to the recent end, clock sets its reference bit,
+ * S3-FIFO increments its 2-bit frequency; fifo, lifo and random ignore it.
  */
 void cxd_cache_touch(struct cxd_cache *c, uint64_t page)
 {
@@ -289,7 +614,95 @@ void cxd_cache_touch(struct cxd_cache *c, uint64_t page)
 	uint32_t line = line_of(c, page);
 
 	if (line != CXD_NO_LINE && ops->touched)
-		ops->touched(c, line);
+		ops->touched(c, set_of_line(c, line), line);
+}
+
+/*
+ * Evict one line of the full @set (first line @base), keeping the pinned
+ * line: queue policies get the set without it (it goes back at the tail of
+ * its queue, where a just-inserted line is anyway); random skips it itself.
+ * Return: the line, unlinked, or CXD_NO_LINE if the pinned line is the
+ * set's only line.
+ */
+static uint32_t set_evict(struct cxd_cache *c, struct cxd_cache_set *set,
+			  uint32_t base)
+{
+	uint32_t pin = c->pin_line, line;
+	struct cxd_queue *q = NULL;
+
+	if (pin != CXD_NO_LINE && pin / c->ways == base / c->ways) {
+		if (c->ways == 1)
+			return CXD_NO_LINE;
+		if (c->policy != CXD_POLICY_RANDOM) {
+			q = queue_of(c, set, pin);
+			queue_unlink(c, q, pin);
+		}
+	}
+	line = policy_ops(c)->evict(c, set, base);
+	if (q)
+		queue_push_tail(c, q, pin);
+	return line;
+}
+
+/**
+ * cxd_cache_fill() - make absent @page resident (clean).
+ * @c:     cache.
+ * @page:  host page number.
+ * @flags: CXD_FILL_PREFETCH to mark the line prefetched-unused.
+ * @v:     filled with the victim (page CXD_NO_PAGE if none).
+ *
+ * If its set has no free line the policy evicts one of the set's lines,
+ * never the pinned one. Under S3-FIFO a line evicted from the small queue
+ * becomes a ghost; a page found in the ghost goes to the main queue. The
+ * new line's ready time is 0 (see cxd_cache_set_ready()).
+ *
+ * Return: 0, or -1 (nothing changes) if @page is resident or >= npages or
+ * the set's only line is pinned.
+ */
+int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
+		   struct cxd_victim *v)
+{
+	struct cxd_cache_set *set;
+	uint32_t line, base, lop;
+	bool ghost;
+	uint8_t vf;
+
+	v->page = CXD_NO_PAGE;
+	v->dirty = false;
+	v->prefetched = false;
+	if (page >= c->npages)
+		return -1;
+	lop = c->line_of_page[page];
+	if (lop < c->nlines)
+		return -1;
+	ghost = lop != CXD_NO_LINE;
+
+	base = (uint32_t)(page % c->nsets) * c->ways;
+	set = &c->sets[base / c->ways];
+	if (set->free_head != CXD_NO_LINE) {
+		line = set->free_head;
+		set->free_head = c->next[line];
+		set->used++;
+		c->used++;
+	} else {
+		line = set_evict(c, set, base);
+		if (line == CXD_NO_LINE)
+			return -1;
+		vf = c->line_flags[line];
+		v->page = c->page_of_line[line];
+		v->dirty = vf & CXD_LINE_DIRTY;
+		v->prefetched = vf & CXD_LINE_PREFETCH;
+		c->line_of_page[v->page] = CXD_NO_LINE;
+		if (c->policy == CXD_POLICY_S3FIFO && (vf & CXD_LINE_SMALL))
+			ghost_push(c, v->page);
+	}
+
+	c->page_of_line[line] = page;
+	c->line_flags[line] = (flags & CXD_FILL_PREFETCH) ? CXD_LINE_PREFETCH : 0;
+	c->ready_ns[line] = 0;
+	c->line_of_page[page] = line;
+	policy_ops(c)->inserted(c, set, line, ghost);
+	return 0;
 }
 
 /**
@@ -299,63 +712,114 @@ void cxd_cache_touch(struct cxd_cache *c, uint64_t page)
  * @victim_dirty: if not NULL, set to whether the evicted line was dirty
  *                (false when nothing was evicted).
  *
- * If no line is free the policy evicts a victim first. Nothing happens
- * (and CXD_NO_PAGE is returned) if @page is already resident or
- * >= npages.
+ * cxd_cache_fill() without flags. Nothing happens (and CXD_NO_PAGE is
+ * returned) if @page is already resident or >= npages.
  *
  * Return: the evicted page, or CXD_NO_PAGE if none.
  */
 uint64_t cxd_cache_insert(struct cxd_cache *c, uint64_t page,
 			  bool *victim_dirty)
 {
-	uint64_t victim = CXD_NO_PAGE;
-	bool vdirty = false;
-	uint32_t line;
+	struct cxd_victim v;
 
+	cxd_cache_fill(c, page, 0, &v);
 	if (victim_dirty)
-		*victim_dirty = false;
-	if (page >= c->npages || c->line_of_page[page] != CXD_NO_LINE)
-		return CXD_NO_PAGE;
-
-	if (c->free_head != CXD_NO_LINE) {
-		line = c->free_head;
-		c->free_head = c->next[line];
-		c->used++;
-	} else {
-		line = policy_ops(c)->evict(c);
-		victim = c->page_of_line[line];
-		vdirty = c->line_flags[line] & CXD_LINE_DIRTY;
-		c->line_of_page[victim] = CXD_NO_LINE;
-	}
-
-	c->page_of_line[line] = page;
-	c->line_flags[line] = 0;
-	c->line_of_page[page] = line;
-	policy_ops(c)->inserted(c, line);
-
-	if (victim_dirty)
-		*victim_dirty = vdirty;
-	return victim;
+		*victim_dirty = v.dirty;
+	return v.page;
 }
 
 /**
- * cxd_cache_set_policy() - switch the replacement policy, keeping residency
- * and dirty state.
+ * cxd_cache_pin() - protect one page from eviction.
+ * @c:    cache.
+ * @page: resident host page, or CXD_NO_PAGE to unpin.
+ *
+ * At most one page is pinned; the model pins the demand page while its
+ * prefetches are inserted. A non-resident @page unpins.
+ */
+void cxd_cache_pin(struct cxd_cache *c, uint64_t page)
+{
+	c->pin_line = line_of(c, page);
+}
+
+/**
+ * cxd_cache_ready_ns() - when resident @page's data is available.
+ * @c:    cache.
+ * @page: host page number.
+ *
+ * Return: absolute time in ns, 0 if not resident or never set.
+ */
+uint64_t cxd_cache_ready_ns(const struct cxd_cache *c, uint64_t page)
+{
+	uint32_t line = line_of(c, page);
+
+	return line == CXD_NO_LINE ? 0 : c->ready_ns[line];
+}
+
+/**
+ * cxd_cache_set_ready() - record when resident @page's data is available.
+ * @c:    cache.
+ * @page: host page number; no-op if not resident.
+ * @ns:   absolute time in ns.
+ */
+void cxd_cache_set_ready(struct cxd_cache *c, uint64_t page, uint64_t ns)
+{
+	uint32_t line = line_of(c, page);
+
+	if (line != CXD_NO_LINE)
+		c->ready_ns[line] = ns;
+}
+
+/**
+ * cxd_cache_use_prefetched() - first demand use of a prefetched page.
+ * @c:    cache.
+ * @page: host page number.
+ *
+ * Return: true if @page is resident and was marked prefetched-unused (the
+ * mark is cleared), else false.
+ */
+bool cxd_cache_use_prefetched(struct cxd_cache *c, uint64_t page)
+{
+	uint32_t line = line_of(c, page);
+
+	if (line == CXD_NO_LINE || !(c->line_flags[line] & CXD_LINE_PREFETCH))
+		return false;
+	c->line_flags[line] &= ~CXD_LINE_PREFETCH;
+	return true;
+}
+
+/**
+ * cxd_cache_set_policy() - switch the replacement policy, keeping residency,
+ * dirty state and prefetch marks.
  * @c:      cache.
  * @policy: new policy.
  *
- * At most O(nlines).
+ * The old policy's state is folded into one queue per set (oldest first;
+ * S3-FIFO's small queue after its main queue), reference bits and
+ * frequencies cleared and the ghost emptied; the new policy starts from
+ * there. O(nlines).
  *
  * Return: 0, or -1 for an unknown @policy (nothing changes).
  */
 int cxd_cache_set_policy(struct cxd_cache *c, enum cxd_policy policy)
 {
+	struct cxd_cache_set *set;
+	uint32_t s, l;
+
 	if ((unsigned int)policy >= CXD_POLICY_NR)
 		return -1;
 	if (policy == c->policy)
 		return 0;
+	for (s = 0; s < c->nsets; s++) {
+		set = &c->sets[s];
+		while (set->small.len) {
+			l = set->small.head;
+			queue_unlink(c, &set->small, l);
+			queue_push_tail(c, &set->main, l);
+		}
+	}
+	for (l = 0; l < c->nlines; l++)
+		c->line_flags[l] &= CXD_LINE_DIRTY | CXD_LINE_PREFETCH;
+	ghost_clear(c);
 	c->policy = policy;
-	if (policy_ops(c)->adopt)
-		policy_ops(c)->adopt(c);
 	return 0;
 }

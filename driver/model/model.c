@@ -1,16 +1,56 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cxdvirt device model: cache + NAND + counters of one emulated device.
+ * cxdvirt device model: cache + NAND + prefetcher + counters of one
+ * emulated device.
  *
  * State layout in the caller's buffer: the cache's arrays first (see
- * cxd_cache_state_size()), then the NAND's (cxd_nand_state_size()); both
- * sizes are multiples of 8 so every array stays 8-byte aligned.
+ * cxd_cache_state_size_ways()), then the NAND's (cxd_nand_state_size()),
+ * then the written-page bitmap (npages bits); every size is a multiple of 8
+ * so every array stays 8-byte aligned.
+ *
+ * One access: the demand page is looked up; a hit may wait for a prefetch
+ * still in flight; a miss inserts the page (its victim's write-back goes to
+ * NAND first) and reads it. Then the prefetcher may insert up to
+ * CXD_MAX_PREFETCH_DEGREE more pages, each read at the same arrival time
+ * after the demand read, so prefetches queue behind it on dies and
+ * channels. Every victim is reported to the caller, who must unmap it.
+ *
  * Pure C: no kernel or libc calls.
  */
 #include "cxdvirt/model.h"
 
+static uint64_t align8(uint64_t v)
+{
+	return (v + 7) & ~(uint64_t)7;
+}
+
+static size_t written_bytes(uint64_t npages)
+{
+	return (size_t)align8((npages + 7) / 8);
+}
+
 /**
- * cxd_model_state_size() - bytes of state for a whole model.
+ * cxd_model_cfg_state_size() - bytes of state for a whole model.
+ * @cfg: structural configuration.
+ *
+ * Return: size in bytes, or 0 if the cache shape or NAND configuration is
+ * invalid.
+ */
+size_t cxd_model_cfg_state_size(const struct cxd_model_cfg *cfg)
+{
+	size_t cs, ns;
+
+	if (!cfg)
+		return 0;
+	cs = cxd_cache_state_size_ways(cfg->npages, cfg->nlines, cfg->ways);
+	ns = cxd_nand_state_size(&cfg->nand);
+	if (!cs || !ns)
+		return 0;
+	return cs + ns + written_bytes(cfg->npages);
+}
+
+/**
+ * cxd_model_state_size() - bytes of state for a fully associative model.
  * @npages: device capacity in 4 KiB host pages.
  * @nlines: cache capacity in 4 KiB lines.
  * @nand:   NAND configuration.
@@ -20,16 +60,75 @@
 size_t cxd_model_state_size(uint64_t npages, uint32_t nlines,
 			    const struct cxd_nand_cfg *nand)
 {
-	size_t cs = cxd_cache_state_size(npages, nlines);
-	size_t ns = cxd_nand_state_size(nand);
+	struct cxd_model_cfg cfg = {
+		.npages = npages,
+		.nlines = nlines,
+		.ways = 0,
+		.policy = CXD_POLICY_FIFO,
+	};
 
-	if (!cs || !ns)
+	if (!nand)
 		return 0;
-	return cs + ns;
+	cfg.nand = *nand;
+	return cxd_model_cfg_state_size(&cfg);
+}
+
+static void pf_reset_streams(struct cxd_model *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < CXD_PF_STREAMS; i++) {
+		m->streams[i].last = CXD_NO_PAGE;
+		m->streams[i].stride = 0;
+		m->streams[i].conf = 0;
+		m->streams[i].stamp = 0;
+	}
+	m->stamp = 0;
 }
 
 /**
- * cxd_model_init() - set up @m over @mem.
+ * cxd_model_init_cfg() - set up @m over @mem.
+ * @m:   model to initialise.
+ * @cfg: structural configuration (the NAND part is copied).
+ * @mem: cxd_model_cfg_state_size() bytes, 8-byte aligned, any content.
+ *
+ * The cache starts empty, the NAND idle at time 0, all counters zero, no
+ * page written; prefetch off, write-allocate with fetch, skip_unwritten
+ * off, random policy seed 0.
+ *
+ * Return: 0, or -1 if anything is invalid (@m and @mem untouched).
+ */
+int cxd_model_init_cfg(struct cxd_model *m, const struct cxd_model_cfg *cfg,
+		       void *mem)
+{
+	unsigned char *p = mem;
+	size_t cs, ns, i;
+
+	if (!m || !mem || !cxd_model_cfg_state_size(cfg) ||
+	    (unsigned int)cfg->policy >= CXD_POLICY_NR)
+		return -1;
+	cs = cxd_cache_state_size_ways(cfg->npages, cfg->nlines, cfg->ways);
+	ns = cxd_nand_state_size(&cfg->nand);
+	if (cxd_cache_init_ways(&m->cache, cfg->npages, cfg->nlines, cfg->ways,
+				cfg->policy, p))
+		return -1;
+	if (cxd_nand_init(&m->nand, &cfg->nand, p + cs))
+		return -1;
+	m->written = p + cs + ns;
+	for (i = 0; i < written_bytes(cfg->npages); i++)
+		m->written[i] = 0;
+	m->prefetch = CXD_PF_NONE;
+	m->prefetch_degree = 1;
+	m->prefetch_distance = 1;
+	m->write_alloc = CXD_WA_FETCH;
+	m->skip_unwritten = false;
+	pf_reset_streams(m);
+	cxd_model_reset_stats(m);
+	return 0;
+}
+
+/**
+ * cxd_model_init() - set up a fully associative @m over @mem.
  * @m:      model to initialise.
  * @npages: device capacity in 4 KiB host pages.
  * @nlines: cache capacity in 4 KiB lines.
@@ -37,26 +136,262 @@ size_t cxd_model_state_size(uint64_t npages, uint32_t nlines,
  * @policy: cache replacement policy.
  * @mem:    cxd_model_state_size() bytes, 8-byte aligned, any content.
  *
- * The cache starts empty, the NAND idle at time 0, all counters zero.
- *
  * Return: 0, or -1 if anything is invalid (@m and @mem untouched).
  */
 int cxd_model_init(struct cxd_model *m, uint64_t npages, uint32_t nlines,
 		   const struct cxd_nand_cfg *nand, enum cxd_policy policy,
 		   void *mem)
 {
-	size_t cs;
+	struct cxd_model_cfg cfg = {
+		.npages = npages,
+		.nlines = nlines,
+		.ways = 0,
+		.policy = policy,
+	};
 
-	if (!m || !mem || !cxd_model_state_size(npages, nlines, nand) ||
-	    (unsigned int)policy >= CXD_POLICY_NR)
+	if (!nand)
 		return -1;
-	cs = cxd_cache_state_size(npages, nlines);
-	if (cxd_cache_init(&m->cache, npages, nlines, policy, mem))
+	cfg.nand = *nand;
+	return cxd_model_init_cfg(m, &cfg, mem);
+}
+
+/**
+ * cxd_model_set_seed() - reseed the random replacement policy.
+ * @m:    model.
+ * @seed: seed; the same seed and the same accesses give the same run.
+ */
+void cxd_model_set_seed(struct cxd_model *m, uint64_t seed)
+{
+	cxd_cache_set_seed(&m->cache, seed);
+}
+
+/* ------------------------------------------------------------ prefetch -- */
+
+static const char * const cxd_pf_names[CXD_PF_NR] = {
+	[CXD_PF_NONE]	= "none",
+	[CXD_PF_NEXT]	= "next",
+	[CXD_PF_STRIDE]	= "stride",
+};
+
+/**
+ * cxd_prefetch_name() - name of a prefetch mode.
+ * @mode: mode.
+ *
+ * Return: "none", "next" or "stride"; NULL for an unknown value.
+ */
+const char *cxd_prefetch_name(enum cxd_prefetch_mode mode)
+{
+	if ((unsigned int)mode >= CXD_PF_NR)
+		return NULL;
+	return cxd_pf_names[mode];
+}
+
+static bool str_eq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/**
+ * cxd_prefetch_parse() - prefetch mode for a name.
+ * @name: exact name (no trailing newline).
+ *
+ * Return: the enum cxd_prefetch_mode value, or -1.
+ */
+int cxd_prefetch_parse(const char *name)
+{
+	unsigned int i;
+
+	if (!name)
 		return -1;
-	if (cxd_nand_init(&m->nand, nand, (unsigned char *)mem + cs))
-		return -1;
-	cxd_model_reset_stats(m);
-	return 0;
+	for (i = 0; i < CXD_PF_NR; i++)
+		if (str_eq(name, cxd_pf_names[i]))
+			return (int)i;
+	return -1;
+}
+
+static bool page_written(const struct cxd_model *m, uint64_t page)
+{
+	return m->written[page / 8] & (1u << (page % 8));
+}
+
+static void mark_written(struct cxd_model *m, uint64_t page)
+{
+	m->written[page / 8] |= (uint8_t)(1u << (page % 8));
+}
+
+/* Account for and report one victim; a dirty one is written back at @now. */
+static void take_victim(struct cxd_model *m, const struct cxd_victim *v,
+			uint64_t now, struct cxd_access *res)
+{
+	if (v->page == CXD_NO_PAGE)
+		return;
+	m->stats.evictions++;
+	if (v->dirty) {
+		m->stats.dirty_evictions++;
+		m->stats.writebacks++;
+		cxd_nand_program(&m->nand, v->page, now, NULL);
+		mark_written(m, v->page);
+	} else {
+		m->stats.clean_evictions++;
+	}
+	if (v->prefetched)
+		m->stats.prefetch_polluting++;
+	if (res->nvictims < CXD_MAX_VICTIMS)
+		res->victims[res->nvictims++] = *v;
+}
+
+/* Schedule the read of @page at @now unless skip_unwritten spares it. */
+static uint64_t read_page(struct cxd_model *m, uint64_t page, uint64_t now,
+			  struct cxd_nand_op *op)
+{
+	if (m->skip_unwritten && !page_written(m, page)) {
+		m->stats.unwritten_skips++;
+		return now;
+	}
+	return cxd_nand_read(&m->nand, page, now, op);
+}
+
+/* Prefetch @page (if in range and absent) at @now. */
+static void prefetch_one(struct cxd_model *m, uint64_t page, uint64_t now,
+			 struct cxd_access *res)
+{
+	struct cxd_cache *c = &m->cache;
+	struct cxd_victim v;
+	uint64_t done;
+
+	if (page >= c->npages || cxd_cache_resident(c, page) ||
+	    res->nprefetched >= CXD_MAX_PREFETCH_DEGREE)
+		return;
+	if (cxd_cache_fill(c, page, CXD_FILL_PREFETCH, &v))
+		return;
+	take_victim(m, &v, now, res);
+	done = read_page(m, page, now, NULL);
+	cxd_cache_set_ready(c, page, done);
+	m->stats.prefetch_issued++;
+	res->prefetched[res->nprefetched] = page;
+	res->prefetch_done_ns[res->nprefetched] = done;
+	res->nprefetched++;
+}
+
+static uint32_t pf_degree(const struct cxd_model *m)
+{
+	if (!m->prefetch_degree)
+		return 1;
+	if (m->prefetch_degree > CXD_MAX_PREFETCH_DEGREE)
+		return CXD_MAX_PREFETCH_DEGREE;
+	return m->prefetch_degree;
+}
+
+static uint64_t abs_diff(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/*
+ * Train the stream table with @page. Return: the stride to prefetch with,
+ * or 0 if the page's stream has no confirmed stride.
+ */
+static int64_t pf_stride_train(struct cxd_model *m, uint64_t page)
+{
+	struct cxd_pf_stream *s, *best = NULL, *lru = &m->streams[0];
+	uint64_t d, best_d = ~(uint64_t)0;
+	int64_t delta;
+	unsigned int i;
+
+	for (i = 0; i < CXD_PF_STREAMS; i++) {
+		s = &m->streams[i];
+		/* replace a free stream first, else the least recently used */
+		if (s->last == CXD_NO_PAGE) {
+			if (lru->last != CXD_NO_PAGE)
+				lru = s;
+			continue;
+		}
+		if (lru->last != CXD_NO_PAGE && s->stamp < lru->stamp)
+			lru = s;
+		d = abs_diff(page, s->last);
+		if (d <= CXD_PF_WINDOW && d < best_d) {
+			best = s;
+			best_d = d;
+		}
+	}
+	m->stamp++;
+	if (!best) {
+		lru->last = page;
+		lru->stride = 0;
+		lru->conf = 0;
+		lru->stamp = m->stamp;
+		return 0;
+	}
+	best->stamp = m->stamp;
+	if (best_d == 0)
+		return best->conf >= 2 ? best->stride : 0;
+	delta = (int64_t)(page - best->last);
+	if (delta == best->stride) {
+		if (best->conf < 3)
+			best->conf++;
+	} else {
+		best->stride = delta;
+		best->conf = 1;
+	}
+	best->last = page;
+	return best->conf >= 2 ? best->stride : 0;
+}
+
+/* Run the prefetcher after an access to @page; @trigger: a miss or first use. */
+static void prefetch_after(struct cxd_model *m, uint64_t page, bool trigger,
+			   uint64_t now, struct cxd_access *res)
+{
+	uint32_t i, deg = pf_degree(m), dist;
+	int64_t stride;
+	uint64_t target;
+
+	switch (m->prefetch) {
+	case CXD_PF_NEXT:
+		if (!trigger)
+			return;
+		for (i = 1; i <= deg; i++)
+			prefetch_one(m, page + i, now, res);
+		break;
+	case CXD_PF_STRIDE:
+		stride = pf_stride_train(m, page);
+		if (!trigger || !stride)
+			return;
+		dist = m->prefetch_distance ? m->prefetch_distance : 1;
+		for (i = 0; i < deg; i++) {
+			target = page + (uint64_t)(stride * (int64_t)(dist + i));
+			/* a negative stride below page 0 wraps: out of range */
+			if ((stride < 0 && target > page) ||
+			    (stride > 0 && target < page))
+				break;
+			prefetch_one(m, target, now, res);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* ------------------------------------------------------------- access -- */
+
+static void access_reset(struct cxd_access *res, uint64_t now_ns)
+{
+	res->hit = false;
+	res->victim = CXD_NO_PAGE;
+	res->victim_dirty = false;
+	res->done_ns = now_ns;
+	res->read.channel = 0;
+	res->read.die = 0;
+	res->read.plane = 0;
+	res->read.start_ns = now_ns;
+	res->read.done_ns = now_ns;
+	res->prefetch_hit = false;
+	res->late = false;
+	res->nvictims = 0;
+	res->nprefetched = 0;
 }
 
 /**
@@ -68,11 +403,18 @@ int cxd_model_init(struct cxd_model *m, uint64_t npages, uint32_t nlines,
  * @res:    outcome (required).
  *
  * Hit: counts a hit, tells the policy, marks the line dirty on a write;
- * done_ns = @now_ns. Miss: the page is inserted (the policy evicting a
- * victim if the cache is full; a dirty victim is programmed to NAND at
+ * done_ns = @now_ns, except for the first use of a prefetched page
+ * (prefetch_hit, counted useful) whose read ends later (late): done_ns is
+ * that read's completion. (A demand read still in flight is not waited
+ * for: callers serialise accesses to one page, as the module's page lock
+ * does.) Miss: the page is inserted (the policy evicting a
+ * victim if its set is full; a dirty victim is programmed to NAND at
  * @now_ns and counted in writebacks and dirty_evictions), marked dirty on a
- * write, then read from NAND at @now_ns; counts a miss and adds
- * done_ns - @now_ns to model_miss_ns.
+ * write, then read from NAND at @now_ns (a write miss with write_alloc
+ * CXD_WA_NOFETCH, or with skip_unwritten a page never written back, skips
+ * the read: done_ns = @now_ns); counts a miss and adds done_ns - @now_ns
+ * to model_miss_ns and the miss histogram. Then the prefetcher runs (see
+ * enum cxd_prefetch_mode) with the demand page pinned.
  *
  * An out-of-range @page changes nothing: res reports a miss with no victim
  * and done_ns = @now_ns.
@@ -81,18 +423,11 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 		      uint64_t now_ns, struct cxd_access *res)
 {
 	struct cxd_cache *c = &m->cache;
-	bool vdirty = false;
-	uint64_t victim;
+	bool write = flags & CXD_ACC_WRITE, trigger;
+	struct cxd_victim v;
+	uint64_t ready;
 
-	res->hit = false;
-	res->victim = CXD_NO_PAGE;
-	res->victim_dirty = false;
-	res->done_ns = now_ns;
-	res->read.channel = 0;
-	res->read.die = 0;
-	res->read.start_ns = now_ns;
-	res->read.done_ns = now_ns;
-
+	access_reset(res, now_ns);
 	if (page >= c->npages)
 		return;
 
@@ -100,47 +435,72 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 		res->hit = true;
 		m->stats.hits++;
 		cxd_cache_touch(c, page);
-		if (flags & CXD_ACC_WRITE)
+		if (write)
 			cxd_cache_set_dirty(c, page);
-		return;
-	}
-
-	victim = cxd_cache_insert(c, page, &vdirty);
-	if (victim != CXD_NO_PAGE) {
-		m->stats.evictions++;
-		res->victim = victim;
-		if (vdirty) {
-			res->victim_dirty = true;
-			m->stats.dirty_evictions++;
-			m->stats.writebacks++;
-			cxd_nand_program(&m->nand, victim, now_ns, NULL);
+		res->prefetch_hit = cxd_cache_use_prefetched(c, page);
+		if (res->prefetch_hit) {
+			m->stats.prefetch_useful++;
+			ready = cxd_cache_ready_ns(c, page);
+			if (ready > now_ns) {
+				res->done_ns = ready;
+				res->late = true;
+				m->stats.prefetch_late++;
+				m->stats.prefetch_late_ns += ready - now_ns;
+			}
 		}
+		trigger = res->prefetch_hit;
+	} else {
+		cxd_cache_fill(c, page, 0, &v);
+		take_victim(m, &v, now_ns, res);
+		if (write)
+			cxd_cache_set_dirty(c, page);
+		m->stats.misses++;
+		if (write) {
+			m->stats.write_misses++;
+		} else {
+			m->stats.read_misses++;
+		}
+		if (write && m->write_alloc == CXD_WA_NOFETCH) {
+			m->stats.write_allocs++;
+		} else {
+			res->done_ns = read_page(m, page, now_ns, &res->read);
+			m->stats.queue_ns += res->read.start_ns - now_ns;
+			cxd_hist_add(&m->stats.queue_hist,
+				     res->read.start_ns - now_ns);
+		}
+		cxd_cache_set_ready(c, page, res->done_ns);
+		m->stats.model_miss_ns += res->done_ns - now_ns;
+		cxd_hist_add(&m->stats.miss_hist, res->done_ns - now_ns);
+		trigger = true;
 	}
-	if (flags & CXD_ACC_WRITE)
-		cxd_cache_set_dirty(c, page);
 
-	res->done_ns = cxd_nand_read(&m->nand, page, now_ns, &res->read);
-	m->stats.misses++;
-	m->stats.model_miss_ns += res->done_ns - now_ns;
+	if (m->prefetch != CXD_PF_NONE) {
+		cxd_cache_pin(c, page);
+		prefetch_after(m, page, trigger, now_ns, res);
+		cxd_cache_pin(c, CXD_NO_PAGE);
+	}
+	if (res->nvictims) {
+		res->victim = res->victims[0].page;
+		res->victim_dirty = res->victims[0].dirty;
+	}
 }
 
 /**
- * cxd_model_reset_stats() - zero @m->stats and every die's busy time (ns).
+ * cxd_model_reset_stats() - zero @m->stats, every die's busy time (ns) and
+ * the erase count.
  * @m: model.
  *
- * Residency, dirty state and the dies'/channels' next-free times stay.
+ * Residency, dirty state, written bits, prefetch state and the planes' and
+ * channels' next-free times stay.
  */
 void cxd_model_reset_stats(struct cxd_model *m)
 {
+	static const struct cxd_model_stats zero;
 	uint64_t i, ndies;
 
-	m->stats.misses = 0;
-	m->stats.hits = 0;
-	m->stats.evictions = 0;
-	m->stats.dirty_evictions = 0;
-	m->stats.writebacks = 0;
-	m->stats.model_miss_ns = 0;
+	m->stats = zero;
 	ndies = (uint64_t)m->nand.cfg.channels * m->nand.cfg.dies_per_channel;
 	for (i = 0; i < ndies; i++)
 		m->nand.die_busy[i] = 0;
+	m->nand.erases = 0;
 }

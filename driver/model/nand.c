@@ -2,11 +2,13 @@
 /*
  * cxdvirt device model: NAND timing.
  *
- * Each die and each channel has a "next free" time (absolute ns). A read
- * occupies its die for tR and then its channel for one page transfer; a
- * program (write-back) occupies the channel for one transfer and then the die
- * for tPROG. There is no queueing structure beyond these times, so every
- * operation is O(1). Pure C: no kernel or libc calls.
+ * Each plane of each die and each channel has a "next free" time (absolute
+ * ns). A read occupies its plane for tR and then its channel for one page
+ * transfer; a program (write-back) occupies the channel for one transfer and
+ * then the plane for tPROG (preceded by tBERS when it opens a new block).
+ * There is no queueing structure beyond these times, so every operation is
+ * O(1). Also here: the table of named NAND presets. Pure C: no kernel or
+ * libc calls.
  */
 #include "cxdvirt/model.h"
 
@@ -38,8 +40,9 @@ static size_t u64_array_bytes(uint64_t n)
  * @cfg: configuration; NULL is invalid.
  *
  * Return: 0 if channels, dies_per_channel, nand_page_size (bytes, power of
- * two), t_read_ns, t_prog_ns (ns) and channel_mbps (MB/s) are all in range,
- * else -1.
+ * two), t_read_ns, t_prog_ns (ns), channel_mbps (MB/s), planes_per_die
+ * (<= CXD_MAX_PLANES), pages_per_block (<= CXD_MAX_PAGES_PER_BLOCK),
+ * t_bers_ns (ns) and xfer_model are all in range, else -1.
  */
 int cxd_nand_cfg_valid(const struct cxd_nand_cfg *cfg)
 {
@@ -59,26 +62,49 @@ int cxd_nand_cfg_valid(const struct cxd_nand_cfg *cfg)
 		return -1;
 	if (cfg->channel_mbps < 1 || cfg->channel_mbps > CXD_MAX_CHANNEL_MBPS)
 		return -1;
+	if (cfg->planes_per_die > CXD_MAX_PLANES ||
+	    cfg->pages_per_block > CXD_MAX_PAGES_PER_BLOCK ||
+	    cfg->t_bers_ns > CXD_MAX_LATENCY_NS ||
+	    cfg->xfer_model >= CXD_XFER_NR)
+		return -1;
 	return 0;
+}
+
+/**
+ * cxd_nand_planes() - planes per die.
+ * @cfg: configuration.
+ *
+ * Return: @cfg->planes_per_die, or 1 when it is 0.
+ */
+uint32_t cxd_nand_planes(const struct cxd_nand_cfg *cfg)
+{
+	return cfg->planes_per_die ? cfg->planes_per_die : 1;
 }
 
 /**
  * cxd_nand_state_size() - bytes of state for @cfg.
  * @cfg: configuration.
  *
- * Layout: die_free[channels * dies], chan_free[channels],
- * die_busy[channels * dies], all u64 (so every array is 8-byte aligned).
+ * Layout: die_free[channels * dies * planes], chan_free[channels],
+ * die_busy[channels * dies], progs[channels * dies * planes] when
+ * pages_per_block != 0, and reg_page[channels * dies * planes] when
+ * nand_page_size > 4096, all u64 (so every array is 8-byte aligned).
  *
  * Return: size in bytes, or 0 if @cfg is invalid.
  */
 size_t cxd_nand_state_size(const struct cxd_nand_cfg *cfg)
 {
-	uint64_t ndies;
+	uint64_t ndies, nunits;
 
 	if (cxd_nand_cfg_valid(cfg))
 		return 0;
 	ndies = (uint64_t)cfg->channels * cfg->dies_per_channel;
-	return 2 * u64_array_bytes(ndies) + u64_array_bytes(cfg->channels);
+	nunits = ndies * cxd_nand_planes(cfg);
+	return u64_array_bytes(nunits) + u64_array_bytes(cfg->channels) +
+	       u64_array_bytes(ndies) +
+	       (cfg->pages_per_block ? u64_array_bytes(nunits) : 0) +
+	       (cfg->nand_page_size > CXD_HOST_PAGE_SIZE ?
+		u64_array_bytes(nunits) : 0);
 }
 
 /**
@@ -87,68 +113,114 @@ size_t cxd_nand_state_size(const struct cxd_nand_cfg *cfg)
  * @cfg: configuration, copied into @n.
  * @mem: cxd_nand_state_size(@cfg) bytes, 8-byte aligned, any content.
  *
- * All dies and channels start free at time 0 with no busy time.
+ * All planes and channels start free at time 0 with no busy time, no
+ * programs and no erases.
  *
  * Return: 0, or -1 if @cfg is invalid (@n and @mem untouched).
  */
 int cxd_nand_init(struct cxd_nand *n, const struct cxd_nand_cfg *cfg, void *mem)
 {
-	uint64_t ndies, i;
+	uint64_t ndies, nunits, i;
 	uint64_t *p = mem;
 
 	if (!n || !mem || cxd_nand_cfg_valid(cfg))
 		return -1;
 	n->cfg = *cfg;
 	ndies = (uint64_t)cfg->channels * cfg->dies_per_channel;
+	nunits = ndies * cxd_nand_planes(cfg);
 	n->die_free = p;
-	p += ndies;
+	p += nunits;
 	n->chan_free = p;
 	p += cfg->channels;
 	n->die_busy = p;
-	for (i = 0; i < ndies; i++) {
-		n->die_free[i] = 0;
-		n->die_busy[i] = 0;
+	p += ndies;
+	n->progs = NULL;
+	if (cfg->pages_per_block) {
+		n->progs = p;
+		p += nunits;
 	}
+	n->reg_page = cfg->nand_page_size > CXD_HOST_PAGE_SIZE ? p : NULL;
+	n->erases = 0;
+	for (i = 0; i < nunits; i++) {
+		n->die_free[i] = 0;
+		if (n->progs)
+			n->progs[i] = 0;
+		if (n->reg_page)
+			n->reg_page[i] = CXD_NO_PAGE;
+	}
+	for (i = 0; i < ndies; i++)
+		n->die_busy[i] = 0;
 	for (i = 0; i < cfg->channels; i++)
 		n->chan_free[i] = 0;
 	return 0;
 }
 
+/* NVMeVirt's transfer unit (bytes) and its MB(): a shift by 20. */
+#define NVMEVIRT_UNIT_BYTES	128ull
+
 /**
  * cxd_nand_xfer_ns() - channel time of one NAND page transfer.
  * @cfg: configuration.
  *
- * Return: ceil(nand_page_size [bytes] * 1000 / channel_mbps [MB/s]) in ns,
- * e.g. 3414 ns for 4096 bytes at 1200 MB/s; 0 if channel_mbps is 0.
+ * CXD_XFER_EXACT: ceil(nand_page_size [bytes] * 1000 / channel_mbps [MB/s])
+ * in ns, e.g. 3414 ns for 4096 bytes at 1200 MB/s.
+ * CXD_XFER_NVMEVIRT: ceil(bytes / 128) * floor(128 * 10^9 /
+ * (channel_mbps * 2^20)) ns, e.g. 32 * 101 = 3232 ns for 4096 bytes at
+ * 1200 (NVMeVirt's channel model on an idle channel).
+ *
+ * Return: ns; 0 if channel_mbps is 0.
  */
 uint64_t cxd_nand_xfer_ns(const struct cxd_nand_cfg *cfg)
 {
 	uint64_t bytes_x1000 = (uint64_t)cfg->nand_page_size * 1000;
+	uint64_t units, unit_ns;
 
 	if (!cfg->channel_mbps)
 		return 0;
+	if (cfg->xfer_model == CXD_XFER_NVMEVIRT) {
+		units = (cfg->nand_page_size + NVMEVIRT_UNIT_BYTES - 1) /
+			NVMEVIRT_UNIT_BYTES;
+		unit_ns = NVMEVIRT_UNIT_BYTES * 1000000000ull /
+			  ((uint64_t)cfg->channel_mbps << 20);
+		return units * unit_ns;
+	}
 	return (bytes_x1000 + cfg->channel_mbps - 1) / cfg->channel_mbps;
 }
 
-/* Channel and die index (into die_free[]/die_busy[]) of host @page. */
+/* Where a NAND page lives: channel, die, plane, and the array indexes. */
+struct nand_loc {
+	uint64_t nand_page;
+	uint32_t ch, die, plane;
+	uint64_t die_idx;	/* into die_busy[] */
+	uint64_t unit;		/* into die_free[] and progs[] */
+};
+
 static void nand_locate(const struct cxd_nand *n, uint64_t page,
-			uint32_t *ch, uint32_t *die)
+			struct nand_loc *loc)
 {
 	unsigned int shift = ilog2_u32(n->cfg.nand_page_size) -
 			     ilog2_u32(CXD_HOST_PAGE_SIZE);
 	uint64_t np = page >> shift;
+	uint32_t planes = cxd_nand_planes(&n->cfg);
 
-	*ch = (uint32_t)(np % n->cfg.channels);
-	*die = (uint32_t)((np / n->cfg.channels) % n->cfg.dies_per_channel);
+	loc->nand_page = np;
+	loc->ch = (uint32_t)(np % n->cfg.channels);
+	np /= n->cfg.channels;
+	loc->die = (uint32_t)(np % n->cfg.dies_per_channel);
+	np /= n->cfg.dies_per_channel;
+	loc->plane = (uint32_t)(np % planes);
+	loc->die_idx = (uint64_t)loc->ch * n->cfg.dies_per_channel + loc->die;
+	loc->unit = loc->die_idx * planes + loc->plane;
 }
 
-static void nand_fill_op(struct cxd_nand_op *op, uint32_t ch, uint32_t die,
+static void nand_fill_op(struct cxd_nand_op *op, const struct nand_loc *loc,
 			 uint64_t start, uint64_t done)
 {
 	if (!op)
 		return;
-	op->channel = ch;
-	op->die = die;
+	op->channel = loc->ch;
+	op->die = loc->die;
+	op->plane = loc->plane;
 	op->start_ns = start;
 	op->done_ns = done;
 }
@@ -160,31 +232,40 @@ static void nand_fill_op(struct cxd_nand_op *op, uint32_t ch, uint32_t die,
  * @now_ns: arrival time (ns, absolute).
  * @op:     if not NULL, filled with location, die start and completion.
  *
- * start = max(now, die free); the die is busy for tR (and free again at
+ * start = max(now, plane free); the plane is busy for tR (and free again at
  * start + tR); the transfer starts at max(start + tR, channel free) and takes
- * cxd_nand_xfer_ns(); the channel is free again when it ends.
+ * cxd_nand_xfer_ns(); the channel is free again when it ends. A NAND page
+ * larger than 4 KiB moves whole. Its plane's page register keeps it until
+ * the plane's next program: a read of another host page of the same NAND
+ * page meanwhile skips tR (only the transfer). One tR serves every host
+ * page a NAND page holds.
  *
  * Return: completion time (end of the transfer), ns absolute.
  */
 uint64_t cxd_nand_read(struct cxd_nand *n, uint64_t page, uint64_t now_ns,
 		       struct cxd_nand_op *op)
 {
-	uint32_t ch, die;
-	uint64_t idx, start, read_end, xfer_start, done;
+	struct nand_loc loc;
+	uint64_t start, read_end, xfer_start, done;
 
-	nand_locate(n, page, &ch, &die);
-	idx = (uint64_t)ch * n->cfg.dies_per_channel + die;
+	nand_locate(n, page, &loc);
 
-	start = max_u64(now_ns, n->die_free[idx]);
-	read_end = start + n->cfg.t_read_ns;
-	n->die_free[idx] = read_end;
-	n->die_busy[idx] += n->cfg.t_read_ns;
+	start = max_u64(now_ns, n->die_free[loc.unit]);
+	if (n->reg_page && n->reg_page[loc.unit] == loc.nand_page) {
+		read_end = start;	/* still in the page register */
+	} else {
+		read_end = start + n->cfg.t_read_ns;
+		n->die_free[loc.unit] = read_end;
+		n->die_busy[loc.die_idx] += n->cfg.t_read_ns;
+		if (n->reg_page)
+			n->reg_page[loc.unit] = loc.nand_page;
+	}
 
-	xfer_start = max_u64(read_end, n->chan_free[ch]);
+	xfer_start = max_u64(read_end, n->chan_free[loc.ch]);
 	done = xfer_start + cxd_nand_xfer_ns(&n->cfg);
-	n->chan_free[ch] = done;
+	n->chan_free[loc.ch] = done;
 
-	nand_fill_op(op, ch, die, start, done);
+	nand_fill_op(op, &loc, start, done);
 	return done;
 }
 
@@ -193,32 +274,142 @@ uint64_t cxd_nand_read(struct cxd_nand *n, uint64_t page, uint64_t now_ns,
  * @n:      NAND state.
  * @page:   host page number (4 KiB units).
  * @now_ns: arrival time (ns, absolute).
- * @op:     if not NULL, filled; start_ns is when the die starts tPROG.
+ * @op:     if not NULL, filled; start_ns is when the plane starts tPROG
+ *          (or the erase before it).
  *
  * The transfer runs on the channel from max(now, channel free); tPROG then
- * runs on the die from max(transfer end, die free); the die stays busy until
- * the program ends.
+ * runs on the plane from max(transfer end, plane free); the plane stays busy
+ * until the program ends. With pages_per_block set, a program that opens a
+ * new block (every pages_per_block-th of the plane, the first included) is
+ * preceded by a tBERS erase on the plane (no valid-page copies: write
+ * amplification 1).
  *
  * Return: completion time (end of tPROG), ns absolute.
  */
 uint64_t cxd_nand_program(struct cxd_nand *n, uint64_t page, uint64_t now_ns,
 			  struct cxd_nand_op *op)
 {
-	uint32_t ch, die;
-	uint64_t idx, xfer_end, start, done;
+	struct nand_loc loc;
+	uint64_t xfer_end, start, busy, done;
 
-	nand_locate(n, page, &ch, &die);
-	idx = (uint64_t)ch * n->cfg.dies_per_channel + die;
+	nand_locate(n, page, &loc);
 
-	xfer_end = max_u64(now_ns, n->chan_free[ch]) +
+	xfer_end = max_u64(now_ns, n->chan_free[loc.ch]) +
 		   cxd_nand_xfer_ns(&n->cfg);
-	n->chan_free[ch] = xfer_end;
+	n->chan_free[loc.ch] = xfer_end;
 
-	start = max_u64(xfer_end, n->die_free[idx]);
-	done = start + n->cfg.t_prog_ns;
-	n->die_free[idx] = done;
-	n->die_busy[idx] += n->cfg.t_prog_ns;
+	start = max_u64(xfer_end, n->die_free[loc.unit]);
+	busy = n->cfg.t_prog_ns;
+	if (n->progs && n->cfg.pages_per_block) {
+		if (n->progs[loc.unit] % n->cfg.pages_per_block == 0) {
+			busy += n->cfg.t_bers_ns;
+			n->erases++;
+		}
+		n->progs[loc.unit]++;
+	}
+	done = start + busy;
+	n->die_free[loc.unit] = done;
+	if (n->reg_page)
+		n->reg_page[loc.unit] = CXD_NO_PAGE;
+	n->die_busy[loc.die_idx] += busy;
 
-	nand_fill_op(op, ch, die, start, done);
+	nand_fill_op(op, &loc, start, done);
 	return done;
+}
+
+/* ------------------------------------------------------------- presets -- */
+
+/*
+ * Named configurations. Each source line says where the figures come from;
+ * figures without a source are marked "chosen".
+ */
+static const struct cxd_preset cxd_presets[] = {
+	{
+		.name = "znand",
+		.source = "Samsung Z-NAND SLC tR 3 us, tPROG 100 us (Cheong et al., ISSCC 2018); tBERS 1 ms, 1200 MB/s, 4 KiB, 8 ch x 16 dies x 8 planes as the CXDVirt Z-NAND preset; 768 pages/block chosen",
+		.nand = {
+			.channels = 8,
+			.dies_per_channel = 16,
+			.nand_page_size = 4096,
+			.t_read_ns = 3000,
+			.t_prog_ns = 100000,
+			.channel_mbps = 1200,
+			.planes_per_die = 8,
+			.pages_per_block = 768,
+			.t_bers_ns = 1000000,
+			.xfer_model = CXD_XFER_EXACT,
+		},
+	},
+	{
+		.name = "femu",
+		.source = "FEMU blackbox SSD defaults (MoatLab/FEMU bbssd: 40/200/2000 us, 8 ch x 8 LUN, 1 plane, 4 KiB pages, 256 pages/block, ch_xfer_lat 0: fastest channel here)",
+		.nand = {
+			.channels = 8,
+			.dies_per_channel = 8,
+			.nand_page_size = 4096,
+			.t_read_ns = 40000,
+			.t_prog_ns = 200000,
+			.channel_mbps = CXD_MAX_CHANNEL_MBPS,
+			.planes_per_die = 1,
+			.pages_per_block = 256,
+			.t_bers_ns = 2000000,
+			.xfer_model = CXD_XFER_EXACT,
+		},
+	},
+	{
+		.name = "tlc",
+		.source = "TLC: 16 KiB pages, tR 50 us, tPROG 600 us (mid-range of 45-60 / 500-700 us TLC figures); tBERS 3.8 ms, 8 ch x 8 dies x 2 planes, 256 pages/block as MQSim's default ssdconfig.xml; 800 MB/s channel (ONFI 4.0 NV-DDR3 800 MT/s x8)",
+		.nand = {
+			.channels = 8,
+			.dies_per_channel = 8,
+			.nand_page_size = 16384,
+			.t_read_ns = 50000,
+			.t_prog_ns = 600000,
+			.channel_mbps = 800,
+			.planes_per_die = 2,
+			.pages_per_block = 256,
+			.t_bers_ns = 3800000,
+			.xfer_model = CXD_XFER_EXACT,
+		},
+	},
+};
+
+#define CXD_NR_PRESETS	(sizeof(cxd_presets) / sizeof(cxd_presets[0]))
+
+static bool name_eq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/**
+ * cxd_preset_at() - preset by index, for listing them.
+ * @i: 0-based index.
+ *
+ * Return: the preset, or NULL if @i is past the last one.
+ */
+const struct cxd_preset *cxd_preset_at(unsigned int i)
+{
+	return i < CXD_NR_PRESETS ? &cxd_presets[i] : NULL;
+}
+
+/**
+ * cxd_preset_find() - preset by name.
+ * @name: exact name ("znand", "femu", "tlc"); NULL finds nothing.
+ *
+ * Return: the preset, or NULL if there is none of that name.
+ */
+const struct cxd_preset *cxd_preset_find(const char *name)
+{
+	unsigned int i;
+
+	if (!name)
+		return NULL;
+	for (i = 0; i < CXD_NR_PRESETS; i++)
+		if (name_eq(name, cxd_presets[i].name))
+			return &cxd_presets[i];
+	return NULL;
 }

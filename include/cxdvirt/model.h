@@ -32,6 +32,29 @@
 
 /* ---------------------------------------------------------------- NAND -- */
 
+/* Bounds of the fields added after channel_mbps. */
+#define CXD_MAX_PLANES		16u
+#define CXD_MAX_PAGES_PER_BLOCK	65536u
+
+/**
+ * enum cxd_xfer_model - how a NAND page transfer's channel time is computed.
+ * @CXD_XFER_EXACT:	ceil(bytes * 1000 / channel_mbps) ns, channel_mbps in
+ *			MB/s (10^6 bytes/s). The default.
+ * @CXD_XFER_NVMEVIRT:	NVMeVirt's channel model (channel_model.c) on an idle
+ *			channel: the page moves in 128-byte units, each taking
+ *			floor(128 * 10^9 / (channel_mbps * 2^20)) ns, i.e. the
+ *			number is read as MiB/s and each unit's time is
+ *			truncated. 4096 bytes at "1200" take 32 * 101 = 3232 ns.
+ *			For like-for-like comparisons with NVMeVirt-based
+ *			emulators only.
+ * @CXD_XFER_NR:	number of models.
+ */
+enum cxd_xfer_model {
+	CXD_XFER_EXACT = 0,
+	CXD_XFER_NVMEVIRT,
+	CXD_XFER_NR,
+};
+
 /**
  * struct cxd_nand_cfg - NAND geometry and timing of one device.
  * @channels:		number of channels (1..CXD_MAX_CHANNELS).
@@ -42,10 +65,24 @@
  * @t_read_ns:		tR, array read time of one NAND page (ns).
  * @t_prog_ns:		tPROG, program time of one NAND page (ns).
  * @channel_mbps:	channel bandwidth in MB/s (10^6 bytes/s), >= 1.
+ * @planes_per_die:	planes per die (0 or 1: one plane; at most
+ *			CXD_MAX_PLANES). Planes of a die run operations
+ *			independently (asynchronous independent plane reads);
+ *			they share the die's channel.
+ * @pages_per_block:	NAND pages per erase block; 0: erases not modelled.
+ *			When set, every pages_per_block-th program of a plane
+ *			(the first of each block, from the first program on)
+ *			is preceded by a block erase of @t_bers_ns.
+ * @t_bers_ns:		tBERS, block erase time (ns).
+ * @xfer_model:		enum cxd_xfer_model; 0 is the exact MB/s formula.
+ *
+ * The fields from @planes_per_die on were added later; zero in all of them
+ * gives the original behaviour, so older initialisers stay valid.
  *
  * Host page p lives in NAND page n = p / (nand_page_size / 4096). NAND pages
  * are striped channel-first: channel = n % channels,
- * die = (n / channels) % dies_per_channel.
+ * die = (n / channels) % dies_per_channel,
+ * plane = (n / (channels * dies_per_channel)) % planes.
  */
 struct cxd_nand_cfg {
 	uint32_t channels;
@@ -54,21 +91,38 @@ struct cxd_nand_cfg {
 	uint64_t t_read_ns;
 	uint64_t t_prog_ns;
 	uint32_t channel_mbps;
+	uint32_t planes_per_die;
+	uint32_t pages_per_block;
+	uint64_t t_bers_ns;
+	uint32_t xfer_model;
 };
 
 /**
- * struct cxd_nand - NAND timing state: a next-free time per die and channel.
- * @cfg:	geometry and timing; timing fields may be changed between calls.
- * @die_free:	[channels * dies_per_channel] absolute ns at which each die
- *		is next free; die d of channel c is at index c * dies + d.
+ * struct cxd_nand - NAND timing state: a next-free time per plane and channel.
+ * @cfg:	geometry and timing; t_read_ns, t_prog_ns, t_bers_ns,
+ *		channel_mbps and xfer_model may be changed between calls.
+ * @die_free:	[channels * dies_per_channel * planes] absolute ns at which
+ *		each plane is next free; plane p of die d of channel c is at
+ *		index (c * dies + d) * planes + p (with one plane: c * dies + d).
  * @chan_free:	[channels] absolute ns at which each channel is next free.
- * @die_busy:	[channels * dies_per_channel] total ns each die was busy.
+ * @die_busy:	[channels * dies_per_channel] total ns each die's planes were
+ *		busy (tR, tPROG, tBERS; summed over planes, so a die with
+ *		several planes may be busy longer than the elapsed time).
+ * @progs:	[channels * dies * planes] programs per plane, only when
+ *		pages_per_block != 0 (else NULL).
+ * @reg_page:	[channels * dies * planes] NAND page in each plane's page
+ *		register (CXD_NO_PAGE: none), only when nand_page_size >
+ *		4096 (else NULL): a read of it skips tR.
+ * @erases:	block erases scheduled since the last reset.
  */
 struct cxd_nand {
 	struct cxd_nand_cfg cfg;
 	uint64_t *die_free;
 	uint64_t *chan_free;
 	uint64_t *die_busy;
+	uint64_t *progs;
+	uint64_t *reg_page;
+	uint64_t erases;
 };
 
 /**
@@ -77,12 +131,14 @@ struct cxd_nand {
  * @start_ns:		when the die started the operation (>= arrival).
  * @done_ns:		completion time (data transferred for a read;
  *			program finished for a write-back).
+ * @plane:		plane of the die (0 with one plane).
  */
 struct cxd_nand_op {
 	uint32_t channel;
 	uint32_t die;
 	uint64_t start_ns;
 	uint64_t done_ns;
+	uint32_t plane;
 };
 
 /** cxd_nand_cfg_valid() - 0 if @cfg is within the bounds above, else -1. */
@@ -95,30 +151,73 @@ size_t cxd_nand_state_size(const struct cxd_nand_cfg *cfg);
  * Return: 0, or -1 if @cfg is invalid.
  */
 int cxd_nand_init(struct cxd_nand *n, const struct cxd_nand_cfg *cfg, void *mem);
-/** cxd_nand_xfer_ns() - channel time for one NAND page: bytes*1000/MBps, rounded up. */
+/**
+ * cxd_nand_xfer_ns() - channel time (ns) for one NAND page: with
+ * CXD_XFER_EXACT ceil(bytes * 1000 / MBps); see enum cxd_xfer_model.
+ */
 uint64_t cxd_nand_xfer_ns(const struct cxd_nand_cfg *cfg);
+/** cxd_nand_planes() - planes per die of @cfg (1 when planes_per_die is 0). */
+uint32_t cxd_nand_planes(const struct cxd_nand_cfg *cfg);
 /**
  * cxd_nand_read() - schedule a read of the NAND page holding host @page,
- * arriving at @now_ns: start = max(now, die free); die busy for tR; then
- * the transfer on the channel once it is free. The die is free again after
- * tR (its page register drains over the channel).
+ * arriving at @now_ns: start = max(now, plane free); plane busy for tR
+ * (skipped if the page is still in the plane's register, NAND pages >
+ * 4 KiB only); then the transfer on the channel once it is free. The plane
+ * is free again after tR (its page register drains over the channel).
  * Return: completion time in ns (absolute). @op, if not NULL, is filled.
  */
 uint64_t cxd_nand_read(struct cxd_nand *n, uint64_t page, uint64_t now_ns,
 		       struct cxd_nand_op *op);
 /**
  * cxd_nand_program() - schedule a write-back of host @page at @now_ns:
- * the transfer on the channel once it is free, then tPROG on the die once
- * the die is free. The die stays busy until the program ends.
+ * the transfer on the channel once it is free, then (an erase of tBERS if a
+ * new block starts, see @pages_per_block, and) tPROG on the die once the
+ * die is free. The die stays busy until the program ends.
  * Return: completion time in ns.
  */
 uint64_t cxd_nand_program(struct cxd_nand *n, uint64_t page, uint64_t now_ns,
 			  struct cxd_nand_op *op);
 
+/**
+ * struct cxd_preset - a named NAND configuration with its sources.
+ * @name:	short name ("znand", "femu", "tlc").
+ * @source:	where the figures come from (one line of text).
+ * @nand:	the configuration.
+ */
+struct cxd_preset {
+	const char *name;
+	const char *source;
+	struct cxd_nand_cfg nand;
+};
+
+/** cxd_preset_find() - preset called @name (exact), or NULL. */
+const struct cxd_preset *cxd_preset_find(const char *name);
+/** cxd_preset_at() - the @i-th preset (0-based), NULL past the last. */
+const struct cxd_preset *cxd_preset_at(unsigned int i);
+
 /* --------------------------------------------------------------- cache -- */
 
+/**
+ * enum cxd_policy - cache replacement policy (per set).
+ * @CXD_POLICY_FIFO:	evict the oldest insertion; hits ignored.
+ * @CXD_POLICY_LIFO:	evict the newest insertion; hits ignored.
+ * @CXD_POLICY_CLOCK:	second chance: a hit sets a reference bit; the hand
+ *			(oldest line) clears set bits and moves on.
+ * @CXD_POLICY_LRU:	evict the least recently inserted or touched line.
+ * @CXD_POLICY_S3FIFO:	S3-FIFO (Yang et al., SOSP'23): small FIFO (10% of
+ *			the set), main FIFO with 2-bit frequency, ghost FIFO
+ *			of pages recently evicted from the small queue.
+ * @CXD_POLICY_RANDOM:	evict a uniformly random line of the set, from a
+ *			seeded xorshift64* generator (cxd_cache_set_seed()).
+ * @CXD_POLICY_NR:	number of policies.
+ */
 enum cxd_policy {
 	CXD_POLICY_FIFO = 0,
+	CXD_POLICY_LIFO,
+	CXD_POLICY_CLOCK,
+	CXD_POLICY_LRU,
+	CXD_POLICY_S3FIFO,
+	CXD_POLICY_RANDOM,
 	CXD_POLICY_NR,
 };
 
@@ -130,42 +229,99 @@ int cxd_policy_parse(const char *name);
 #define CXD_NO_PAGE	(~(uint64_t)0)
 /* Private to cache.c: "no line" in line_of_page[] and the queue links. */
 #define CXD_NO_LINE	(~(uint32_t)0)
+/* Private to cache.c: line_of_page[] of a page in the S3-FIFO ghost queue. */
+#define CXD_GHOST_TAG	0x80000000u
+/* Upper bound of nlines (line numbers must stay below CXD_GHOST_TAG). */
+#define CXD_MAX_LINES	(CXD_GHOST_TAG - 1)
 /* Private to cache.c: bits of line_flags[]. */
-#define CXD_LINE_DIRTY	0x1u
+#define CXD_LINE_DIRTY		0x01u
+#define CXD_LINE_PREFETCH	0x02u	/* filled by prefetch, not yet used */
+#define CXD_LINE_REF		0x04u	/* clock reference bit */
+#define CXD_LINE_SMALL		0x08u	/* S3-FIFO: in the small queue */
+#define CXD_LINE_FREQ_SHIFT	4	/* S3-FIFO: 2-bit access frequency */
+#define CXD_LINE_FREQ_MASK	0x30u
+
+/* Private to cache.c: one doubly-linked queue of lines (oldest at head). */
+struct cxd_queue {
+	uint32_t head, tail, len;
+};
+
+/* Private to cache.c: per-set state. Set s owns lines [s*ways, (s+1)*ways). */
+struct cxd_cache_set {
+	struct cxd_queue main;	/* every policy; S3-FIFO's main queue */
+	struct cxd_queue small;	/* S3-FIFO's small queue */
+	uint32_t free_head;	/* free lines through next[] */
+	uint32_t used;		/* resident lines of the set */
+};
+
+/**
+ * struct cxd_victim - a line evicted to make room.
+ * @page:	the evicted host page, CXD_NO_PAGE if none.
+ * @dirty:	it was dirty (the model schedules a write-back).
+ * @prefetched:	it was filled by prefetch and never used by a demand access.
+ */
+struct cxd_victim {
+	uint64_t page;
+	bool dirty;
+	bool prefetched;
+};
 
 /**
  * struct cxd_cache - the device's DRAM cache: which host pages are resident.
  *
- * Fully associative, nlines 4 KiB lines. O(1) lookup through a per-page
- * table (4 bytes per device page), O(1) insert and eviction.
+ * nlines 4 KiB lines in nsets sets of @ways lines; host page p maps to set
+ * p % nsets (fully associative: one set of nlines). O(1) lookup through a
+ * per-page table (4 bytes per device page), O(1) (amortised for clock and
+ * S3-FIFO) insert, touch and eviction.
  * Fields are private to cache.c except where noted.
  * @npages:	device capacity in host pages (read-only).
  * @nlines:	cache capacity in lines (read-only).
  * @used:	resident lines (read-only).
+ * @ways:	lines per set (read-only; nlines when fully associative).
+ * @nsets:	number of sets (read-only).
  */
 struct cxd_cache {
 	uint64_t npages;
 	uint32_t nlines;
 	uint32_t used;
 	enum cxd_policy policy;
+	uint32_t ways;
+	uint32_t nsets;
+	uint32_t small_cap;	/* S3-FIFO small-queue size per set */
+	uint32_t pin_line;	/* never evicted, CXD_NO_LINE if none */
+	uint64_t rng;		/* xorshift64* state, never 0 */
 	uint32_t *line_of_page;	/* [npages], CXD_NO_LINE if absent */
 	uint64_t *page_of_line;	/* [nlines] */
+	uint64_t *ready_ns;	/* [nlines] data available at (ns) */
 	uint8_t *line_flags;	/* [nlines] CXD_LINE_* */
-	uint32_t *next;		/* [nlines] policy queue links */
+	uint32_t *next;		/* [nlines] queue links */
 	uint32_t *prev;		/* [nlines] */
-	uint32_t head, tail;	/* policy queue ends (oldest at head) */
-	uint32_t free_head;	/* free-line list through next[] */
+	struct cxd_cache_set *sets;	/* [nsets] */
+	uint32_t *ghost;	/* [ghost_cap] ring of pages, S3-FIFO */
+	uint32_t ghost_cap;
+	uint32_t ghost_next;	/* next slot to write */
 };
 
 /**
- * cxd_cache_state_size() - bytes of state for a cache of @nlines over a
- * device of @npages. Return: 0 if the shape is invalid (nlines == 0,
- * nlines > npages, npages >= 2^32).
+ * cxd_cache_state_size() - bytes of state for a fully associative cache of
+ * @nlines over a device of @npages. Return: 0 if the shape is invalid
+ * (nlines == 0, nlines > npages, nlines > CXD_MAX_LINES, npages >= 2^32).
  */
 size_t cxd_cache_state_size(uint64_t npages, uint32_t nlines);
-/** cxd_cache_init() - empty cache over @mem. Return: 0 or -1 (bad shape/policy). */
+/**
+ * cxd_cache_state_size_ways() - as cxd_cache_state_size() with @ways lines
+ * per set (0: fully associative). @ways must divide @nlines.
+ */
+size_t cxd_cache_state_size_ways(uint64_t npages, uint32_t nlines,
+				 uint32_t ways);
+/** cxd_cache_init() - empty fully associative cache over @mem. Return: 0 or -1. */
 int cxd_cache_init(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 		   enum cxd_policy policy, void *mem);
+/** cxd_cache_init_ways() - empty cache of @ways lines per set (0: fully). */
+int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
+			uint32_t ways, enum cxd_policy policy, void *mem);
+/** cxd_cache_set_seed() - reseed the random policy's generator. */
+void cxd_cache_set_seed(struct cxd_cache *c, uint64_t seed);
 /** cxd_cache_resident() - true if @page is resident. */
 bool cxd_cache_resident(const struct cxd_cache *c, uint64_t page);
 /** cxd_cache_dirty() - true if @page is resident and dirty. */
@@ -176,18 +332,45 @@ bool cxd_cache_dirty(const struct cxd_cache *c, uint64_t page);
  */
 int cxd_cache_set_dirty(struct cxd_cache *c, uint64_t page);
 /**
- * cxd_cache_insert() - make absent @page resident (clean). If the cache is
+ * cxd_cache_insert() - make absent @page resident (clean). If its set is
  * full, the policy evicts a victim first.
  * Return: the evicted page and *@victim_dirty, or CXD_NO_PAGE if none.
  */
 uint64_t cxd_cache_insert(struct cxd_cache *c, uint64_t page, bool *victim_dirty);
+/* cxd_cache_fill() flags */
+#define CXD_FILL_PREFETCH	0x1u
+
+/**
+ * cxd_cache_fill() - make absent @page resident (clean), evicting within its
+ * set if needed, never the pinned page (cxd_cache_pin()).
+ * @flags: CXD_FILL_PREFETCH marks the line as prefetched-unused.
+ * @v: the victim (page CXD_NO_PAGE if none); required.
+ * Return: 0, or -1 if nothing was inserted (resident, out of range, or the
+ * set's only line is pinned).
+ */
+int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
+		   struct cxd_victim *v);
+/** cxd_cache_pin() - protect resident @page from eviction (CXD_NO_PAGE: unpin). */
+void cxd_cache_pin(struct cxd_cache *c, uint64_t page);
+/** cxd_cache_ready_ns() - when resident @page's data is available (ns), 0 if absent. */
+uint64_t cxd_cache_ready_ns(const struct cxd_cache *c, uint64_t page);
+/** cxd_cache_set_ready() - record when resident @page's data is available (ns). */
+void cxd_cache_set_ready(struct cxd_cache *c, uint64_t page, uint64_t ns);
+/**
+ * cxd_cache_use_prefetched() - first demand use of @page: clear its
+ * prefetched-unused mark. Return: true if the mark was set.
+ */
+bool cxd_cache_use_prefetched(struct cxd_cache *c, uint64_t page);
 /**
  * cxd_cache_touch() - tell the policy that resident @page was accessed
- * (recency/reference bookkeeping; nothing for fifo). No-op if @page is not
- * resident. cxd_model_access() calls it on every hit.
+ * (recency/reference bookkeeping; nothing for fifo and lifo). No-op if
+ * @page is not resident. cxd_model_access() calls it on every hit.
  */
 void cxd_cache_touch(struct cxd_cache *c, uint64_t page);
-/** cxd_cache_set_policy() - switch policy keeping residency. Return: 0 or -1. */
+/**
+ * cxd_cache_set_policy() - switch policy keeping residency and dirty state
+ * (O(nlines)). Return: 0 or -1.
+ */
 int cxd_cache_set_policy(struct cxd_cache *c, enum cxd_policy policy);
 
 /* ---------------------------------------------------------- statistics -- */
@@ -209,13 +392,33 @@ void cxd_hist_add(struct cxd_hist *h, uint64_t ns);
 
 /**
  * struct cxd_model_stats - what the model counted since the last reset.
- * @misses:		accesses to non-resident pages (one NAND read each).
+ * @misses:		accesses to non-resident pages.
  * @hits:		accesses to resident pages that reached the model
- *			(in the module: faults served from the cache).
- * @evictions:		lines evicted to make room.
+ *			(in the module: faults served from the cache),
+ *			including first uses of prefetched pages.
+ * @evictions:		lines evicted to make room (demand and prefetch).
  * @dirty_evictions:	evictions of dirty lines.
  * @writebacks:		NAND programs issued for dirty victims.
  * @model_miss_ns:	sum over misses of (completion - arrival), ns.
+ * @read_misses:	misses of reads.
+ * @write_misses:	misses of writes (fetched or not).
+ * @write_allocs:	write misses allocated without a NAND read
+ *			(write_alloc = CXD_WA_NOFETCH).
+ * @unwritten_skips:	NAND reads skipped because the page was never
+ *			written (skip_unwritten), demand and prefetch.
+ * @clean_evictions:	evictions of clean lines.
+ * @prefetch_issued:	pages inserted by the prefetcher.
+ * @prefetch_useful:	prefetched pages used by a demand access before
+ *			eviction (prefetch hits).
+ * @prefetch_late:	of those, used while their read was still in flight.
+ * @prefetch_late_ns:	sum of the waits of late prefetch hits (ns).
+ * @prefetch_polluting:	prefetched pages evicted without being used.
+ * @queue_ns:		sum over demand NAND reads of read.start_ns - arrival.
+ * @miss_hist:		log2 histogram of miss latency (done - arrival).
+ * @queue_hist:		log2 histogram of the queueing delay of demand reads.
+ *
+ * Per-die busy time is in struct cxd_nand (die_busy[]), erases in
+ * nand.erases; cxd_model_reset_stats() zeroes them too.
  */
 struct cxd_model_stats {
 	uint64_t misses;
@@ -224,28 +427,148 @@ struct cxd_model_stats {
 	uint64_t dirty_evictions;
 	uint64_t writebacks;
 	uint64_t model_miss_ns;
+	uint64_t read_misses;
+	uint64_t write_misses;
+	uint64_t write_allocs;
+	uint64_t unwritten_skips;
+	uint64_t clean_evictions;
+	uint64_t prefetch_issued;
+	uint64_t prefetch_useful;
+	uint64_t prefetch_late;
+	uint64_t prefetch_late_ns;
+	uint64_t prefetch_polluting;
+	uint64_t queue_ns;
+	struct cxd_hist miss_hist;
+	struct cxd_hist queue_hist;
+};
+
+/* ------------------------------------------------------------ prefetch -- */
+
+/**
+ * enum cxd_prefetch_mode - what the prefetcher does.
+ * @CXD_PF_NONE:	nothing (the default).
+ * @CXD_PF_NEXT:	tagged next-N: on a demand miss, and on the first use
+ *			of a prefetched page, fetch pages page+1 ..
+ *			page+degree that are not resident.
+ * @CXD_PF_STRIDE:	per-stream stride detection: a small table of streams
+ *			(CXD_PF_STREAMS), each the last page and stride of a
+ *			run of accesses within CXD_PF_WINDOW pages; once a
+ *			stride repeated (3 accesses page, page+s, page+2s), a
+ *			miss or first use of a prefetched page fetches
+ *			page + s * (distance + i), i = 0 .. degree-1.
+ * @CXD_PF_NR:		number of modes.
+ */
+enum cxd_prefetch_mode {
+	CXD_PF_NONE = 0,
+	CXD_PF_NEXT,
+	CXD_PF_STRIDE,
+	CXD_PF_NR,
+};
+
+#define CXD_MAX_PREFETCH_DEGREE	16u
+#define CXD_PF_STREAMS		16u
+#define CXD_PF_WINDOW		64u	/* pages: largest |stride| tracked */
+/* Victims one access can produce: its own and one per prefetched page. */
+#define CXD_MAX_VICTIMS		(1u + CXD_MAX_PREFETCH_DEGREE)
+
+/** cxd_prefetch_name() - "none", "next", "stride"; NULL if unknown. */
+const char *cxd_prefetch_name(enum cxd_prefetch_mode mode);
+/** cxd_prefetch_parse() - mode for @name (exact), or -1. */
+int cxd_prefetch_parse(const char *name);
+
+/* Private to model.c: one stride stream. */
+struct cxd_pf_stream {
+	uint64_t last;		/* last page, CXD_NO_PAGE if unused */
+	int64_t stride;		/* pages, 0 until known */
+	uint32_t conf;		/* times the stride repeated, capped at 3 */
+	uint64_t stamp;		/* last use, for replacement */
+};
+
+/**
+ * enum cxd_write_alloc - what a write miss does.
+ * @CXD_WA_FETCH:	read the page from NAND, then write it (the default).
+ * @CXD_WA_NOFETCH:	allocate the line without a NAND read (the whole
+ *			page is assumed overwritten); done at arrival.
+ * @CXD_WA_NR:		number of modes.
+ */
+enum cxd_write_alloc {
+	CXD_WA_FETCH = 0,
+	CXD_WA_NOFETCH,
+	CXD_WA_NR,
 };
 
 /* ---------------------------------------------------------- the model -- */
 
-/** struct cxd_model - one emulated device: cache + NAND + counters. */
+/**
+ * struct cxd_model - one emulated device: cache + NAND + counters.
+ * @cache, @nand, @stats:	see their types.
+ * @prefetch:		enum cxd_prefetch_mode; may change between calls.
+ * @prefetch_degree:	pages per prefetch (1..CXD_MAX_PREFETCH_DEGREE;
+ *			0 counts as 1, larger values are clamped).
+ * @prefetch_distance:	stride mode: strides ahead of the first prefetched
+ *			page (0 counts as 1).
+ * @write_alloc:	enum cxd_write_alloc; may change between calls.
+ * @skip_unwritten:	a read of a page never written back to NAND since
+ *			init costs no NAND time (off by default).
+ * @written:		[npages bits] private: page was programmed to NAND.
+ * @streams:		private: stride prefetcher state.
+ * @stamp:		private: stream replacement clock.
+ */
 struct cxd_model {
 	struct cxd_cache cache;
 	struct cxd_nand nand;
 	struct cxd_model_stats stats;
+	uint32_t prefetch;
+	uint32_t prefetch_degree;
+	uint32_t prefetch_distance;
+	uint32_t write_alloc;
+	bool skip_unwritten;
+	uint8_t *written;
+	struct cxd_pf_stream streams[CXD_PF_STREAMS];
+	uint64_t stamp;
+};
+
+/**
+ * struct cxd_model_cfg - structural configuration of a model.
+ * @npages:	device capacity in 4 KiB host pages (< 2^32).
+ * @nlines:	cache capacity in 4 KiB lines (1..npages).
+ * @ways:	lines per set; 0: fully associative. Must divide @nlines.
+ * @policy:	initial replacement policy.
+ * @nand:	NAND configuration (copied).
+ */
+struct cxd_model_cfg {
+	uint64_t npages;
+	uint32_t nlines;
+	uint32_t ways;
+	enum cxd_policy policy;
+	struct cxd_nand_cfg nand;
 };
 
 #define CXD_ACC_WRITE	0x1u
 
 /**
  * struct cxd_access - outcome of cxd_model_access().
- * @hit:		page was resident; no NAND time.
- * @victim:		page evicted to make room, or CXD_NO_PAGE. The caller
- *			must unmap it from every mapping.
- * @victim_dirty:	the victim was dirty; a write-back was scheduled.
- * @done_ns:		absolute time at which the data is available
- *			(== now for a hit).
- * @read:		where and when the NAND read ran (misses only).
+ * @hit:		page was resident; no NAND read for it.
+ * @victim:		first entry of @victims (CXD_NO_PAGE if none), kept
+ *			for callers that predate prefetching: with prefetch
+ *			off there is at most one victim.
+ * @victim_dirty:	@victim was dirty; a write-back was scheduled.
+ * @done_ns:		absolute time at which the data is available: now
+ *			for an ordinary hit, the NAND completion for a miss,
+ *			the prefetch's completion for a late prefetch hit.
+ * @read:		where and when the demand NAND read ran (misses with
+ *			a read only; otherwise start = done = now).
+ * @prefetch_hit:	first demand use of a page brought in by prefetch.
+ * @late:		... whose read was still in flight (done_ns > now).
+ * @nvictims:		entries in @victims. Every one must be unmapped by
+ *			the caller. The demand page's victim comes first.
+ * @victims:		pages evicted by this access and its prefetches. A
+ *			page prefetched by this call may appear here too (a
+ *			later prefetch of the same call evicted it).
+ * @nprefetched:	entries in @prefetched.
+ * @prefetched:		pages the prefetcher made resident in this call; their
+ *			data is available at @prefetch_done_ns[i].
+ * @prefetch_done_ns:	completion of each prefetch's NAND read (ns).
  */
 struct cxd_access {
 	bool hit;
@@ -253,26 +576,43 @@ struct cxd_access {
 	bool victim_dirty;
 	uint64_t done_ns;
 	struct cxd_nand_op read;
+	bool prefetch_hit;
+	bool late;
+	uint32_t nvictims;
+	struct cxd_victim victims[CXD_MAX_VICTIMS];
+	uint32_t nprefetched;
+	uint64_t prefetched[CXD_MAX_PREFETCH_DEGREE];
+	uint64_t prefetch_done_ns[CXD_MAX_PREFETCH_DEGREE];
 };
 
-/** cxd_model_state_size() - bytes of state for the whole model. 0 if invalid. */
+/** cxd_model_state_size() - bytes of state, fully associative. 0 if invalid. */
 size_t cxd_model_state_size(uint64_t npages, uint32_t nlines,
 			    const struct cxd_nand_cfg *nand);
-/** cxd_model_init() - set up @m over @mem. Return: 0, or -1 if invalid. */
+/** cxd_model_init() - set up a fully associative @m over @mem. Return: 0 or -1. */
 int cxd_model_init(struct cxd_model *m, uint64_t npages, uint32_t nlines,
 		   const struct cxd_nand_cfg *nand, enum cxd_policy policy,
 		   void *mem);
+/** cxd_model_cfg_state_size() - bytes of state for @cfg; 0 if invalid. */
+size_t cxd_model_cfg_state_size(const struct cxd_model_cfg *cfg);
+/** cxd_model_init_cfg() - set up @m for @cfg over @mem. Return: 0 or -1. */
+int cxd_model_init_cfg(struct cxd_model *m, const struct cxd_model_cfg *cfg,
+		       void *mem);
 /**
  * cxd_model_access() - one access to @page at @now_ns.
- * Hit: counts a hit; a write marks the line dirty. Miss: if the cache is full
- * the policy evicts a victim (a dirty victim is written back to its die at
- * @now_ns, before the read is scheduled); then the page is read from NAND and
- * inserted, dirty if the access is a write.
+ * Hit: counts a hit, tells the policy; a write marks the line dirty; a first
+ * use of a prefetched page waits for its read if still in flight. Miss: the
+ * page is inserted, evicting within its set if needed (a dirty victim is
+ * written back at @now_ns, before the read is scheduled); then the page is
+ * read from NAND (unless write_alloc/skip_unwritten say otherwise), dirty if
+ * the access is a write. Then the prefetcher may insert more pages, each
+ * read at @now_ns after the demand read, each possibly evicting one more.
  * @flags: CXD_ACC_WRITE or 0.
  */
 void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 		      uint64_t now_ns, struct cxd_access *res);
-/** cxd_model_reset_stats() - zero @m->stats and the dies' busy time. */
+/** cxd_model_reset_stats() - zero @m->stats, the dies' busy time and erases. */
 void cxd_model_reset_stats(struct cxd_model *m);
+/** cxd_model_set_seed() - reseed the random policy (same seed, same run). */
+void cxd_model_set_seed(struct cxd_model *m, uint64_t seed);
 
 #endif /* CXDVIRT_MODEL_H */

@@ -59,15 +59,27 @@ static void test_state_size(void **state)
 	assert_int_equal(cxd_cache_state_size(10, 11), 0);
 	assert_int_equal(cxd_cache_state_size(1ull << 32, 1), 0);
 	assert_int_equal(cxd_cache_state_size(~0ull, 1), 0);
-	/* lop 40 + pol 24 + next 16 + prev 16 + flags 8 */
-	assert_int_equal(cxd_cache_state_size(10, 3), 104);
-	/* lop 16 + pol 24 + 16 + 16 + 8 */
-	assert_int_equal(cxd_cache_state_size(3, 3), 80);
-	assert_int_equal(cxd_cache_state_size(1, 1), 8 + 8 + 8 + 8 + 8);
+	/*
+	 * lop 40 + pol 24 + ready 24 + next 16 + prev 16 + ghost 16 +
+	 * flags 8 + one set 32
+	 */
+	assert_int_equal(cxd_cache_state_size(10, 3), 176);
+	/* lop 16 + 24 + 24 + 16 + 16 + 16 + 8 + 32 */
+	assert_int_equal(cxd_cache_state_size(3, 3), 152);
+	assert_int_equal(cxd_cache_state_size(1, 1), 8 * 7 + 32);
 	assert_int_equal(cxd_cache_state_size((1ull << 32) - 1, 1),
-			 (((1ull << 32) - 1) * 4 + 4) + 32);
+			 (((1ull << 32) - 1) * 4 + 4) + 8 * 6 + 32);
 	assert_int_equal(cxd_cache_state_size(16384, 2048),
-			 16384 * 4 + 2048 * (8 + 4 + 4 + 1));
+			 16384 * 4 + 2048 * (8 + 8 + 4 + 4 + 4 + 1) + 32);
+	/* set-associative: one 32-byte set per @ways lines */
+	assert_int_equal(cxd_cache_state_size_ways(16384, 2048, 4),
+			 16384 * 4 + 2048 * (8 + 8 + 4 + 4 + 4 + 1) +
+			 512 * 32);
+	assert_int_equal(cxd_cache_state_size_ways(16384, 2048, 2048),
+			 cxd_cache_state_size(16384, 2048));
+	assert_int_equal(cxd_cache_state_size_ways(16384, 2048, 3), 0);
+	assert_int_equal(cxd_cache_state_size_ways(16384, 2048, 4096), 0);
+	assert_int_equal(cxd_cache_state_size((1ull << 32) - 1, 1u << 31), 0);
 }
 
 static void test_init_errors(void **state)
@@ -92,15 +104,25 @@ static void test_policy_names(void **state)
 {
 	(void)state;
 	assert_string_equal(cxd_policy_name(CXD_POLICY_FIFO), "fifo");
+	assert_string_equal(cxd_policy_name(CXD_POLICY_LIFO), "lifo");
+	assert_string_equal(cxd_policy_name(CXD_POLICY_CLOCK), "clock");
+	assert_string_equal(cxd_policy_name(CXD_POLICY_LRU), "lru");
+	assert_string_equal(cxd_policy_name(CXD_POLICY_S3FIFO), "s3fifo");
+	assert_string_equal(cxd_policy_name(CXD_POLICY_RANDOM), "random");
 	assert_null(cxd_policy_name(CXD_POLICY_NR));
 	assert_null(cxd_policy_name((enum cxd_policy)-1));
 	assert_int_equal(cxd_policy_parse("fifo"), CXD_POLICY_FIFO);
+	assert_int_equal(cxd_policy_parse("lifo"), CXD_POLICY_LIFO);
+	assert_int_equal(cxd_policy_parse("clock"), CXD_POLICY_CLOCK);
+	assert_int_equal(cxd_policy_parse("lru"), CXD_POLICY_LRU);
+	assert_int_equal(cxd_policy_parse("s3fifo"), CXD_POLICY_S3FIFO);
+	assert_int_equal(cxd_policy_parse("random"), CXD_POLICY_RANDOM);
 	assert_int_equal(cxd_policy_parse("fifo\n"), -1);
 	assert_int_equal(cxd_policy_parse("FIFO"), -1);
 	assert_int_equal(cxd_policy_parse("fif"), -1);
 	assert_int_equal(cxd_policy_parse("fifo "), -1);
 	assert_int_equal(cxd_policy_parse(""), -1);
-	assert_int_equal(cxd_policy_parse("lru"), -1);
+	assert_int_equal(cxd_policy_parse("lrux"), -1);
 	assert_int_equal(cxd_policy_parse(NULL), -1);
 }
 

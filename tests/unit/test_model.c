@@ -33,9 +33,11 @@ static void test_state_size(void **state)
 	struct cxd_nand_cfg c = default_cfg();
 
 	(void)state;
+	/* cache + NAND + written bitmap (10 bits, padded to 8 bytes) */
 	assert_int_equal(cxd_model_state_size(10, 3, &c),
-			 cxd_cache_state_size(10, 3) + cxd_nand_state_size(&c));
-	assert_int_equal(cxd_model_state_size(10, 3, &c), 104 + 72 * 8);
+			 cxd_cache_state_size(10, 3) + cxd_nand_state_size(&c) +
+			 8);
+	assert_int_equal(cxd_model_state_size(10, 3, &c), 176 + 72 * 8 + 8);
 	assert_int_equal(cxd_model_state_size(10, 0, &c), 0);
 	assert_int_equal(cxd_model_state_size(10, 11, &c), 0);
 	assert_int_equal(cxd_model_state_size(10, 3, NULL), 0);
@@ -256,6 +258,166 @@ static void test_burst(void **state)
 	model_free(f);
 }
 
+static struct model_fix *model_new_cfg(const struct cxd_model_cfg *cfg)
+{
+	struct model_fix *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	f->mem = junk_alloc(cxd_model_cfg_state_size(cfg));
+	assert_int_equal(cxd_model_init_cfg(&f->m, cfg, f->mem), 0);
+	return f;
+}
+
+static void test_init_cfg(void **state)
+{
+	struct cxd_model_cfg cfg = {
+		.npages = 1024, .nlines = 64, .ways = 4,
+		.policy = CXD_POLICY_LRU, .nand = default_cfg(),
+	};
+	struct model_fix *f;
+	struct cxd_model m;
+	uint64_t mem[64];
+
+	(void)state;
+	assert_int_equal(cxd_model_cfg_state_size(&cfg),
+			 cxd_cache_state_size_ways(1024, 64, 4) +
+			 cxd_nand_state_size(&cfg.nand) + 128);
+	assert_int_equal(cxd_model_cfg_state_size(NULL), 0);
+	f = model_new_cfg(&cfg);
+	assert_int_equal(f->m.cache.nsets, 16);
+	assert_int_equal(f->m.cache.policy, CXD_POLICY_LRU);
+	assert_int_equal(f->m.prefetch, CXD_PF_NONE);
+	assert_int_equal(f->m.write_alloc, CXD_WA_FETCH);
+	assert_false(f->m.skip_unwritten);
+	model_free(f);
+	cfg.ways = 5;
+	assert_int_equal(cxd_model_cfg_state_size(&cfg), 0);
+	cfg.ways = 4;
+	cfg.policy = CXD_POLICY_NR;
+	assert_int_equal(cxd_model_init_cfg(&m, &cfg, mem), -1);
+}
+
+/* write_alloc: a write miss without a NAND read. */
+static void test_write_alloc(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct model_fix *f = model_new(1024, 16, &c);
+	struct cxd_access r;
+
+	(void)state;
+	f->m.write_alloc = CXD_WA_NOFETCH;
+	cxd_model_access(&f->m, 3, CXD_ACC_WRITE, 500, &r);
+	assert_false(r.hit);
+	assert_int_equal(r.done_ns, 500);
+	assert_true(cxd_cache_dirty(&f->m.cache, 3));
+	assert_int_equal(f->m.nand.die_busy[3 * 4], 0);
+	assert_int_equal(f->m.stats.write_misses, 1);
+	assert_int_equal(f->m.stats.write_allocs, 1);
+	assert_int_equal(f->m.stats.misses, 1);
+	/* reads still fetch */
+	cxd_model_access(&f->m, 4, 0, 500, &r);
+	assert_int_equal(r.done_ns, 500 + T_R + XFER_4K);
+	assert_int_equal(f->m.stats.read_misses, 1);
+	/* back to fetch-on-write */
+	f->m.write_alloc = CXD_WA_FETCH;
+	cxd_model_access(&f->m, 5, CXD_ACC_WRITE, 500, &r);
+	assert_int_equal(r.done_ns, 500 + T_R + XFER_4K);
+	assert_int_equal(f->m.stats.write_misses, 2);
+	assert_int_equal(f->m.stats.write_allocs, 1);
+	model_free(f);
+}
+
+/* skip_unwritten: pages never written back cost no tR. */
+static void test_skip_unwritten(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct model_fix *f = model_new(1024, 1, &c);
+	struct cxd_access r;
+	const uint64_t t = 1000000;
+
+	(void)state;
+	f->m.skip_unwritten = true;
+	cxd_model_access(&f->m, 7, CXD_ACC_WRITE, 0, &r);
+	assert_int_equal(r.done_ns, 0);
+	assert_int_equal(f->m.stats.unwritten_skips, 1);
+	/* evicting dirty 7 programs it: now it is written */
+	cxd_model_access(&f->m, 8, 0, t, &r);
+	assert_int_equal(r.victim, 7);
+	assert_true(r.victim_dirty);
+	assert_int_equal(r.done_ns, t);
+	cxd_model_access(&f->m, 7, 0, 2 * t, &r);
+	assert_int_equal(r.done_ns, 2 * t + T_R + XFER_4K);
+	assert_int_equal(f->m.stats.unwritten_skips, 2);
+	/* off: every read pays */
+	f->m.skip_unwritten = false;
+	cxd_model_access(&f->m, 9, 0, 3 * t, &r);
+	assert_int_equal(r.done_ns, 3 * t + T_R + XFER_4K);
+	model_free(f);
+}
+
+/* Histograms of miss latency and queueing delay; reset clears them. */
+static void test_histograms(void **state)
+{
+	struct cxd_nand_cfg c = test_cfg(1, 1, 4096);
+	struct model_fix *f = model_new(64, 64, &c);
+	struct cxd_access r;
+	uint64_t p, sum = 0;
+	unsigned int i;
+
+	(void)state;
+	for (p = 0; p < 4; p++)
+		cxd_model_access(&f->m, p, 0, 0, &r);
+	/* misses end at T_R + k * XFER: 6414, 9828, 13242, 16656 ns */
+	assert_int_equal(f->m.stats.miss_hist.count[cxd_hist_bucket(6414)], 1);
+	assert_int_equal(f->m.stats.miss_hist.count[cxd_hist_bucket(9828)], 2);
+	assert_int_equal(f->m.stats.miss_hist.count[cxd_hist_bucket(16656)], 1);
+	/* queueing: 0, 3000, 6000, 9000 */
+	assert_int_equal(f->m.stats.queue_hist.count[0], 1);
+	assert_int_equal(f->m.stats.queue_hist.count[cxd_hist_bucket(3000)], 1);
+	assert_int_equal(f->m.stats.queue_hist.count[cxd_hist_bucket(6000)], 1);
+	assert_int_equal(f->m.stats.queue_hist.count[cxd_hist_bucket(9000)], 1);
+	assert_int_equal(f->m.stats.queue_ns, 18000);
+	for (i = 0; i < CXD_HIST_BUCKETS; i++)
+		sum += f->m.stats.miss_hist.count[i];
+	assert_int_equal(sum, 4);
+	f->m.nand.erases = 5;
+	cxd_model_reset_stats(&f->m);
+	for (i = 0; i < CXD_HIST_BUCKETS; i++) {
+		assert_int_equal(f->m.stats.miss_hist.count[i], 0);
+		assert_int_equal(f->m.stats.queue_hist.count[i], 0);
+	}
+	assert_int_equal(f->m.stats.queue_ns, 0);
+	assert_int_equal(f->m.nand.erases, 0);
+	model_free(f);
+}
+
+/* The random policy through the model: same seed, same run. */
+static void test_seeded_model(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct cxd_model_cfg cfg = {
+		.npages = 4096, .nlines = 32, .ways = 0,
+		.policy = CXD_POLICY_RANDOM, .nand = c,
+	};
+	struct model_fix *a = model_new_cfg(&cfg), *b = model_new_cfg(&cfg);
+	struct cxd_access ra, rb;
+	uint64_t p;
+
+	(void)state;
+	cxd_model_set_seed(&a->m, 99);
+	cxd_model_set_seed(&b->m, 99);
+	for (p = 0; p < 5000; p++) {
+		cxd_model_access(&a->m, (p * 37) % 200, 0, p * 1000, &ra);
+		cxd_model_access(&b->m, (p * 37) % 200, 0, p * 1000, &rb);
+		assert_int_equal(ra.victim, rb.victim);
+		assert_int_equal(ra.done_ns, rb.done_ns);
+	}
+	assert_int_equal(a->m.stats.hits, b->m.stats.hits);
+	assert_true(a->m.stats.hits > 0);
+	model_free(a);
+	model_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -266,6 +428,11 @@ int main(void)
 		cmocka_unit_test(test_reset_stats),
 		cmocka_unit_test(test_out_of_range),
 		cmocka_unit_test(test_burst),
+		cmocka_unit_test(test_init_cfg),
+		cmocka_unit_test(test_write_alloc),
+		cmocka_unit_test(test_skip_unwritten),
+		cmocka_unit_test(test_histograms),
+		cmocka_unit_test(test_seeded_model),
 	};
 
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);

@@ -290,13 +290,17 @@ static void test_page_mapping(void **state)
 	uint64_t p;
 
 	(void)state;
-	/* 16 KiB NAND page = 4 host pages: pages 0..3 share ch 0 die 0 */
+	/*
+	 * 16 KiB NAND page = 4 host pages: pages 0..3 share ch 0 die 0, and
+	 * one tR serves them all (the page stays in the plane's register).
+	 */
 	for (p = 0; p < 4; p++) {
-		cxd_nand_read(&f->n, p, 1000000 * p, &op);
+		assert_int_equal(cxd_nand_read(&f->n, p, 1000000 * p, &op),
+				 1000000 * p + (p ? 0 : T_R) + 13654);
 		assert_int_equal(op.channel, 0);
 		assert_int_equal(op.die, 0);
 	}
-	assert_int_equal(f->n.die_busy[0], 4 * T_R);
+	assert_int_equal(f->n.die_busy[0], T_R);
 	cxd_nand_read(&f->n, 4, 0, &op);	/* NAND page 1 */
 	assert_int_equal(op.channel, 1);
 	assert_int_equal(op.die, 0);
@@ -311,11 +315,24 @@ static void test_page_mapping(void **state)
 	assert_int_equal(op.die, 0);
 	nand_free(f);
 
-	/* 16K pages: 0 and 3 on one die serialise */
+	/*
+	 * 16K pages: 3 waits for the tR of 0 (same NAND page), then only
+	 * for the channel; a program on the plane empties the register.
+	 */
 	c.t_read_ns = 50000;
 	f = nand_new(&c);
 	assert_int_equal(cxd_nand_read(&f->n, 0, 0, NULL), 50000 + 13654);
-	assert_int_equal(cxd_nand_read(&f->n, 3, 0, NULL), 100000 + 13654);
+	assert_int_equal(cxd_nand_read(&f->n, 3, 0, &op), 50000 + 2 * 13654);
+	assert_int_equal(op.start_ns, 50000);
+	/* NAND page 32 (host 128) is on ch 0 die 0 too: a new tR */
+	assert_int_equal(cxd_nand_read(&f->n, 128, 0, NULL),
+			 100000 + 13654);
+	assert_int_equal(cxd_nand_read(&f->n, 1, 200000, NULL),
+			 250000 + 13654);
+	cxd_nand_program(&f->n, 130, 300000, NULL);
+	assert_int_equal(f->n.die_free[0], 300000 + 13654 + T_PROG);
+	assert_int_equal(cxd_nand_read(&f->n, 130, 1000000, NULL),
+			 1050000 + 13654);
 	nand_free(f);
 
 	/* 4 KiB pages, 3 channels x 2 dies */
@@ -345,6 +362,177 @@ static void test_live_timing_change(void **state)
 	nand_free(f);
 }
 
+static void test_new_field_bounds(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+
+	(void)state;
+	c.planes_per_die = CXD_MAX_PLANES;
+	assert_int_equal(cxd_nand_cfg_valid(&c), 0);
+	c.planes_per_die = CXD_MAX_PLANES + 1;
+	assert_int_equal(cxd_nand_cfg_valid(&c), -1);
+	c = default_cfg();
+	c.pages_per_block = CXD_MAX_PAGES_PER_BLOCK + 1;
+	assert_int_equal(cxd_nand_cfg_valid(&c), -1);
+	c = default_cfg();
+	c.t_bers_ns = CXD_MAX_LATENCY_NS + 1;
+	assert_int_equal(cxd_nand_cfg_valid(&c), -1);
+	c = default_cfg();
+	c.xfer_model = CXD_XFER_NR;
+	assert_int_equal(cxd_nand_cfg_valid(&c), -1);
+	c.xfer_model = CXD_XFER_NVMEVIRT;
+	assert_int_equal(cxd_nand_cfg_valid(&c), 0);
+	assert_int_equal(cxd_nand_planes(&c), 1);
+	c.planes_per_die = 1;
+	assert_int_equal(cxd_nand_planes(&c), 1);
+	c.planes_per_die = 4;
+	assert_int_equal(cxd_nand_planes(&c), 4);
+	/* die_free per plane, progs per plane with blocks, register > 4K */
+	c = default_cfg();
+	c.planes_per_die = 4;
+	assert_int_equal(cxd_nand_state_size(&c), (128 + 8 + 32) * 8);
+	c.pages_per_block = 64;
+	assert_int_equal(cxd_nand_state_size(&c), (128 + 8 + 32 + 128) * 8);
+	c.nand_page_size = 16384;
+	assert_int_equal(cxd_nand_state_size(&c),
+			 (128 + 8 + 32 + 128 + 128) * 8);
+}
+
+/* NVMeVirt's channel model: 128-byte units of a truncated MiB/s time. */
+static void test_xfer_nvmevirt(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+
+	(void)state;
+	c.xfer_model = CXD_XFER_NVMEVIRT;
+	/* 128e9 / (1200 << 20) = 101.7 -> 101 ns per unit, 32 units */
+	assert_int_equal(cxd_nand_xfer_ns(&c), 3232);
+	c.nand_page_size = 16384;
+	assert_int_equal(cxd_nand_xfer_ns(&c), 128 * 101);
+	c.nand_page_size = 4096;
+	c.channel_mbps = 800;	/* 152.6 -> 152 */
+	assert_int_equal(cxd_nand_xfer_ns(&c), 32 * 152);
+	c.channel_mbps = 100000;	/* 1.2 -> 1 */
+	assert_int_equal(cxd_nand_xfer_ns(&c), 32);
+}
+
+/* Planes of one die read in parallel and share the channel. */
+static void test_planes(void **state)
+{
+	struct cxd_nand_cfg c = test_cfg(1, 1, 4096);
+	struct nand_fix *f;
+	struct cxd_nand_op a, b;
+	const uint64_t tr = 50000;
+
+	(void)state;
+	c.t_read_ns = tr;
+	c.planes_per_die = 2;
+	f = nand_new(&c);
+	assert_int_equal(cxd_nand_read(&f->n, 0, 0, &a), tr + XFER_4K);
+	assert_int_equal(cxd_nand_read(&f->n, 1, 0, &b), tr + 2 * XFER_4K);
+	assert_int_equal(a.plane, 0);
+	assert_int_equal(b.plane, 1);
+	assert_int_equal(b.start_ns, 0);
+	assert_int_equal(f->n.die_busy[0], 2 * tr);
+	/* page 2 is plane 0 again: waits for it */
+	assert_int_equal(cxd_nand_read(&f->n, 2, 0, &a), 2 * tr + XFER_4K);
+	assert_int_equal(a.start_ns, tr);
+	nand_free(f);
+
+	/* 2 ch x 2 dies x 2 planes: plane = n / 4 % 2 */
+	c = test_cfg(2, 2, 4096);
+	c.planes_per_die = 2;
+	f = nand_new(&c);
+	cxd_nand_read(&f->n, 7, 0, &a);
+	assert_int_equal(a.channel, 1);
+	assert_int_equal(a.die, 1);
+	assert_int_equal(a.plane, 1);
+	assert_int_equal(f->n.die_free[(1 * 2 + 1) * 2 + 1], T_R);
+	nand_free(f);
+}
+
+/* Erases: every pages_per_block-th program of a plane pays tBERS first. */
+static void test_erase(void **state)
+{
+	struct cxd_nand_cfg c = test_cfg(1, 1, 4096);
+	struct nand_fix *f;
+	const uint64_t bers = 1000000;
+	uint64_t t;
+
+	(void)state;
+	c.pages_per_block = 2;
+	c.t_bers_ns = bers;
+	f = nand_new(&c);
+	assert_int_equal(cxd_nand_program(&f->n, 0, 0, NULL),
+			 XFER_4K + bers + T_PROG);
+	assert_int_equal(f->n.erases, 1);
+	t = 10 * bers;
+	assert_int_equal(cxd_nand_program(&f->n, 0, t, NULL),
+			 t + XFER_4K + T_PROG);
+	assert_int_equal(f->n.erases, 1);
+	assert_int_equal(cxd_nand_program(&f->n, 0, 2 * t, NULL),
+			 2 * t + XFER_4K + bers + T_PROG);
+	assert_int_equal(f->n.erases, 2);
+	assert_int_equal(f->n.die_busy[0], 3 * T_PROG + 2 * bers);
+	nand_free(f);
+
+	/* pages_per_block 0: tBERS ignored */
+	c.pages_per_block = 0;
+	f = nand_new(&c);
+	assert_null(f->n.progs);
+	assert_int_equal(cxd_nand_program(&f->n, 0, 0, NULL), XFER_4K + T_PROG);
+	assert_int_equal(f->n.erases, 0);
+	nand_free(f);
+}
+
+static void test_presets(void **state)
+{
+	const struct cxd_preset *p;
+	struct nand_fix *f;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; (p = cxd_preset_at(i)); i++) {
+		assert_int_equal(cxd_nand_cfg_valid(&p->nand), 0);
+		assert_ptr_equal(cxd_preset_find(p->name), p);
+		assert_non_null(p->source);
+	}
+	assert_int_equal(i, 3);
+	assert_null(cxd_preset_find("znand\n"));
+	assert_null(cxd_preset_find(""));
+	assert_null(cxd_preset_find(NULL));
+
+	p = cxd_preset_find("znand");
+	assert_non_null(p);
+	assert_int_equal(p->nand.t_read_ns, 3000);
+	assert_int_equal(p->nand.t_prog_ns, 100000);
+	assert_int_equal(p->nand.t_bers_ns, 1000000);
+	assert_int_equal(p->nand.channel_mbps, 1200);
+	assert_int_equal(p->nand.channels * p->nand.dies_per_channel *
+			 p->nand.planes_per_die, 8 * 16 * 8);
+	/* a serial 4 KiB miss: 3.0 + 3.414 us exact, 3.0 + 3.232 NVMeVirt */
+	f = nand_new(&p->nand);
+	assert_int_equal(cxd_nand_read(&f->n, 0, 0, NULL), 3000 + 3414);
+	f->n.cfg.xfer_model = CXD_XFER_NVMEVIRT;
+	assert_int_equal(cxd_nand_read(&f->n, 1, 0, NULL), 6232);
+	nand_free(f);
+
+	p = cxd_preset_find("femu");
+	assert_non_null(p);
+	assert_int_equal(p->nand.t_read_ns, 40000);
+	assert_int_equal(p->nand.t_prog_ns, 200000);
+	assert_int_equal(p->nand.t_bers_ns, 2000000);
+	assert_int_equal(p->nand.channels, 8);
+	assert_int_equal(p->nand.dies_per_channel, 8);
+	assert_int_equal(p->nand.nand_page_size, 4096);
+
+	p = cxd_preset_find("tlc");
+	assert_non_null(p);
+	assert_int_equal(p->nand.nand_page_size, 16384);
+	assert_int_equal(p->nand.t_read_ns, 50000);
+	assert_int_equal(p->nand.t_prog_ns, 600000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -359,6 +547,11 @@ int main(void)
 		cmocka_unit_test(test_program_delays_read),
 		cmocka_unit_test(test_page_mapping),
 		cmocka_unit_test(test_live_timing_change),
+		cmocka_unit_test(test_new_field_bounds),
+		cmocka_unit_test(test_xfer_nvmevirt),
+		cmocka_unit_test(test_planes),
+		cmocka_unit_test(test_erase),
+		cmocka_unit_test(test_presets),
 	};
 
 	return cmocka_run_group_tests_name("nand", tests, NULL, NULL);

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Replacement policies and set-associativity, checked against exact
+ * analytic results.
+ */
+#include "cxd_test.h"
+
+struct pol_fix {
+	struct cxd_cache c;
+	void *mem;
+	uint64_t hits, misses, evictions;
+};
+
+static struct pol_fix *pol_new(uint64_t npages, uint32_t nlines, uint32_t ways,
+			       enum cxd_policy p)
+{
+	struct pol_fix *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	f->mem = junk_alloc(cxd_cache_state_size_ways(npages, nlines, ways));
+	assert_int_equal(cxd_cache_init_ways(&f->c, npages, nlines, ways, p,
+					     f->mem), 0);
+	return f;
+}
+
+static void pol_free(struct pol_fix *f)
+{
+	free(f->mem);
+	free(f);
+}
+
+/* One access as the model does it; returns the victim (or CXD_NO_PAGE). */
+static uint64_t acc(struct pol_fix *f, uint64_t page)
+{
+	uint64_t v = CXD_NO_PAGE;
+
+	if (cxd_cache_resident(&f->c, page)) {
+		f->hits++;
+		cxd_cache_touch(&f->c, page);
+	} else {
+		f->misses++;
+		v = cxd_cache_insert(&f->c, page, NULL);
+		if (v != CXD_NO_PAGE)
+			f->evictions++;
+	}
+	return v;
+}
+
+static void scan(struct pol_fix *f, uint64_t w, unsigned int passes)
+{
+	unsigned int pass;
+	uint64_t p;
+
+	for (pass = 0; pass < passes; pass++)
+		for (p = 0; p < w; p++)
+			acc(f, p);
+}
+
+/* Resident lines counted through the set queues = used, per set <= ways. */
+static void check_sets(const struct cxd_cache *c)
+{
+	uint32_t s, l, n, total = 0;
+
+	for (s = 0; s < c->nsets; s++) {
+		n = 0;
+		for (l = c->sets[s].main.head; l != CXD_NO_LINE; l = c->next[l]) {
+			assert_int_equal(l / c->ways, s);
+			assert_int_equal(c->page_of_line[l] % c->nsets, s);
+			n++;
+		}
+		for (l = c->sets[s].small.head; l != CXD_NO_LINE; l = c->next[l]) {
+			assert_int_equal(l / c->ways, s);
+			n++;
+		}
+		assert_int_equal(n, c->sets[s].used);
+		assert_true(n <= c->ways);
+		total += n;
+	}
+	assert_int_equal(total, c->used);
+}
+
+/* Cyclic scan of W > C pages: FIFO, LRU and clock never hit. */
+static void test_cyclic_scan_no_hits(void **state)
+{
+	static const enum cxd_policy pols[] = {
+		CXD_POLICY_FIFO, CXD_POLICY_LRU, CXD_POLICY_CLOCK,
+	};
+	static const uint64_t widths[] = { 65, 96, 128, 1000 };
+	unsigned int i, j;
+	struct pol_fix *f;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		for (j = 0; j < 4; j++) {
+			f = pol_new(1000, 64, 0, pols[i]);
+			scan(f, widths[j], 10);
+			assert_int_equal(f->hits, 0);
+			assert_int_equal(f->misses, 10 * widths[j]);
+			assert_int_equal(f->evictions, 10 * widths[j] - 64);
+			check_sets(&f->c);
+			pol_free(f);
+		}
+	}
+}
+
+/* LIFO keeps the first C-1 pages: C-1 hits per pass after the first. */
+static void test_lifo_cyclic_scan(void **state)
+{
+	static const uint64_t widths[] = { 65, 100, 640 };
+	struct pol_fix *f;
+	unsigned int j;
+	uint64_t p;
+
+	(void)state;
+	for (j = 0; j < 3; j++) {
+		f = pol_new(1000, 64, 0, CXD_POLICY_LIFO);
+		scan(f, widths[j], 10);
+		assert_int_equal(f->hits, 9 * 63);
+		assert_int_equal(f->misses, 10 * widths[j] - 9 * 63);
+		for (p = 0; p < 63; p++)
+			assert_true(cxd_cache_resident(&f->c, p));
+		assert_true(cxd_cache_resident(&f->c, widths[j] - 1));
+		pol_free(f);
+	}
+}
+
+/* A working set that fits misses once per page, whatever the policy. */
+static void test_working_set_fits_all(void **state)
+{
+	struct pol_fix *f;
+	unsigned int p;
+
+	(void)state;
+	for (p = 0; p < CXD_POLICY_NR; p++) {
+		f = pol_new(1000, 64, 0, p);
+		scan(f, 64, 10);
+		assert_int_equal(f->misses, 64);
+		assert_int_equal(f->hits, 9 * 64);
+		assert_int_equal(f->evictions, 0);
+		check_sets(&f->c);
+		pol_free(f);
+	}
+}
+
+/* 1 2 3 1 4 1 with C = 3: FIFO evicts 1 (1 hit), LRU evicts 2 (2 hits). */
+static void test_lru_vs_fifo(void **state)
+{
+	static const uint64_t seq[] = { 1, 2, 3, 1, 4, 1 };
+	struct pol_fix *fifo = pol_new(100, 3, 0, CXD_POLICY_FIFO);
+	struct pol_fix *lru = pol_new(100, 3, 0, CXD_POLICY_LRU);
+	uint64_t vf[6], vl[6];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 6; i++) {
+		vf[i] = acc(fifo, seq[i]);
+		vl[i] = acc(lru, seq[i]);
+	}
+	assert_int_equal(fifo->hits, 1);
+	assert_int_equal(lru->hits, 2);
+	assert_int_equal(vf[4], 1);
+	assert_int_equal(vf[5], 2);
+	assert_int_equal(vl[4], 2);
+	assert_int_equal(vl[5], CXD_NO_PAGE);
+	pol_free(fifo);
+	pol_free(lru);
+}
+
+/* Clock: a touched line gets one second chance. */
+static void test_clock_second_chance(void **state)
+{
+	struct pol_fix *f = pol_new(100, 3, 0, CXD_POLICY_CLOCK);
+
+	(void)state;
+	acc(f, 1);
+	acc(f, 2);
+	acc(f, 3);
+	acc(f, 1);			/* reference bit */
+	assert_int_equal(acc(f, 4), 2);	/* 1 skipped, bit cleared */
+	assert_int_equal(acc(f, 5), 3);
+	assert_int_equal(acc(f, 6), 1);	/* no second chance left */
+	acc(f, 4);
+	acc(f, 5);
+	acc(f, 6);			/* every bit set: a full sweep */
+	assert_int_equal(acc(f, 7), 4);
+	pol_free(f);
+}
+
+/* S3-FIFO: promotion from the small queue, ghost hits, scan resistance. */
+static void test_s3fifo(void **state)
+{
+	struct pol_fix *f = pol_new(1000, 10, 0, CXD_POLICY_S3FIFO);
+	uint64_t p;
+
+	(void)state;
+	assert_int_equal(f->c.small_cap, 1);
+	assert_int_equal(f->c.ghost_cap, 9);
+	for (p = 0; p < 10; p++)
+		acc(f, p);
+	assert_int_equal(f->c.sets[0].small.len, 10);
+	acc(f, 0);
+	acc(f, 1);
+	/* 0 and 1 were used: they move to the main queue; 2 is the victim */
+	assert_int_equal(acc(f, 10), 2);
+	assert_int_equal(f->c.sets[0].main.len, 2);
+	assert_false(f->c.line_flags[f->c.line_of_page[0]] & CXD_LINE_SMALL);
+	/* 2 is a ghost: it comes back into the main queue */
+	assert_int_equal(acc(f, 2), 3);
+	assert_false(f->c.line_flags[f->c.line_of_page[2]] & CXD_LINE_SMALL);
+	assert_int_equal(f->c.sets[0].main.len, 3);
+	/* one-hit wonders stream through the small queue; 0, 1, 2 stay */
+	for (p = 100; p < 200; p++)
+		acc(f, p);
+	assert_true(cxd_cache_resident(&f->c, 0));
+	assert_true(cxd_cache_resident(&f->c, 1));
+	assert_true(cxd_cache_resident(&f->c, 2));
+	/* the ghost holds 9 pages: 3 was forgotten, so it enters small */
+	acc(f, 3);
+	assert_true(f->c.line_flags[f->c.line_of_page[3]] & CXD_LINE_SMALL);
+	check_sets(&f->c);
+	pol_free(f);
+
+	/* the same hot set under FIFO is flushed by the scan */
+	f = pol_new(1000, 10, 0, CXD_POLICY_FIFO);
+	for (p = 0; p < 5; p++) {
+		acc(f, p);
+		acc(f, p);
+	}
+	for (p = 100; p < 200; p++)
+		acc(f, p);
+	for (p = 0; p < 5; p++)
+		assert_false(cxd_cache_resident(&f->c, p));
+	pol_free(f);
+
+	f = pol_new(1000, 10, 0, CXD_POLICY_S3FIFO);
+	for (p = 0; p < 5; p++) {
+		acc(f, p);
+		acc(f, p);
+	}
+	for (p = 100; p < 200; p++)
+		acc(f, p);
+	for (p = 0; p < 5; p++)
+		assert_true(cxd_cache_resident(&f->c, p));
+	pol_free(f);
+}
+
+static void run_random_policy(uint64_t seed, uint64_t *victims, unsigned int n)
+{
+	struct pol_fix *f = pol_new(4096, 64, 0, CXD_POLICY_RANDOM);
+	unsigned int i = 0;
+	uint64_t p = 0, v;
+
+	cxd_cache_set_seed(&f->c, seed);
+	while (i < n) {
+		v = acc(f, p++ % 4096);
+		if (v != CXD_NO_PAGE)
+			victims[i++] = v;
+	}
+	check_sets(&f->c);
+	pol_free(f);
+}
+
+static void test_random_reproducible(void **state)
+{
+	uint64_t a[1000], b[1000], c[1000];
+	unsigned int i, same = 0;
+
+	(void)state;
+	run_random_policy(42, a, 1000);
+	run_random_policy(42, b, 1000);
+	run_random_policy(43, c, 1000);
+	assert_memory_equal(a, b, sizeof(a));
+	for (i = 0; i < 1000; i++)
+		same += a[i] == c[i];
+	assert_true(same < 100);
+}
+
+/* Switching through every policy keeps residency, dirty bits and order. */
+static void test_switch_keeps_residency(void **state)
+{
+	struct pol_fix *f = pol_new(1000, 32, 0, CXD_POLICY_S3FIFO);
+	bool resident[1000], dirty[1000];
+	unsigned int round, p;
+	uint64_t q;
+
+	(void)state;
+	for (q = 0; q < 300; q++) {
+		acc(f, (q * 7) % 50);
+		if (q % 3 == 0)
+			cxd_cache_set_dirty(&f->c, (q * 7) % 50);
+	}
+	for (q = 0; q < 1000; q++) {
+		resident[q] = cxd_cache_resident(&f->c, q);
+		dirty[q] = cxd_cache_dirty(&f->c, q);
+	}
+	for (round = 0; round < 3; round++) {
+		for (p = 0; p < CXD_POLICY_NR; p++) {
+			assert_int_equal(cxd_cache_set_policy(&f->c, p), 0);
+			assert_int_equal(f->c.policy, p);
+			assert_int_equal(f->c.used, 32);
+			for (q = 0; q < 1000; q++) {
+				assert_int_equal(cxd_cache_resident(&f->c, q),
+						 resident[q]);
+				assert_int_equal(cxd_cache_dirty(&f->c, q),
+						 dirty[q]);
+			}
+			check_sets(&f->c);
+		}
+	}
+	/* after the switch to fifo, the victims come in queue order */
+	assert_int_equal(cxd_cache_set_policy(&f->c, CXD_POLICY_FIFO), 0);
+	q = f->c.page_of_line[f->c.sets[0].main.head];
+	assert_int_equal(acc(f, 999), q);
+	/* and every policy keeps working after a switch */
+	for (p = 0; p < CXD_POLICY_NR; p++) {
+		cxd_cache_set_policy(&f->c, p);
+		for (q = 0; q < 200; q++)
+			acc(f, 500 + (q * 13) % 97);
+		check_sets(&f->c);
+		assert_int_equal(f->c.used, 32);
+	}
+	pol_free(f);
+}
+
+/* Set-associative: pages conflict within their set only. */
+static void test_set_conflicts(void **state)
+{
+	struct pol_fix *f = pol_new(1000, 8, 2, CXD_POLICY_FIFO);
+	uint64_t p;
+
+	(void)state;
+	assert_int_equal(f->c.nsets, 4);
+	assert_int_equal(f->c.ways, 2);
+	/* 0, 4, 8 all map to set 0: the third evicts the first */
+	assert_int_equal(acc(f, 0), CXD_NO_PAGE);
+	assert_int_equal(acc(f, 4), CXD_NO_PAGE);
+	assert_int_equal(acc(f, 8), 0);
+	assert_int_equal(f->c.used, 2);	/* 6 lines still free */
+	check_sets(&f->c);
+	/* 8 distinct pages, two per set, all fit */
+	pol_free(f);
+	f = pol_new(1000, 8, 2, CXD_POLICY_LRU);
+	scan(f, 8, 5);
+	assert_int_equal(f->misses, 8);
+	assert_int_equal(f->hits, 32);
+	pol_free(f);
+
+	/* 3 pages cycling in one 2-way set: LRU never hits ... */
+	f = pol_new(1000, 8, 2, CXD_POLICY_LRU);
+	for (p = 0; p < 30; p++)
+		acc(f, (p % 3) * 4);
+	assert_int_equal(f->hits, 0);
+	pol_free(f);
+	/* ... while fully associative it misses only 3 times */
+	f = pol_new(1000, 8, 0, CXD_POLICY_LRU);
+	for (p = 0; p < 30; p++)
+		acc(f, (p % 3) * 4);
+	assert_int_equal(f->misses, 3);
+	pol_free(f);
+
+	/* direct-mapped: 0 and 8 evict each other, 1 is untouched */
+	f = pol_new(1000, 8, 1, CXD_POLICY_CLOCK);
+	acc(f, 1);
+	for (p = 0; p < 10; p++)
+		assert_int_equal(acc(f, (p % 2) * 8), p ? (1 - p % 2) * 8 :
+						       CXD_NO_PAGE);
+	assert_true(cxd_cache_resident(&f->c, 1));
+	pol_free(f);
+}
+
+/* Every policy evicts within the set of the incoming page. */
+static void test_set_policies_stay_in_set(void **state)
+{
+	struct pol_fix *f;
+	unsigned int p;
+	uint64_t q, v, page;
+
+	(void)state;
+	for (p = 0; p < CXD_POLICY_NR; p++) {
+		f = pol_new(4096, 64, 4, p);
+		cxd_cache_set_seed(&f->c, 7);
+		for (q = 0; q < 5000; q++) {
+			page = (q * 2654435761u) % 4096;
+			if (q % 5 == 0)
+				page = q % 40;
+			v = acc(f, page);
+			if (v != CXD_NO_PAGE)
+				assert_int_equal(v % 16, page % 16);
+		}
+		check_sets(&f->c);
+		assert_int_equal(f->c.used, 64);
+		pol_free(f);
+	}
+}
+
+/* A pinned page is never the victim; a 1-way set with it pinned refuses. */
+static void test_pin(void **state)
+{
+	struct cxd_victim v;
+	struct pol_fix *f;
+	unsigned int p;
+
+	(void)state;
+	for (p = 0; p < CXD_POLICY_NR; p++) {
+		f = pol_new(100, 2, 0, p);
+		acc(f, 1);
+		acc(f, 2);
+		cxd_cache_pin(&f->c, 2);
+		assert_int_equal(cxd_cache_fill(&f->c, 3, 0, &v), 0);
+		assert_int_equal(v.page, 1);
+		cxd_cache_pin(&f->c, 3);
+		assert_int_equal(cxd_cache_fill(&f->c, 4, 0, &v), 0);
+		assert_int_equal(v.page, 2);
+		assert_true(cxd_cache_resident(&f->c, 3));
+		check_sets(&f->c);
+		pol_free(f);
+	}
+	f = pol_new(100, 4, 1, CXD_POLICY_FIFO);
+	acc(f, 0);
+	cxd_cache_pin(&f->c, 0);
+	assert_int_equal(cxd_cache_fill(&f->c, 4, 0, &v), -1);
+	assert_int_equal(v.page, CXD_NO_PAGE);
+	assert_true(cxd_cache_resident(&f->c, 0));
+	assert_false(cxd_cache_resident(&f->c, 4));
+	cxd_cache_pin(&f->c, CXD_NO_PAGE);
+	assert_int_equal(cxd_cache_fill(&f->c, 4, 0, &v), 0);
+	assert_int_equal(v.page, 0);
+	pol_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cyclic_scan_no_hits),
+		cmocka_unit_test(test_lifo_cyclic_scan),
+		cmocka_unit_test(test_working_set_fits_all),
+		cmocka_unit_test(test_lru_vs_fifo),
+		cmocka_unit_test(test_clock_second_chance),
+		cmocka_unit_test(test_s3fifo),
+		cmocka_unit_test(test_random_reproducible),
+		cmocka_unit_test(test_switch_keeps_residency),
+		cmocka_unit_test(test_set_conflicts),
+		cmocka_unit_test(test_set_policies_stay_in_set),
+		cmocka_unit_test(test_pin),
+	};
+
+	return cmocka_run_group_tests_name("policy", tests, NULL, NULL);
+}

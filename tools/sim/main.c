@@ -1,0 +1,674 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxdvirt-sim: replay a trace through the cxdvirt device model (the same
+ * code the module runs) on one serial clock, and report hit ratio, miss
+ * latency percentiles, prefetch metrics and die utilisation.
+ *
+ * Time: the first access arrives at 0; each next one arrives think_ns after
+ * the previous one completed (done_ns of cxd_model_access()). So a trace is
+ * one thread of dependent accesses; the optional thread field is parsed
+ * and counted but does not change the timing.
+ *
+ * Usage: see usage() below or docs/model.md.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "sim.h"
+
+#define MAX_COMPARE	32
+
+struct metrics {
+	uint64_t accesses, reads, writes, elapsed_ns, npages;
+	struct cxd_model_stats st;
+	uint64_t erases;
+	uint64_t lat_n, lat_sum, p50, p90, p99, p999, lat_max;
+	double util_mean, util_max;
+};
+
+static void usage(FILE *out)
+{
+	fputs(
+"usage: cxdvirt-sim [options] TRACE\n"
+"Replay TRACE (`R|W ADDRESS [THREAD]` per line; 0x.. = byte address,\n"
+"decimal = 4 KiB page number; # comments) through the device model.\n"
+"\n"
+"  --preset NAME          NAND preset: znand (default), femu, tlc\n"
+"  --capacity SIZE        device size (default: the trace's extent)\n"
+"  --cache SIZE           cache size (default 8M); SIZE takes K/M/G\n"
+"  --ways N               lines per set, 0 = fully associative (default)\n"
+"  --policy P             fifo lifo clock lru s3fifo random (default fifo)\n"
+"  --seed N               random policy seed (default 0)\n"
+"  --prefetch M           none next stride (default none)\n"
+"  --degree N             prefetch degree 1..16 (default 1)\n"
+"  --distance N           stride prefetch distance (default 1)\n"
+"  --write-alloc M        fetch (default) or nofetch\n"
+"  --skip-unwritten       never-written pages cost no tR\n"
+"  --think NS             time between accesses (default 0)\n"
+"  --t-read NS --t-prog NS --t-bers NS --channels N --dies N --planes N\n"
+"  --page-size SIZE --mbps N --pages-per-block N --xfer exact|nvmevirt\n"
+"                         override the preset's NAND figures\n"
+"  --compare KEY=V1,V2..  run once per value (KEY: any option name above)\n"
+"  --json                 JSON output\n"
+"  -h, --help             this text\n", out);
+}
+
+static int parse_u64(const char *s, uint64_t *v, bool suffix)
+{
+	unsigned long long x;
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -1;
+	if (suffix && *end) {
+		unsigned int shift = 0;
+
+		switch (*end) {
+		case 'K': case 'k': shift = 10; break;
+		case 'M': case 'm': shift = 20; break;
+		case 'G': case 'g': shift = 30; break;
+		default: return -1;
+		}
+		if (x > (UINT64_MAX >> shift))
+			return -1;
+		x <<= shift;
+		end++;
+	}
+	if (*end)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+static int parse_u32(const char *s, uint32_t *v, bool suffix)
+{
+	uint64_t x;
+
+	if (parse_u64(s, &x, suffix) || x > UINT32_MAX)
+		return -1;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+/**
+ * sim_set() - set one configuration key.
+ * @cfg: configuration.
+ * @key: option name without the dashes ("policy", "page-size", ...).
+ * @val: value text; NULL for the flag skip-unwritten.
+ *
+ * Return: 0, or -1 (bad key or value; nothing printed).
+ */
+int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
+{
+	const struct cxd_preset *p;
+	uint64_t v64;
+	int v;
+
+	if (!strcmp(key, "skip-unwritten")) {
+		cfg->skip_unwritten = !val || strcmp(val, "0");
+		return 0;
+	}
+	if (!val)
+		return -1;
+	if (!strcmp(key, "preset")) {
+		p = cxd_preset_find(val);
+		if (!p)
+			return -1;
+		cfg->nand = p->nand;
+		cfg->preset = p->name;
+		return 0;
+	}
+	if (!strcmp(key, "policy")) {
+		v = cxd_policy_parse(val);
+		if (v < 0)
+			return -1;
+		cfg->policy = v;
+		return 0;
+	}
+	if (!strcmp(key, "prefetch")) {
+		v = cxd_prefetch_parse(val);
+		if (v < 0)
+			return -1;
+		cfg->prefetch = v;
+		return 0;
+	}
+	if (!strcmp(key, "write-alloc")) {
+		if (!strcmp(val, "fetch"))
+			cfg->write_alloc = CXD_WA_FETCH;
+		else if (!strcmp(val, "nofetch"))
+			cfg->write_alloc = CXD_WA_NOFETCH;
+		else
+			return -1;
+		return 0;
+	}
+	if (!strcmp(key, "xfer")) {
+		if (!strcmp(val, "exact"))
+			cfg->nand.xfer_model = CXD_XFER_EXACT;
+		else if (!strcmp(val, "nvmevirt"))
+			cfg->nand.xfer_model = CXD_XFER_NVMEVIRT;
+		else
+			return -1;
+		return 0;
+	}
+	if (!strcmp(key, "capacity"))
+		return parse_u64(val, &cfg->capacity, true);
+	if (!strcmp(key, "cache"))
+		return parse_u64(val, &cfg->cache, true);
+	if (!strcmp(key, "ways"))
+		return parse_u32(val, &cfg->ways, false);
+	if (!strcmp(key, "seed"))
+		return parse_u64(val, &cfg->seed, false);
+	if (!strcmp(key, "degree"))
+		return parse_u32(val, &cfg->degree, false);
+	if (!strcmp(key, "distance"))
+		return parse_u32(val, &cfg->distance, false);
+	if (!strcmp(key, "think"))
+		return parse_u64(val, &cfg->think_ns, false);
+	if (!strcmp(key, "t-read"))
+		return parse_u64(val, &cfg->nand.t_read_ns, false);
+	if (!strcmp(key, "t-prog"))
+		return parse_u64(val, &cfg->nand.t_prog_ns, false);
+	if (!strcmp(key, "t-bers"))
+		return parse_u64(val, &cfg->nand.t_bers_ns, false);
+	if (!strcmp(key, "channels"))
+		return parse_u32(val, &cfg->nand.channels, false);
+	if (!strcmp(key, "dies"))
+		return parse_u32(val, &cfg->nand.dies_per_channel, false);
+	if (!strcmp(key, "planes"))
+		return parse_u32(val, &cfg->nand.planes_per_die, false);
+	if (!strcmp(key, "page-size"))
+		return parse_u32(val, &cfg->nand.nand_page_size, true);
+	if (!strcmp(key, "mbps"))
+		return parse_u32(val, &cfg->nand.channel_mbps, false);
+	if (!strcmp(key, "pages-per-block"))
+		return parse_u32(val, &cfg->nand.pages_per_block, false);
+	(void)v64;
+	return -1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile @q (0..1) of the sorted @v[n]. */
+static uint64_t pct(const uint64_t *v, uint64_t n, double q)
+{
+	uint64_t k;
+
+	if (!n)
+		return 0;
+	k = (uint64_t)(q * (double)n + 0.999999);
+	if (k < 1)
+		k = 1;
+	if (k > n)
+		k = n;
+	return v[k - 1];
+}
+
+static double ratio(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0.0;
+}
+
+/* One run of @t under @cfg. Return: 0 or -1 (message printed). */
+static int run(const struct sim_cfg *cfg, const struct trace *t,
+	       struct metrics *out)
+{
+	struct cxd_model_cfg mc = {
+		.nlines = (uint32_t)(cfg->cache / CXD_HOST_PAGE_SIZE),
+		.ways = cfg->ways,
+		.policy = cfg->policy,
+		.nand = cfg->nand,
+	};
+	uint64_t i, now = 0, ndies, *lat;
+	struct cxd_access r;
+	struct cxd_model m;
+	uint32_t planes;
+	double u;
+	void *mem;
+
+	if (cfg->cache / CXD_HOST_PAGE_SIZE > CXD_MAX_LINES || !mc.nlines) {
+		fprintf(stderr, "cxdvirt-sim: cache size out of range\n");
+		return -1;
+	}
+	mc.npages = cfg->capacity / CXD_HOST_PAGE_SIZE;
+	if (!mc.npages) {
+		mc.npages = t->max_page + 1;
+		if (mc.npages < mc.nlines)
+			mc.npages = mc.nlines;
+	}
+	if (t->n && t->max_page >= mc.npages) {
+		fprintf(stderr,
+			"cxdvirt-sim: page %" PRIu64 " beyond the capacity (%" PRIu64 " pages)\n",
+			t->max_page, mc.npages);
+		return -1;
+	}
+	if (cxd_nand_cfg_valid(&mc.nand)) {
+		fprintf(stderr, "cxdvirt-sim: NAND configuration out of range\n");
+		return -1;
+	}
+	if (!cxd_model_cfg_state_size(&mc)) {
+		fprintf(stderr,
+			"cxdvirt-sim: bad cache shape (lines %u, ways %u, pages %" PRIu64 ")\n",
+			mc.nlines, mc.ways, mc.npages);
+		return -1;
+	}
+	mem = aligned_alloc(8, (cxd_model_cfg_state_size(&mc) + 7) & ~7ul);
+	lat = malloc((t->n ? t->n : 1) * sizeof(*lat));
+	if (!mem || !lat || cxd_model_init_cfg(&m, &mc, mem)) {
+		fprintf(stderr, "cxdvirt-sim: cannot set up the model\n");
+		free(mem);
+		free(lat);
+		return -1;
+	}
+	cxd_model_set_seed(&m, cfg->seed);
+	m.prefetch = cfg->prefetch;
+	m.prefetch_degree = cfg->degree;
+	m.prefetch_distance = cfg->distance;
+	m.write_alloc = cfg->write_alloc;
+	m.skip_unwritten = cfg->skip_unwritten;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < t->n; i++) {
+		cxd_model_access(&m, t->recs[i].page,
+				 t->recs[i].write ? CXD_ACC_WRITE : 0, now, &r);
+		if (!r.hit) {
+			lat[out->lat_n++] = r.done_ns - now;
+			out->lat_sum += r.done_ns - now;
+		}
+		if (t->recs[i].write)
+			out->writes++;
+		else
+			out->reads++;
+		now = r.done_ns + cfg->think_ns;
+	}
+	out->accesses = t->n;
+	out->elapsed_ns = now;
+	out->npages = mc.npages;
+	out->st = m.stats;
+	out->erases = m.nand.erases;
+	qsort(lat, out->lat_n, sizeof(*lat), cmp_u64);
+	out->p50 = pct(lat, out->lat_n, 0.50);
+	out->p90 = pct(lat, out->lat_n, 0.90);
+	out->p99 = pct(lat, out->lat_n, 0.99);
+	out->p999 = pct(lat, out->lat_n, 0.999);
+	out->lat_max = out->lat_n ? lat[out->lat_n - 1] : 0;
+
+	ndies = (uint64_t)mc.nand.channels * mc.nand.dies_per_channel;
+	planes = cxd_nand_planes(&mc.nand);
+	for (i = 0; i < ndies; i++) {
+		u = ratio(m.nand.die_busy[i], now * planes);
+		out->util_mean += u / (double)ndies;
+		if (u > out->util_max)
+			out->util_max = u;
+	}
+	free(mem);
+	free(lat);
+	return 0;
+}
+
+/* ------------------------------------------------------------- output -- */
+
+/*
+ * Prefetch metrics after ATC'23 (MQSim_CXL): coverage = misses removed by
+ * prefetch / misses without it = useful / (useful + misses); accuracy =
+ * useful / issued; lateness = late / useful; pollution = prefetched pages
+ * evicted unused / issued.
+ */
+static json_object *metrics_json(const struct sim_cfg *cfg,
+				 const struct metrics *x)
+{
+	json_object *o = json_object_new_object(), *c, *l, *p, *e, *d;
+	const struct cxd_model_stats *s = &x->st;
+
+	c = json_object_new_object();
+	json_object_object_add(c, "preset", json_object_new_string(cfg->preset));
+	json_object_object_add(c, "policy",
+			       json_object_new_string(cxd_policy_name(cfg->policy)));
+	json_object_object_add(c, "cache_bytes", json_object_new_uint64(cfg->cache));
+	json_object_object_add(c, "capacity_pages", json_object_new_uint64(x->npages));
+	json_object_object_add(c, "ways", json_object_new_uint64(cfg->ways));
+	json_object_object_add(c, "prefetch",
+			       json_object_new_string(cxd_prefetch_name(cfg->prefetch)));
+	json_object_object_add(c, "degree", json_object_new_uint64(cfg->degree));
+	json_object_object_add(c, "distance", json_object_new_uint64(cfg->distance));
+	json_object_object_add(c, "write_alloc", json_object_new_string(
+		cfg->write_alloc == CXD_WA_NOFETCH ? "nofetch" : "fetch"));
+	json_object_object_add(c, "skip_unwritten",
+			       json_object_new_boolean(cfg->skip_unwritten));
+	json_object_object_add(c, "think_ns", json_object_new_uint64(cfg->think_ns));
+	json_object_object_add(c, "t_read_ns", json_object_new_uint64(cfg->nand.t_read_ns));
+	json_object_object_add(c, "t_prog_ns", json_object_new_uint64(cfg->nand.t_prog_ns));
+	json_object_object_add(c, "channel_mbps",
+			       json_object_new_uint64(cfg->nand.channel_mbps));
+	json_object_object_add(c, "xfer_ns",
+			       json_object_new_uint64(cxd_nand_xfer_ns(&cfg->nand)));
+	json_object_object_add(o, "config", c);
+
+	json_object_object_add(o, "accesses", json_object_new_uint64(x->accesses));
+	json_object_object_add(o, "reads", json_object_new_uint64(x->reads));
+	json_object_object_add(o, "writes", json_object_new_uint64(x->writes));
+	json_object_object_add(o, "hits", json_object_new_uint64(s->hits));
+	json_object_object_add(o, "misses", json_object_new_uint64(s->misses));
+	json_object_object_add(o, "hit_ratio",
+			       json_object_new_double(ratio(s->hits, x->accesses)));
+	json_object_object_add(o, "read_misses", json_object_new_uint64(s->read_misses));
+	json_object_object_add(o, "write_misses", json_object_new_uint64(s->write_misses));
+	json_object_object_add(o, "write_allocs", json_object_new_uint64(s->write_allocs));
+	json_object_object_add(o, "unwritten_skips",
+			       json_object_new_uint64(s->unwritten_skips));
+	json_object_object_add(o, "elapsed_ns", json_object_new_uint64(x->elapsed_ns));
+
+	l = json_object_new_object();
+	json_object_object_add(l, "count", json_object_new_uint64(x->lat_n));
+	json_object_object_add(l, "mean",
+			       json_object_new_double(ratio(x->lat_sum, x->lat_n)));
+	json_object_object_add(l, "p50", json_object_new_uint64(x->p50));
+	json_object_object_add(l, "p90", json_object_new_uint64(x->p90));
+	json_object_object_add(l, "p99", json_object_new_uint64(x->p99));
+	json_object_object_add(l, "p999", json_object_new_uint64(x->p999));
+	json_object_object_add(l, "max", json_object_new_uint64(x->lat_max));
+	json_object_object_add(o, "miss_latency_ns", l);
+
+	e = json_object_new_object();
+	json_object_object_add(e, "total", json_object_new_uint64(s->evictions));
+	json_object_object_add(e, "clean", json_object_new_uint64(s->clean_evictions));
+	json_object_object_add(e, "dirty", json_object_new_uint64(s->dirty_evictions));
+	json_object_object_add(e, "writebacks", json_object_new_uint64(s->writebacks));
+	json_object_object_add(e, "erases", json_object_new_uint64(x->erases));
+	json_object_object_add(o, "evictions", e);
+
+	p = json_object_new_object();
+	json_object_object_add(p, "issued", json_object_new_uint64(s->prefetch_issued));
+	json_object_object_add(p, "useful", json_object_new_uint64(s->prefetch_useful));
+	json_object_object_add(p, "late", json_object_new_uint64(s->prefetch_late));
+	json_object_object_add(p, "polluting",
+			       json_object_new_uint64(s->prefetch_polluting));
+	json_object_object_add(p, "coverage", json_object_new_double(
+		ratio(s->prefetch_useful, s->prefetch_useful + s->misses)));
+	json_object_object_add(p, "accuracy", json_object_new_double(
+		ratio(s->prefetch_useful, s->prefetch_issued)));
+	json_object_object_add(p, "lateness", json_object_new_double(
+		ratio(s->prefetch_late, s->prefetch_useful)));
+	json_object_object_add(p, "pollution", json_object_new_double(
+		ratio(s->prefetch_polluting, s->prefetch_issued)));
+	json_object_object_add(o, "prefetch", p);
+
+	d = json_object_new_object();
+	json_object_object_add(d, "utilization_mean", json_object_new_double(x->util_mean));
+	json_object_object_add(d, "utilization_max", json_object_new_double(x->util_max));
+	json_object_object_add(o, "dies", d);
+	return o;
+}
+
+/* Text rows: label and a formatter over one run. */
+struct row {
+	const char *label;
+	void (*fmt)(char *buf, size_t len, const struct sim_cfg *c,
+		    const struct metrics *x);
+};
+
+#define ROW_U64(_name, _expr)						\
+static void row_##_name(char *b, size_t n, const struct sim_cfg *c,	\
+			const struct metrics *x)			\
+{									\
+	(void)c;							\
+	snprintf(b, n, "%" PRIu64, (uint64_t)(_expr));			\
+}
+#define ROW_PCT(_name, _num, _den)					\
+static void row_##_name(char *b, size_t n, const struct sim_cfg *c,	\
+			const struct metrics *x)			\
+{									\
+	(void)c;							\
+	snprintf(b, n, "%.2f%%", 100.0 * ratio((_num), (_den)));	\
+}
+
+static void row_setting(char *b, size_t n, const struct sim_cfg *c,
+			const struct metrics *x)
+{
+	(void)x;
+	snprintf(b, n, "%s/%s/%s", c->preset, cxd_policy_name(c->policy),
+		 cxd_prefetch_name(c->prefetch));
+}
+
+ROW_U64(accesses, x->accesses)
+ROW_U64(hits, x->st.hits)
+ROW_U64(misses, x->st.misses)
+ROW_PCT(hit_ratio, x->st.hits, x->accesses)
+ROW_U64(read_misses, x->st.read_misses)
+ROW_U64(write_misses, x->st.write_misses)
+ROW_U64(lat_mean, x->lat_n ? x->lat_sum / x->lat_n : 0)
+ROW_U64(p50, x->p50)
+ROW_U64(p90, x->p90)
+ROW_U64(p99, x->p99)
+ROW_U64(p999, x->p999)
+ROW_U64(lat_max, x->lat_max)
+ROW_U64(evictions, x->st.evictions)
+ROW_U64(dirty, x->st.dirty_evictions)
+ROW_U64(pf_issued, x->st.prefetch_issued)
+ROW_U64(pf_useful, x->st.prefetch_useful)
+ROW_U64(pf_late, x->st.prefetch_late)
+ROW_U64(pf_polluting, x->st.prefetch_polluting)
+ROW_PCT(coverage, x->st.prefetch_useful, x->st.prefetch_useful + x->st.misses)
+ROW_PCT(accuracy, x->st.prefetch_useful, x->st.prefetch_issued)
+ROW_PCT(lateness, x->st.prefetch_late, x->st.prefetch_useful)
+ROW_PCT(pollution, x->st.prefetch_polluting, x->st.prefetch_issued)
+ROW_U64(elapsed, x->elapsed_ns)
+
+static void row_util(char *b, size_t n, const struct sim_cfg *c,
+		     const struct metrics *x)
+{
+	(void)c;
+	snprintf(b, n, "%.2f%% / %.2f%%", 100.0 * x->util_mean,
+		 100.0 * x->util_max);
+}
+
+static const struct row rows[] = {
+	{ "setting (preset/policy/prefetch)", row_setting },
+	{ "accesses", row_accesses },
+	{ "hits", row_hits },
+	{ "misses", row_misses },
+	{ "hit ratio", row_hit_ratio },
+	{ "read misses", row_read_misses },
+	{ "write misses", row_write_misses },
+	{ "miss latency mean (ns)", row_lat_mean },
+	{ "miss latency p50 (ns)", row_p50 },
+	{ "miss latency p90 (ns)", row_p90 },
+	{ "miss latency p99 (ns)", row_p99 },
+	{ "miss latency p99.9 (ns)", row_p999 },
+	{ "miss latency max (ns)", row_lat_max },
+	{ "evictions", row_evictions },
+	{ "dirty evictions", row_dirty },
+	{ "prefetch issued", row_pf_issued },
+	{ "prefetch useful", row_pf_useful },
+	{ "prefetch late", row_pf_late },
+	{ "prefetch polluting", row_pf_polluting },
+	{ "prefetch coverage", row_coverage },
+	{ "prefetch accuracy", row_accuracy },
+	{ "prefetch lateness", row_lateness },
+	{ "prefetch pollution", row_pollution },
+	{ "die utilization mean / max", row_util },
+	{ "elapsed (ns)", row_elapsed },
+};
+
+static void print_text(const char *ckey, char **cvals,
+		       const struct sim_cfg *cfgs, const struct metrics *xs,
+		       unsigned int n)
+{
+	char buf[64];
+	unsigned int i, j;
+
+	if (ckey) {
+		printf("%-34s", ckey);
+		for (j = 0; j < n; j++)
+			printf(" %20s", cvals[j]);
+		printf("\n");
+	}
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		printf("%-34s", rows[i].label);
+		for (j = 0; j < n; j++) {
+			rows[i].fmt(buf, sizeof(buf), &cfgs[j], &xs[j]);
+			printf(" %20s", buf);
+		}
+		printf("\n");
+	}
+}
+
+static const struct option long_opts[] = {
+	{ "preset", required_argument, NULL, 0 },
+	{ "capacity", required_argument, NULL, 0 },
+	{ "cache", required_argument, NULL, 0 },
+	{ "ways", required_argument, NULL, 0 },
+	{ "policy", required_argument, NULL, 0 },
+	{ "seed", required_argument, NULL, 0 },
+	{ "prefetch", required_argument, NULL, 0 },
+	{ "degree", required_argument, NULL, 0 },
+	{ "distance", required_argument, NULL, 0 },
+	{ "write-alloc", required_argument, NULL, 0 },
+	{ "skip-unwritten", no_argument, NULL, 0 },
+	{ "think", required_argument, NULL, 0 },
+	{ "t-read", required_argument, NULL, 0 },
+	{ "t-prog", required_argument, NULL, 0 },
+	{ "t-bers", required_argument, NULL, 0 },
+	{ "channels", required_argument, NULL, 0 },
+	{ "dies", required_argument, NULL, 0 },
+	{ "planes", required_argument, NULL, 0 },
+	{ "page-size", required_argument, NULL, 0 },
+	{ "mbps", required_argument, NULL, 0 },
+	{ "pages-per-block", required_argument, NULL, 0 },
+	{ "xfer", required_argument, NULL, 0 },
+	{ "compare", required_argument, NULL, 'c' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int main(int argc, char **argv)
+{
+	struct sim_cfg base = {
+		.cache = 8ull << 20,
+		.policy = CXD_POLICY_FIFO,
+		.prefetch = CXD_PF_NONE,
+		.degree = 1,
+		.distance = 1,
+	};
+	struct sim_cfg cfgs[MAX_COMPARE];
+	struct metrics xs[MAX_COMPARE];
+	char *compare = NULL, *cvals[MAX_COMPARE], *ckey = NULL, *s, *tok;
+	unsigned int n = 1, i;
+	bool json = false;
+	struct trace t;
+	json_object *root, *arr;
+	int opt, idx, ret = 0;
+
+	sim_set(&base, "preset", "znand");
+	while ((opt = getopt_long(argc, argv, "h", long_opts, &idx)) != -1) {
+		switch (opt) {
+		case 0:
+			if (sim_set(&base, long_opts[idx].name, optarg)) {
+				fprintf(stderr, "cxdvirt-sim: --%s: bad value '%s'\n",
+					long_opts[idx].name, optarg ? optarg : "");
+				return 2;
+			}
+			break;
+		case 'c':
+			compare = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+
+	cfgs[0] = base;
+	if (compare) {
+		ckey = compare;
+		s = strchr(compare, '=');
+		if (!s || s == compare || !s[1]) {
+			fprintf(stderr, "cxdvirt-sim: --compare wants KEY=V1,V2,...\n");
+			return 2;
+		}
+		*s++ = 0;
+		n = 0;
+		for (tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
+			if (n == MAX_COMPARE) {
+				fprintf(stderr, "cxdvirt-sim: at most %d values\n",
+					MAX_COMPARE);
+				return 2;
+			}
+			cfgs[n] = base;
+			cvals[n] = tok;
+			if (sim_set(&cfgs[n], ckey, tok)) {
+				fprintf(stderr, "cxdvirt-sim: --compare %s: bad value '%s'\n",
+					ckey, tok);
+				return 2;
+			}
+			n++;
+		}
+		if (!n) {
+			fprintf(stderr, "cxdvirt-sim: --compare wants values\n");
+			return 2;
+		}
+	}
+
+	if (trace_load(argv[optind], &t))
+		return 1;
+	for (i = 0; i < n; i++) {
+		if (run(&cfgs[i], &t, &xs[i])) {
+			trace_free(&t);
+			return 1;
+		}
+	}
+
+	if (json) {
+		if (compare) {
+			root = json_object_new_object();
+			arr = json_object_new_array();
+			json_object_object_add(root, "compare",
+					       json_object_new_string(ckey));
+			for (i = 0; i < n; i++) {
+				json_object *o = metrics_json(&cfgs[i], &xs[i]);
+
+				json_object_object_add(o, "value",
+						       json_object_new_string(cvals[i]));
+				json_object_array_add(arr, o);
+			}
+			json_object_object_add(root, "runs", arr);
+		} else {
+			root = metrics_json(&cfgs[0], &xs[0]);
+		}
+		json_object_object_add(root, "threads",
+				       json_object_new_uint64(t.threads));
+		printf("%s\n", json_object_to_json_string_ext(root,
+				JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(root);
+	} else {
+		print_text(compare ? ckey : NULL, cvals, cfgs, xs, n);
+	}
+	trace_free(&t);
+	return ret;
+}
