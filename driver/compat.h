@@ -10,6 +10,7 @@
 #include <linux/version.h>
 #include <linux/mm.h>
 #include <linux/device.h>
+#include <linux/memregion.h>
 
 /*
  * 6.3 made vma->vm_flags const and added vm_flags_set()
@@ -55,5 +56,50 @@ static inline bool cxd_pte_test_and_clear_young(pte_t *ptep)
 		return false;
 	return test_and_clear_bit(_PAGE_BIT_ACCESSED, (unsigned long *)&ptep->pte);
 }
+
+/*
+ * 6.3 added struct memregion_info::range, and dax_hmem's probe takes the
+ * range from it instead of the platform device's MEM resource
+ * ("dax/hmem: Convey the dax range via memregion_info()"). Node mode fills
+ * both, so one platform device works on 6.1 and on newer kernels.
+ */
+static inline void cxd_memregion_info_set_range(struct memregion_info *mri,
+						u64 start, u64 end)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	mri->range.start = start;
+	mri->range.end = end;
+#endif
+}
+
+/*
+ * 6.6 renamed destroy_memory_type() to put_memory_type() ("memory tier:
+ * rename destroy_memory_type() to put_memory_type()"); same function, it
+ * drops a reference.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 6, 0)
+#define cxd_put_memory_type(t)	destroy_memory_type(t)
+#else
+#define cxd_put_memory_type(t)	put_memory_type(t)
+#endif
+
+/*
+ * Modules can no longer link apply_to_existing_page_range() on 7.x: Debian
+ * trixie's 6.12 exports it (EXPORT_SYMBOL_GPL), sid's 7.2 does not (the
+ * "mm: Unexport apply_to_existing_page_range()" change, "no modular in-tree
+ * users"). The release in between that dropped the export is not pinned
+ * down here, so every kernel after 6.12 takes the fallback, which always
+ * links: apply_to_page_range(), exported on all of them. It also allocates
+ * the missing page tables of the range and calls @fn for pte_none() entries
+ * too, so @fn must skip non-present PTEs (cxd_pte_test_and_clear_young()
+ * does).
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+#define cxd_apply_to_existing_page_range(mm, addr, size, fn, data) \
+	apply_to_existing_page_range(mm, addr, size, fn, data)
+#else
+#define cxd_apply_to_existing_page_range(mm, addr, size, fn, data) \
+	apply_to_page_range(mm, addr, size, fn, data)
+#endif
 
 #endif /* CXDVIRT_COMPAT_H */

@@ -19,6 +19,7 @@
 #include <linux/string.h>
 
 #include "cxdvirt.h"
+#include "../hotplug/node.h"
 
 #define CXD_MIN_CAPACITY	(2ull << 20)
 #define CXD_MAX_CAPACITY	(64ull << 30)
@@ -83,6 +84,7 @@ enum cxd_kind { CXD_U64, CXD_U32, CXD_INT };
  * @suffix:	K/M/G accepted.
  * @live:	may change while powered; applied to the running model.
  * @check:	returns NULL if @v is acceptable for @d, else the reason.
+ * @stored:	optional; called after a value was stored (cxd_cfg_mutex held).
  */
 struct cxd_attr_desc {
 	const char *name;
@@ -90,6 +92,7 @@ struct cxd_attr_desc {
 	bool suffix;
 	bool live;
 	const char *(*check)(struct cxd_dev *d, s64 v);
+	void (*stored)(struct cxd_dev *d);
 };
 
 static const char *cxd_check_capacity(struct cxd_dev *d, s64 v)
@@ -98,9 +101,23 @@ static const char *cxd_check_capacity(struct cxd_dev *d, s64 v)
 		return "out of range [2M, 64G]";
 	if (v % CXD_CAPACITY_ALIGN)
 		return "not a multiple of 2M";
-	if (v < d->cfg.cache_size)
+	if (d->cfg.cache_size_set && v < d->cfg.cache_size)
 		return "smaller than cache_size (lower cache_size first)";
 	return NULL;
+}
+
+/* Until cache_size is written, it follows capacity: capacity / 8. */
+static void cxd_stored_capacity(struct cxd_dev *d)
+{
+	if (!d->cfg.cache_size_set)
+		d->cfg.cache_size = max_t(u64, CXD_HOST_PAGE_SIZE,
+					  round_down(d->cfg.capacity / 8,
+						     CXD_HOST_PAGE_SIZE));
+}
+
+static void cxd_stored_cache_size(struct cxd_dev *d)
+{
+	d->cfg.cache_size_set = true;
 }
 
 static const char *cxd_check_cache_size(struct cxd_dev *d, s64 v)
@@ -156,6 +173,70 @@ static const char *cxd_check_mbps(struct cxd_dev *d, s64 v)
 	return NULL;
 }
 
+static const char *cxd_check_target(struct cxd_dev *d, s64 v)
+{
+	if (v == NUMA_NO_NODE)
+		return NULL;
+	return cxd_node_check_target(v);
+}
+
+static const char *cxd_check_planes(struct cxd_dev *d, s64 v)
+{
+	if (v < 1 || v > CXD_MAX_PLANES)
+		return "out of range [1, 16]";
+	return NULL;
+}
+
+static const char *cxd_check_ppb(struct cxd_dev *d, s64 v)
+{
+	if (v < 0 || v > CXD_MAX_PAGES_PER_BLOCK)
+		return "out of range [0 (no erase), 65536]";
+	return NULL;
+}
+
+static const char *cxd_check_ways(struct cxd_dev *d, s64 v)
+{
+	if (v < 0 || v > (s64)(d->cfg.cache_size / CXD_HOST_PAGE_SIZE))
+		return "not 0 (fully associative) or at most the cache lines";
+	return NULL;
+}
+
+static const char *cxd_check_degree(struct cxd_dev *d, s64 v)
+{
+	if (v < 0 || v > CXD_MAX_PREFETCH_DEGREE)
+		return "out of range [0, 16]";
+	return NULL;
+}
+
+static const char *cxd_check_distance(struct cxd_dev *d, s64 v)
+{
+	if (v < 0 || v > CXD_PF_WINDOW)
+		return "out of range [0, 64] strides";
+	return NULL;
+}
+
+static const char *cxd_check_bool(struct cxd_dev *d, s64 v)
+{
+	if (v != 0 && v != 1)
+		return "not 0 or 1";
+	return NULL;
+}
+
+static const char *cxd_check_any(struct cxd_dev *d, s64 v)
+{
+	return NULL;
+}
+
+/* The seed takes effect at once: the random policy restarts from it. */
+static void cxd_stored_seed(struct cxd_dev *d)
+{
+	if (d->live) {
+		spin_lock(&d->live->lock);
+		cxd_model_set_seed(&d->live->model, d->cfg.seed);
+		spin_unlock(&d->live->lock);
+	}
+}
+
 static const char *cxd_check_scan(struct cxd_dev *d, s64 v)
 {
 	if (v < 0 || v > 60000)
@@ -169,9 +250,7 @@ static void cxd_apply_live(struct cxd_dev *d)
 	struct cxd_live *l = d->live;
 
 	spin_lock(&l->lock);
-	l->model.nand.cfg.t_read_ns = d->cfg.nand.t_read_ns;
-	l->model.nand.cfg.t_prog_ns = d->cfg.nand.t_prog_ns;
-	l->model.nand.cfg.channel_mbps = d->cfg.nand.channel_mbps;
+	cxd_model_apply_runtime(&l->model, &d->cfg);
 	spin_unlock(&l->lock);
 	if (READ_ONCE(l->scan_interval_ms) != d->cfg.scan_interval_ms)
 		cxd_scan_set_interval(l, d->cfg.scan_interval_ms);
@@ -231,6 +310,8 @@ static ssize_t cxd_store_num(struct cxd_dev *d, const struct cxd_attr_desc *a,
 		*(int *)field = v;
 		break;
 	}
+	if (a->stored)
+		a->stored(d);
 	if (d->live)
 		cxd_apply_live(d);
 	ret = count;
@@ -245,13 +326,15 @@ bad_text:
 }
 
 /*
- * CXD_NUM_ATTR() - one numeric attribute: show prints the field, store goes
- * through cxd_store_num() with the attribute's descriptor.
+ * CXD_NUM_ATTR_HOOK() - one numeric attribute: show prints the field, store
+ * goes through cxd_store_num() with the attribute's descriptor; @_stored,
+ * if not NULL, runs after a value is stored. CXD_NUM_ATTR() has no hook.
  */
-#define CXD_NUM_ATTR(_name, _field, _kind, _suffix, _live, _check, _fmt)	\
+#define CXD_NUM_ATTR_HOOK(_name, _field, _kind, _suffix, _live, _check,	\
+			  _stored, _fmt)				\
 static const struct cxd_attr_desc cxd_desc_##_name = {			\
 	.name = #_name, .kind = _kind, .suffix = _suffix,		\
-	.live = _live, .check = _check,					\
+	.live = _live, .check = _check, .stored = _stored,		\
 };									\
 static ssize_t cxd_##_name##_show(struct config_item *item, char *page)\
 {									\
@@ -266,8 +349,14 @@ static ssize_t cxd_##_name##_store(struct config_item *item,		\
 }									\
 CONFIGFS_ATTR(cxd_, _name)
 
-CXD_NUM_ATTR(capacity, capacity, CXD_U64, true, false, cxd_check_capacity, "%llu");
-CXD_NUM_ATTR(cache_size, cache_size, CXD_U64, true, false, cxd_check_cache_size, "%llu");
+#define CXD_NUM_ATTR(_name, _field, _kind, _suffix, _live, _check, _fmt)	\
+	CXD_NUM_ATTR_HOOK(_name, _field, _kind, _suffix, _live, _check,	\
+			  NULL, _fmt)
+
+CXD_NUM_ATTR_HOOK(capacity, capacity, CXD_U64, true, false, cxd_check_capacity,
+		  cxd_stored_capacity, "%llu");
+CXD_NUM_ATTR_HOOK(cache_size, cache_size, CXD_U64, true, false,
+		  cxd_check_cache_size, cxd_stored_cache_size, "%llu");
 CXD_NUM_ATTR(backing_node, backing_node, CXD_INT, false, false, cxd_check_node, "%d");
 CXD_NUM_ATTR(phys_addr, phys_addr, CXD_U64, true, false, cxd_check_phys, "0x%llx");
 CXD_NUM_ATTR(channels, nand.channels, CXD_U32, false, false, cxd_check_count, "%u");
@@ -278,7 +367,23 @@ CXD_NUM_ATTR(nand_page_size, nand.nand_page_size, CXD_U32, true, false,
 CXD_NUM_ATTR(t_read_ns, nand.t_read_ns, CXD_U64, false, true, cxd_check_latency, "%llu");
 CXD_NUM_ATTR(t_prog_ns, nand.t_prog_ns, CXD_U64, false, true, cxd_check_latency, "%llu");
 CXD_NUM_ATTR(channel_mbps, nand.channel_mbps, CXD_U32, false, true, cxd_check_mbps, "%u");
+CXD_NUM_ATTR(target_node, target_node, CXD_INT, false, false, cxd_check_target, "%d");
 CXD_NUM_ATTR(scan_interval_ms, scan_interval_ms, CXD_U32, false, true, cxd_check_scan, "%u");
+CXD_NUM_ATTR(planes_per_die, nand.planes_per_die, CXD_U32, false, false,
+	     cxd_check_planes, "%u");
+CXD_NUM_ATTR(pages_per_block, nand.pages_per_block, CXD_U32, false, false,
+	     cxd_check_ppb, "%u");
+CXD_NUM_ATTR(t_bers_ns, nand.t_bers_ns, CXD_U64, false, true, cxd_check_latency, "%llu");
+CXD_NUM_ATTR(ways, ways, CXD_U32, false, false, cxd_check_ways, "%u");
+CXD_NUM_ATTR(prefetch_degree, prefetch_degree, CXD_U32, false, true,
+	     cxd_check_degree, "%u");
+CXD_NUM_ATTR(prefetch_distance, prefetch_distance, CXD_U32, false, true,
+	     cxd_check_distance, "%u");
+CXD_NUM_ATTR(write_alloc, write_alloc, CXD_U32, false, true, cxd_check_bool, "%u");
+CXD_NUM_ATTR(skip_unwritten, skip_unwritten, CXD_U32, false, true,
+	     cxd_check_bool, "%u");
+CXD_NUM_ATTR_HOOK(seed, seed, CXD_U64, false, true, cxd_check_any,
+		  cxd_stored_seed, "%llu");
 
 static ssize_t cxd_policy_show(struct config_item *item, char *page)
 {
@@ -305,18 +410,138 @@ static ssize_t cxd_policy_store(struct config_item *item, const char *page,
 
 	mutex_lock(&cxd_cfg_mutex);
 	d->cfg.policy = p;
-	if (d->live) {
-		spin_lock(&d->live->lock);
-		cxd_cache_set_policy(&d->live->model.cache, p);
-		spin_unlock(&d->live->lock);
-	}
+	if (d->live)
+		cxd_apply_live(d);
 	mutex_unlock(&cxd_cfg_mutex);
 	return count;
 bad:
-	cxd_warn(d, "policy: unknown policy (supported: fifo)");
+	{
+		char names[96];
+		int i, n = 0;
+
+		names[0] = '\0';
+		for (i = 0; i < CXD_POLICY_NR; i++)
+			n += scnprintf(names + n, sizeof(names) - n, "%s%s",
+				       i ? " " : "", cxd_policy_name(i));
+		cxd_warn(d, "policy: unknown policy (supported: %s)", names);
+	}
 	return -EINVAL;
 }
 CONFIGFS_ATTR(cxd_, policy);
+
+/*
+ * cxd_name_arg() - copy a name written to an attribute into @buf (@len
+ * bytes), dropping one trailing newline. Return: 0, or -EINVAL for an empty,
+ * too long or NUL-containing value.
+ */
+static int cxd_name_arg(const char *page, size_t count, char *buf, size_t len)
+{
+	if (count && page[count - 1] == '\n')
+		count--;
+	if (!count || count >= len || strnlen(page, count) != count)
+		return -EINVAL;
+	memcpy(buf, page, count);
+	buf[count] = '\0';
+	return 0;
+}
+
+static ssize_t cxd_prefetch_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%s\n", cxd_prefetch_name(to_cxd(item)->cfg.prefetch));
+}
+
+static ssize_t cxd_prefetch_store(struct config_item *item, const char *page,
+				  size_t count)
+{
+	struct cxd_dev *d = to_cxd(item);
+	char buf[16];
+	int p;
+
+	if (cxd_name_arg(page, count, buf, sizeof(buf)) ||
+	    (p = cxd_prefetch_parse(buf)) < 0) {
+		cxd_warn(d, "prefetch: unknown prefetcher (supported: none next stride)");
+		return -EINVAL;
+	}
+	mutex_lock(&cxd_cfg_mutex);
+	d->cfg.prefetch = p;
+	if (d->live)
+		cxd_apply_live(d);
+	mutex_unlock(&cxd_cfg_mutex);
+	return count;
+}
+CONFIGFS_ATTR(cxd_, prefetch);
+
+/* preset: write a name to load that preset's NAND geometry and timing. */
+static ssize_t cxd_preset_show(struct config_item *item, char *page)
+{
+	const struct cxd_preset *p;
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; (p = cxd_preset_at(i)); i++)
+		n += sysfs_emit_at(page, n, "%s%s", i ? " " : "", p->name);
+	return n + sysfs_emit_at(page, n, "\n");
+}
+
+static ssize_t cxd_preset_store(struct config_item *item, const char *page,
+				size_t count)
+{
+	struct cxd_dev *d = to_cxd(item);
+	const struct cxd_preset *p = NULL;
+	char buf[16];
+	int ret = -EINVAL;
+
+	if (!cxd_name_arg(page, count, buf, sizeof(buf)))
+		p = cxd_preset_find(buf);
+	if (!p) {
+		cxd_warn(d, "preset: unknown preset (read the attribute for the list)");
+		return -EINVAL;
+	}
+	mutex_lock(&cxd_cfg_mutex);
+	if (d->live) {
+		cxd_warn(d, "preset: cannot change while powered (write 0 to power first)");
+	} else {
+		d->cfg.nand = p->nand;
+		ret = count;
+	}
+	mutex_unlock(&cxd_cfg_mutex);
+	return ret;
+}
+CONFIGFS_ATTR(cxd_, preset);
+
+static const char * const cxd_mode_names[] = {
+	[CXD_MODE_DEVDAX] = "devdax",
+	[CXD_MODE_NODE] = "node",
+};
+
+static ssize_t cxd_mode_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%s\n", cxd_mode_names[to_cxd(item)->cfg.mode]);
+}
+
+/* Not live: the mode decides what power-on builds. */
+static ssize_t cxd_mode_store(struct config_item *item, const char *page,
+			      size_t count)
+{
+	struct cxd_dev *d = to_cxd(item);
+	int m = sysfs_match_string(cxd_mode_names, page);
+	int ret = count;
+
+	if (m < 0) {
+		cxd_warn(d, "mode: unknown mode (supported: devdax, node)");
+		return -EINVAL;
+	}
+	mutex_lock(&cxd_cfg_mutex);
+	if (d->live) {
+		cxd_warn(d, "mode: cannot change while powered (write 0 to power first)");
+		ret = -EINVAL;
+	} else {
+		d->cfg.mode = m;
+	}
+	mutex_unlock(&cxd_cfg_mutex);
+	return ret;
+}
+CONFIGFS_ATTR(cxd_, mode);
 
 static ssize_t cxd_index_show(struct config_item *item, char *page)
 {
@@ -326,7 +551,7 @@ CONFIGFS_ATTR_RO(cxd_, index);
 
 static ssize_t cxd_features_show(struct config_item *item, char *page)
 {
-	return sysfs_emit(page, "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps policy scan_interval_ms index power\n");
+	return sysfs_emit(page, "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns ways policy prefetch prefetch_degree prefetch_distance write_alloc skip_unwritten seed preset scan_interval_ms mode target_node index power\n");
 }
 CONFIGFS_ATTR_RO(cxd_, features);
 
@@ -369,6 +594,19 @@ static struct configfs_attribute *cxd_attrs[] = {
 	&cxd_attr_channel_mbps,
 	&cxd_attr_policy,
 	&cxd_attr_scan_interval_ms,
+	&cxd_attr_planes_per_die,
+	&cxd_attr_pages_per_block,
+	&cxd_attr_t_bers_ns,
+	&cxd_attr_ways,
+	&cxd_attr_prefetch,
+	&cxd_attr_prefetch_degree,
+	&cxd_attr_prefetch_distance,
+	&cxd_attr_write_alloc,
+	&cxd_attr_skip_unwritten,
+	&cxd_attr_seed,
+	&cxd_attr_preset,
+	&cxd_attr_mode,
+	&cxd_attr_target_node,
 	&cxd_attr_index,
 	&cxd_attr_features,
 	&cxd_attr_power,
@@ -403,6 +641,8 @@ static void cxd_cfg_defaults(struct cxd_cfg *c)
 	c->cache_size = 8ull << 20;
 	c->backing_node = NUMA_NO_NODE;
 	c->phys_addr = 0;
+	c->mode = CXD_MODE_DEVDAX;
+	c->target_node = NUMA_NO_NODE;
 	c->nand.channels = 8;
 	c->nand.dies_per_channel = 4;
 	c->nand.nand_page_size = 4096;
@@ -411,6 +651,11 @@ static void cxd_cfg_defaults(struct cxd_cfg *c)
 	c->nand.channel_mbps = 1200;
 	c->policy = CXD_POLICY_FIFO;
 	c->scan_interval_ms = 100;
+	c->nand.planes_per_die = 1;
+	c->nand.t_bers_ns = 1000000;
+	c->prefetch = CXD_PF_NONE;
+	c->prefetch_degree = 1;
+	c->write_alloc = CXD_WA_FETCH;
 }
 
 static bool cxd_name_ok(const char *name)

@@ -3,7 +3,8 @@
  * cxdvirt: emulated CXL-SSDs. Internal declarations shared by the driver's
  * files: configfs.c (configuration, one config_item per device), device.c
  * (power on/off: backing memory, model, char device), fault.c (the devdax-style
- * file and its fault path) and sysfs.c (state and statistics).
+ * file and its fault path), sysfs.c (state and statistics) and, for node mode,
+ * hotplug/node.c (the range as a dax device and a NUMA node).
  */
 #ifndef CXDVIRT_H
 #define CXDVIRT_H
@@ -23,20 +24,42 @@
 #define CXD_MAX_DEVICES		256
 
 /**
+ * enum cxd_mode - how a powered device is presented.
+ * @CXD_MODE_DEVDAX:	/dev/cxdvirtN, a devdax-style character device.
+ * @CXD_MODE_NODE:	the phys_addr range as a dax device (dax_hmem) that
+ *			kmem can online as memory of @target_node (NUMA node).
+ */
+enum cxd_mode {
+	CXD_MODE_DEVDAX = 0,
+	CXD_MODE_NODE,
+};
+
+/**
  * struct cxd_cfg - one device's configuration, as written through configfs.
  * Sizes in bytes, times in ns, bandwidth in MB/s. See docs/interface.md.
  */
 struct cxd_cfg {
 	u64 capacity;
 	u64 cache_size;
+	bool cache_size_set;	/* written; else it follows capacity / 8 */
 	int backing_node;
 	u64 phys_addr;
+	enum cxd_mode mode;
+	int target_node;
 	struct cxd_nand_cfg nand;
 	enum cxd_policy policy;
 	u32 scan_interval_ms;
+	u32 ways;			/* 0: fully associative */
+	u32 prefetch;			/* enum cxd_prefetch_mode */
+	u32 prefetch_degree;
+	u32 prefetch_distance;
+	u32 write_alloc;		/* enum cxd_write_alloc */
+	u32 skip_unwritten;		/* 0 or 1 */
+	u64 seed;			/* random policy */
 };
 
 struct cxd_live;
+struct cxd_node;
 
 /**
  * struct cxd_dev - one configured device (a configfs directory).
@@ -98,6 +121,8 @@ struct cxd_live {
 	u64 scan_passes;		/* under @lock */
 	u64 scan_touched;		/* pages found accessed, under @lock */
 
+	struct cxd_node *node;		/* node mode (hotplug/node.c), else NULL */
+
 	spinlock_t open_lock;
 	unsigned int open_count;
 	bool dead;
@@ -116,6 +141,7 @@ extern const struct attribute_group *cxd_dev_groups[];
 int cxd_power_on(struct cxd_dev *d);
 int cxd_power_off(struct cxd_dev *d);
 unsigned long cxd_page_pfn(struct cxd_live *l, u64 pgoff);
+void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c);
 
 /* fault.c */
 extern const struct file_operations cxd_fops;

@@ -18,6 +18,7 @@
 
 #include "compat.h"
 #include "cxdvirt.h"
+#include "../hotplug/node.h"
 
 /**
  * cxd_page_pfn() - page frame number backing device page @pgoff.
@@ -29,6 +30,26 @@ unsigned long cxd_page_pfn(struct cxd_live *l, u64 pgoff)
 	if (l->pages)
 		return page_to_pfn(l->pages[pgoff]);
 	return PHYS_PFN(l->phys) + pgoff;
+}
+
+/**
+ * cxd_model_apply_runtime() - copy the settings that may change while a
+ * device is powered (timing, policy, prefetch, write policy) from @c into @m.
+ * Context: caller holds the device's lock.
+ */
+void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c)
+{
+	m->nand.cfg.t_read_ns = c->nand.t_read_ns;
+	m->nand.cfg.t_prog_ns = c->nand.t_prog_ns;
+	m->nand.cfg.t_bers_ns = c->nand.t_bers_ns;
+	m->nand.cfg.channel_mbps = c->nand.channel_mbps;
+	if (m->cache.policy != c->policy)
+		cxd_cache_set_policy(&m->cache, c->policy);
+	m->prefetch = c->prefetch;
+	m->prefetch_degree = c->prefetch_degree;
+	m->prefetch_distance = c->prefetch_distance;
+	m->write_alloc = c->write_alloc;
+	m->skip_unwritten = c->skip_unwritten;
 }
 
 static void cxd_free_pages(struct cxd_live *l)
@@ -70,6 +91,27 @@ static int cxd_alloc_pages(struct cxd_dev *d, struct cxd_live *l)
 	return 0;
 }
 
+static int cxd_count_reserved(struct resource *res, void *arg)
+{
+	*(u64 *)arg += resource_size(res);
+	return 0;
+}
+
+/*
+ * cxd_reserved_bytes() - bytes of [@start, @start + @size) covered by
+ * reserved memory (E820 "Reserved", as memmap=SIZE$ADDR makes). A range that
+ * runs into a hole is not fully covered, unlike region_intersects(), which
+ * ignores holes.
+ */
+static u64 cxd_reserved_bytes(u64 start, u64 size)
+{
+	u64 covered = 0;
+
+	walk_iomem_res_desc(IORES_DESC_RESERVED, IORESOURCE_MEM, start,
+			    start + size - 1, &covered, cxd_count_reserved);
+	return covered;
+}
+
 /*
  * Reserved-range backing: a physical range reserved at boot with
  * memmap=SIZE$ADDR. It must be reserved memory (not System RAM, not a hole),
@@ -86,9 +128,13 @@ static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *l)
 			 start, size);
 		return -EINVAL;
 	}
-	if (region_intersects(start, size, IORESOURCE_MEM,
-			      IORES_DESC_RESERVED) != REGION_INTERSECTS) {
+	if (cxd_reserved_bytes(start, size) != size) {
 		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) is not entirely reserved memory (memmap=SIZE$ADDR)",
+			 start, size);
+		return -EINVAL;
+	}
+	if (cxd_node_range_taken(start, size)) {
+		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) overlaps a node-mode device",
 			 start, size);
 		return -EINVAL;
 	}
@@ -136,8 +182,31 @@ static void cxd_live_release(struct device *dev)
 	kfree(l);
 }
 
+/*
+ * Node mode: no char device (the memory is reached as NUMA memory), only the
+ * class device for sysfs, added once the range is registered.
+ */
+static int cxd_power_on_node(struct cxd_dev *d, struct cxd_live *l)
+{
+	int ret;
+
+	l->dev.devt = 0;
+	ret = cxd_node_attach(d, l);
+	if (ret)
+		return ret;
+	ret = device_add(&l->dev);
+	if (ret) {
+		cxd_warn(d, "power: cannot add " CXD_NAME "%d: %d", d->index, ret);
+		cxd_node_detach(l);
+		return ret;
+	}
+	d->live = l;
+	return 0;
+}
+
 /**
- * cxd_power_on() - bring device @d up as /dev/cxdvirt<index>.
+ * cxd_power_on() - bring device @d up as /dev/cxdvirt<index>, or in node
+ * mode as a dax device for its target node (hotplug/node.c).
  * Context: process; caller holds cxd_cfg_mutex; @d is not powered.
  * Return: 0; -EINVAL for an inconsistent configuration or an unusable
  * phys_addr range (one log line says why); -ENOMEM; or the error of
@@ -148,7 +217,7 @@ int cxd_power_on(struct cxd_dev *d)
 	struct cxd_cfg *c = &d->cfg;
 	struct cxd_live *l;
 	size_t msize;
-	u32 nlines;
+	struct cxd_model_cfg mc;
 	int ret;
 
 	if (c->cache_size > c->capacity) {
@@ -160,11 +229,15 @@ int cxd_power_on(struct cxd_dev *d)
 		cxd_warn(d, "power: invalid NAND geometry or timing");
 		return -EINVAL;
 	}
-	nlines = c->cache_size / CXD_HOST_PAGE_SIZE;
-	msize = cxd_model_state_size(c->capacity / CXD_HOST_PAGE_SIZE, nlines,
-				     &c->nand);
+	mc.npages = c->capacity / CXD_HOST_PAGE_SIZE;
+	mc.nlines = c->cache_size / CXD_HOST_PAGE_SIZE;
+	mc.ways = c->ways;
+	mc.policy = c->policy;
+	mc.nand = c->nand;
+	msize = cxd_model_cfg_state_size(&mc);
 	if (!msize) {
-		cxd_warn(d, "power: invalid cache shape");
+		cxd_warn(d, "power: invalid cache shape (ways %u must divide the %u cache lines)",
+			 c->ways, mc.nlines);
 		return -EINVAL;
 	}
 
@@ -192,11 +265,19 @@ int cxd_power_on(struct cxd_dev *d)
 	l->pflags = kvcalloc(l->npages, sizeof(*l->pflags), GFP_KERNEL);
 	if (!l->model_mem || !l->pflags)
 		goto err_put;
-	if (cxd_model_init(&l->model, l->npages, nlines, &c->nand, c->policy,
-			   l->model_mem)) {
+	if (cxd_model_init_cfg(&l->model, &mc, l->model_mem)) {
 		cxd_warn(d, "power: model rejected the configuration");
 		ret = -EINVAL;
 		goto err_put;
+	}
+	cxd_model_apply_runtime(&l->model, c);
+	cxd_model_set_seed(&l->model, c->seed);
+
+	if (c->mode == CXD_MODE_NODE) {
+		ret = cxd_power_on_node(d, l);
+		if (ret)
+			goto err_put;
+		return 0;
 	}
 
 	ret = c->phys_addr ? cxd_claim_range(d, l) : cxd_alloc_pages(d, l);
@@ -231,11 +312,22 @@ err_put:
  * cxd_power_off() - tear down powered device @d.
  * Context: process; caller holds cxd_cfg_mutex; @d is powered.
  * Return: 0, or -EBUSY (nothing changes) while a file of the device is open
- * or mapped.
+ * or mapped, or, in node mode, while part of its range is online memory.
  */
 int cxd_power_off(struct cxd_dev *d)
 {
 	struct cxd_live *l = d->live;
+
+	if (l->node) {
+		if (cxd_node_busy(l))
+			return -EBUSY;
+		cxd_scan_stop(l);
+		device_del(&l->dev);
+		cxd_node_detach(l);
+		d->live = NULL;
+		put_device(&l->dev);
+		return 0;
+	}
 
 	spin_lock(&l->open_lock);
 	if (l->open_count) {

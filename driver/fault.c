@@ -85,6 +85,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
 	u64 pgoff = vmf->pgoff;
 	struct cxd_access acc;
+	unsigned int i;
 	pgprot_t prot;
 	vm_fault_t ret;
 	bool resident;
@@ -101,11 +102,12 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	cxd_model_access(&l->model, pgoff, write ? CXD_ACC_WRITE : 0, t0, &acc);
 	spin_unlock(&l->lock);
 
-	if (!acc.hit) {
-		if (acc.victim != CXD_NO_PAGE)
-			cxd_unmap_page(l, acc.victim);
+	/* Victims of the demand miss and of its prefetches leave every mapping. */
+	for (i = 0; i < acc.nvictims; i++)
+		cxd_unmap_page(l, acc.victims[i].page);
+	/* A miss, or a hit on a prefetch still in flight, waits for the data. */
+	if (!acc.hit || acc.late)
 		cxd_wait_until(acc.done_ns);
-	}
 
 	prot = write ? vm_get_page_prot(vma->vm_flags) : vma->vm_page_prot;
 	ret = vmf_insert_pfn_prot(vma, vmf->address, cxd_page_pfn(l, pgoff), prot);

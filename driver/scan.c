@@ -128,9 +128,9 @@ static void cxd_scan_one(struct cxd_live *l, struct cxd_scan_target *t,
 	/* The mapping may have gone or changed since the snapshot. */
 	if (vma && vma->vm_start == t->start && cxd_vma_is_ours(vma, l)) {
 		ctx->vma = vma;
-		apply_to_existing_page_range(t->mm, vma->vm_start,
-					     vma->vm_end - vma->vm_start,
-					     cxd_scan_pte, ctx);
+		cxd_apply_to_existing_page_range(t->mm, vma->vm_start,
+						 vma->vm_end - vma->vm_start,
+						 cxd_scan_pte, ctx);
 		if (ctx->n)
 			cxd_scan_flush(ctx);
 	}

@@ -9,6 +9,7 @@
 #include <linux/sysfs.h>
 
 #include "cxdvirt.h"
+#include "../hotplug/node.h"
 
 static inline struct cxd_live *dev_live(struct device *dev)
 {
@@ -147,8 +148,106 @@ static const struct attribute_group cxd_stats_group = {
 	.attrs = cxd_stats_attrs,
 };
 
+/*
+ * Node mode (hotplug/node.c): where the device's memory went. Shown only for
+ * a device powered in node mode; mode is shown for every device.
+ */
+static ssize_t mode_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%s\n", dev_live(dev)->node ? "node" : "devdax");
+}
+static DEVICE_ATTR_RO(mode);
+
+static ssize_t target_node_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  dev_live(dev)->cdev_owner->cfg.target_node);
+}
+static DEVICE_ATTR_RO(target_node);
+
+static ssize_t dax_device_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	char name[32];
+
+	cxd_node_dax_name_get(dev_live(dev), name, sizeof(name));
+	return sysfs_emit(buf, "%s\n", name);
+}
+static DEVICE_ATTR_RO(dax_device);
+
+static ssize_t adistance_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", cxd_node_adistance(dev_live(dev)));
+}
+static DEVICE_ATTR_RO(adistance);
+
+static ssize_t online_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct cxd_live *l = dev_live(dev);
+	struct cxd_node_state st;
+	const char *s;
+
+	cxd_node_get_state(l, &st);
+	if (!st.online_bytes)
+		s = "offline";
+	else if (st.online_bytes == l->npages * CXD_HOST_PAGE_SIZE)
+		s = "online";
+	else
+		s = "partial";
+	return sysfs_emit(buf, "%s\n", s);
+}
+static DEVICE_ATTR_RO(online);
+
+/* CXD_NODE_ATTR() - a read-only file showing one field of cxd_node_state. */
+#define CXD_NODE_ATTR(_name)						\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	struct cxd_node_state st;					\
+									\
+	cxd_node_get_state(dev_live(dev), &st);				\
+	return sysfs_emit(buf, "%llu\n", st._name);			\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+CXD_NODE_ATTR(online_bytes);
+CXD_NODE_ATTR(movable_bytes);
+CXD_NODE_ATTR(node_used_bytes);
+
+static struct attribute *cxd_node_attrs[] = {
+	&dev_attr_mode.attr,
+	&dev_attr_target_node.attr,
+	&dev_attr_dax_device.attr,
+	&dev_attr_adistance.attr,
+	&dev_attr_online.attr,
+	&dev_attr_online_bytes.attr,
+	&dev_attr_movable_bytes.attr,
+	&dev_attr_node_used_bytes.attr,
+	NULL,
+};
+
+static umode_t cxd_node_visible(struct kobject *kobj, struct attribute *a,
+				int n)
+{
+	struct cxd_live *l = dev_live(kobj_to_dev(kobj));
+
+	if (a == &dev_attr_mode.attr || l->node)
+		return a->mode;
+	return 0;
+}
+
+static const struct attribute_group cxd_node_group = {
+	.attrs = cxd_node_attrs,
+	.is_visible = cxd_node_visible,
+};
+
 const struct attribute_group *cxd_dev_groups[] = {
 	&cxd_dev_group,
 	&cxd_stats_group,
+	&cxd_node_group,
 	NULL,
 };

@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxdvirt node mode: a device's physical range as memory of a CPU-less NUMA
+ * node, through the kernel's own drivers.
+ *
+ * Power-on registers a platform device named "hmem" whose resource is the
+ * device's range (reserved at boot with memmap=SIZE$ADDR) and whose platform
+ * data (struct memregion_info) names the target node. The stock dax_hmem
+ * driver binds to it and creates a dax region with one dax device (daxN.0)
+ * covering the range. `daxctl reconfigure-device --mode=system-ram daxN.0`
+ * hands it to kmem, which hot-adds the range to the target node; daxctl
+ * onlines it as ZONE_MOVABLE. Kernels that default to auto-online may do
+ * the binding and onlining themselves (see docs/numa-mode.md).
+ *
+ * Before the dax device exists, the node's memory type is set from the
+ * modeled device (cxd_node_adistance()): kmem only sets its default type on
+ * a node that has none, so ours decides the node's memory tier.
+ *
+ * Rules that keep teardown safe:
+ * - Power-off refuses (-EBUSY) while any memory block of the range is
+ *   online. Removing the dax device then would leave the memory online and
+ *   the range unusable until reboot (kmem cannot hot-remove online memory).
+ * - A powered node-mode device holds a configfs dependency on its item, so
+ *   rmdir fails with -EBUSY until the device is powered off.
+ *
+ * Locking: every function here except the sysfs helpers
+ * (cxd_node_dax_name(), cxd_node_get_state(), cxd_node_adistance()) runs
+ * under cxd_cfg_mutex, which also protects cxd_nodes. The sysfs helpers only
+ * read fields fixed at attach; the sysfs files are removed before detach.
+ */
+#include <linux/device.h>
+#include <linux/ioport.h>
+#include <linux/kmod.h>
+#include <linux/memory.h>
+#include <linux/memory_hotplug.h>
+#include <linux/memory-tiers.h>
+#include <linux/memregion.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/nodemask.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmstat.h>
+
+#include "compat.h"
+#include "cxdvirt.h"
+#include "../hotplug/node.h"
+
+/* Unloaded DRAM access latency the abstract distance is scaled against. */
+#define CXD_DRAM_NS		100
+/* Bounds of the modeled miss latency / DRAM latency ratio (see below). */
+#define CXD_ADIST_MIN_RATIO	2
+#define CXD_ADIST_MAX_RATIO	100
+
+/**
+ * struct cxd_node - a powered node-mode device.
+ * @list:	entry in cxd_nodes.
+ * @owner:	the configured device.
+ * @start:	first byte of the range.
+ * @size:	bytes; a multiple of the memory block size.
+ * @nid:	target node.
+ * @id:		memregion id: the N of hmem.N and of the dax region.
+ * @adistance:	abstract distance of @mtype.
+ * @pdev:	the "hmem" platform device dax_hmem binds to.
+ * @mtype:	our memory type, set on @nid before kmem can bind.
+ * @res_name:	name of the range in /proc/iomem.
+ */
+struct cxd_node {
+	struct list_head list;
+	struct cxd_dev *owner;
+	u64 start;
+	u64 size;
+	int nid;
+	int id;
+	int adistance;
+	struct platform_device *pdev;
+	struct memory_dev_type *mtype;
+	char res_name[CXD_NAME_MAX + sizeof(CXD_NAME ":")];
+};
+
+static LIST_HEAD(cxd_nodes);
+
+/**
+ * cxd_node_check_target() - can node @nid take a node-mode device?
+ * @nid:	node id.
+ *
+ * The node must be possible (node ids are fixed at boot: SRAT proximity
+ * domains, hotplug ranges, CXL windows) and must have no memory yet, so that
+ * everything on it comes from the device.
+ *
+ * Context: any; the answer can change with memory hotplug.
+ * Return: NULL if @nid is acceptable, else the reason.
+ */
+const char *cxd_node_check_target(int nid)
+{
+	if (nid < 0 || nid >= MAX_NUMNODES)
+		return "not a node number";
+	if (!node_possible(nid))
+		return "not a possible node (node ids are fixed at boot)";
+	if (node_state(nid, N_MEMORY))
+		return "already has memory";
+	return NULL;
+}
+
+/**
+ * cxd_node_range_taken() - does [@start, @start + @size) overlap the range
+ * of a powered node-mode device?
+ * @start:	first byte.
+ * @size:	bytes.
+ *
+ * Context: caller holds cxd_cfg_mutex.
+ * Return: true if it does.
+ */
+bool cxd_node_range_taken(u64 start, u64 size)
+{
+	struct cxd_node *n;
+
+	lockdep_assert_held(&cxd_cfg_mutex);
+	list_for_each_entry(n, &cxd_nodes, list)
+		if (start < n->start + n->size && n->start < start + size)
+			return true;
+	return false;
+}
+
+/*
+ * Abstract distance of the modeled device. A memory tier groups nodes whose
+ * abstract distance falls in one MEMTIER_CHUNK_SIZE chunk; DRAM is
+ * MEMTIER_ADISTANCE_DRAM and kmem's default for dax memory is 5x that. We
+ * scale DRAM's value by the ratio of the modeled unloaded miss latency (tR
+ * plus the transfer of one NAND page) to a DRAM access (100 ns), rounded up
+ * and bounded to [2, 100]: at least one tier below DRAM, and far below the
+ * tier ids overflowing. The Z-NAND default (3 us + 3.4 us) gives 65x.
+ */
+static int cxd_adistance_of(const struct cxd_nand_cfg *nand)
+{
+	u64 miss_ns = nand->t_read_ns + cxd_nand_xfer_ns(nand);
+	u64 ratio = DIV_ROUND_UP_ULL(miss_ns, CXD_DRAM_NS);
+
+	ratio = clamp_t(u64, ratio, CXD_ADIST_MIN_RATIO, CXD_ADIST_MAX_RATIO);
+	return MEMTIER_ADISTANCE_DRAM * (int)ratio;
+}
+
+/**
+ * cxd_node_adistance() - abstract distance set on the target node.
+ * @l:	powered node-mode device.
+ * Context: any. Return: the abstract distance (see memory-tiers.h).
+ */
+int cxd_node_adistance(const struct cxd_live *l)
+{
+	return l->node->adistance;
+}
+
+struct cxd_cover {
+	u64 next;	/* first byte not yet covered */
+	bool gap;
+};
+
+static int cxd_cover_one(struct resource *r, void *arg)
+{
+	struct cxd_cover *c = arg;
+
+	if (r->start > c->next)
+		c->gap = true;
+	c->next = max_t(u64, c->next, r->end + 1);
+	return 0;
+}
+
+/*
+ * Is every byte of the range inside a reserved entry of the memory map
+ * (memmap=SIZE$ADDR)? region_intersects() does not see holes, so a range
+ * that runs past the reservation would pass it.
+ */
+static bool cxd_range_reserved(u64 start, u64 size)
+{
+	struct cxd_cover c = { .next = start };
+
+	walk_iomem_res_desc(IORES_DESC_RESERVED, IORESOURCE_MEM, start,
+			    start + size - 1, &c, cxd_cover_one);
+	return !c.gap && c.next >= start + size;
+}
+
+/*
+ * Checks before anything changes. Each failure logs one line and returns
+ * -EINVAL.
+ */
+static int cxd_node_validate(struct cxd_dev *d)
+{
+	const struct cxd_cfg *c = &d->cfg;
+	u64 start = c->phys_addr, size = c->capacity;
+	u64 block = memory_block_size_bytes();
+	struct range plug = mhp_get_pluggable_range(true);
+	struct cxd_node *n;
+	const char *why;
+
+	if (!start) {
+		cxd_warn(d, "power: mode node needs phys_addr, a range reserved at boot with memmap=SIZE$ADDR");
+		return -EINVAL;
+	}
+	if (start % block || size % block) {
+		cxd_warn(d, "power: phys_addr 0x%llx and capacity %llu must be multiples of the memory block size (%llu)",
+			 start, size, block);
+		return -EINVAL;
+	}
+	if (c->target_node == NUMA_NO_NODE) {
+		cxd_warn(d, "power: mode node needs target_node");
+		return -EINVAL;
+	}
+	why = cxd_node_check_target(c->target_node);
+	if (why) {
+		cxd_warn(d, "power: target_node %d: %s", c->target_node, why);
+		return -EINVAL;
+	}
+	list_for_each_entry(n, &cxd_nodes, list) {
+		if (n->nid == c->target_node) {
+			cxd_warn(d, "power: target_node %d is used by device %s",
+				 n->nid, config_item_name(&n->owner->item));
+			return -EINVAL;
+		}
+		if (start < n->start + n->size && n->start < start + size) {
+			cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) overlaps device %s",
+				 start, size, config_item_name(&n->owner->item));
+			return -EINVAL;
+		}
+	}
+	if (start < plug.start || start + size - 1 > plug.end) {
+		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) is outside what memory hotplug can add",
+			 start, size);
+		return -EINVAL;
+	}
+	if (region_intersects(start, size, IORESOURCE_SYSTEM_RAM,
+			      IORES_DESC_NONE) != REGION_DISJOINT) {
+		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) overlaps System RAM: reserve it with memmap=SIZE$ADDR",
+			 start, size);
+		return -EINVAL;
+	}
+	if (!cxd_range_reserved(start, size)) {
+		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) is not entirely reserved memory (memmap=SIZE$ADDR)",
+			 start, size);
+		return -EINVAL;
+	}
+	/*
+	 * Nobody may own any part of it: a trial claim fails on any busy
+	 * resource inside (a devdax-mode device, a driver). It is released at
+	 * once because kmem claims the range itself later.
+	 */
+	if (!request_mem_region(start, size, CXD_NAME)) {
+		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) is busy (another device or driver owns part of it)",
+			 start, size);
+		return -EINVAL;
+	}
+	release_mem_region(start, size);
+	return 0;
+}
+
+static void cxd_node_blocks(const struct cxd_node *n, u64 *online,
+			    u64 *movable);
+
+/*
+ * Kernels with IORESOURCE_DAX_KMEM (6.3+: dax_hmem marks its region for
+ * kmem) bind kmem at once, and with memory auto-online (Debian 6.12:
+ * MHP_DEFAULT_ONLINE_TYPE_ONLINE_AUTO) the memory comes up online before
+ * power-on returns, as ZONE_NORMAL unless the policy says online_movable.
+ * Normal-zone memory takes unmovable allocations and may never offline, so
+ * the device could never be powered off. A module cannot read the policy
+ * (/sys/devices/system/memory/auto_online_blocks) cleanly beforehand, so
+ * this only reports what happened; tools set the policy first.
+ */
+static void cxd_node_check_auto_online(struct cxd_node *n)
+{
+	u64 online, movable;
+
+	cxd_node_blocks(n, &online, &movable);
+	if (online > movable)
+		cxd_warn(n->owner, "power: the kernel onlined %llu MiB of node %d outside ZONE_MOVABLE (auto_online_blocks policy): it may never offline; write offline or online_movable to /sys/devices/system/memory/auto_online_blocks before power-on",
+			 (online - movable) >> 20, n->nid);
+}
+
+/* dax_hmem bound to @pdev? */
+static bool cxd_hmem_bound(struct platform_device *pdev)
+{
+	bool bound;
+
+	device_lock(&pdev->dev);
+	bound = pdev->dev.driver;
+	device_unlock(&pdev->dev);
+	return bound;
+}
+
+static int cxd_hmem_add(struct cxd_node *n)
+{
+	struct memregion_info mri = { .target_node = n->nid };
+	struct resource res = DEFINE_RES_MEM_NAMED(n->start, n->size,
+						   n->res_name);
+	struct platform_device *pdev;
+	int ret;
+
+	cxd_memregion_info_set_range(&mri, n->start, n->start + n->size - 1);
+	pdev = platform_device_alloc("hmem", n->id);
+	if (!pdev)
+		return -ENOMEM;
+	/* The device's own node: an online node near the target. */
+	set_dev_node(&pdev->dev, numa_map_to_online_node(n->nid));
+	ret = platform_device_add_data(pdev, &mri, sizeof(mri));
+	if (!ret)
+		ret = platform_device_add_resources(pdev, &res, 1);
+	if (!ret)
+		ret = platform_device_add(pdev);
+	if (ret) {
+		platform_device_put(pdev);
+		return ret;
+	}
+	n->pdev = pdev;
+	return 0;
+}
+
+/**
+ * cxd_node_attach() - power on device @d in node mode.
+ * @d:	device, mode node, not powered.
+ * @l:	its runtime state under construction; l->node is set on success.
+ *
+ * Validates the configuration (range reserved, free, aligned to the memory
+ * block size; target node possible and empty; neither used by another
+ * device), sets the target node's memory type, then registers the "hmem"
+ * platform device and waits for dax_hmem to bind (loading it if needed).
+ *
+ * Context: process, may sleep; caller holds cxd_cfg_mutex; called from the
+ * configfs power store.
+ * Return: 0; -EINVAL for a bad configuration or when dax_hmem does not bind
+ * (one log line says why); -ENOMEM; -ENOENT if the item is being removed.
+ */
+int cxd_node_attach(struct cxd_dev *d, struct cxd_live *l)
+{
+	struct cxd_node *n;
+	int ret;
+
+	lockdep_assert_held(&cxd_cfg_mutex);
+	ret = cxd_node_validate(d);
+	if (ret)
+		return ret;
+
+	n = kzalloc(sizeof(*n), GFP_KERNEL);
+	if (!n)
+		return -ENOMEM;
+	n->owner = d;
+	n->start = d->cfg.phys_addr;
+	n->size = d->cfg.capacity;
+	n->nid = d->cfg.target_node;
+	snprintf(n->res_name, sizeof(n->res_name), CXD_NAME ":%s",
+		 config_item_name(&d->item));
+
+	/* rmdir must wait for power-off: see the top of this file. */
+	ret = configfs_depend_item_unlocked(&cxd_subsys, &d->item);
+	if (ret)
+		goto err_free;
+
+	n->adistance = cxd_adistance_of(&d->cfg.nand);
+	n->mtype = alloc_memory_type(n->adistance);
+	if (IS_ERR(n->mtype)) {
+		ret = PTR_ERR(n->mtype);
+		goto err_undepend;
+	}
+	init_node_memory_type(n->nid, n->mtype);
+
+	n->id = memregion_alloc(GFP_KERNEL);
+	if (n->id < 0) {
+		ret = n->id;
+		goto err_mtype;
+	}
+	ret = cxd_hmem_add(n);
+	if (ret) {
+		cxd_warn(d, "power: cannot register platform device hmem.%d: %d",
+			 n->id, ret);
+		goto err_region;
+	}
+	if (!cxd_hmem_bound(n->pdev)) {
+		/* No udev in some setups: load the driver; it binds on load. */
+		request_module("dax_hmem");
+		if (!cxd_hmem_bound(n->pdev)) {
+			cxd_warn(d, "power: dax_hmem did not bind to hmem.%d (is the dax_hmem module available?)",
+				 n->id);
+			ret = -EINVAL;
+			goto err_pdev;
+		}
+	}
+	list_add_tail(&n->list, &cxd_nodes);
+	l->node = n;
+	cxd_node_check_auto_online(n);
+	pr_info(CXD_NAME ": %s: range [0x%llx-0x%llx] registered as hmem.%d for node %d (abstract distance %d)\n",
+		config_item_name(&d->item), n->start, n->start + n->size - 1,
+		n->id, n->nid, n->adistance);
+	return 0;
+
+err_pdev:
+	platform_device_unregister(n->pdev);
+err_region:
+	memregion_free(n->id);
+err_mtype:
+	clear_node_memory_type(n->nid, n->mtype);
+	cxd_put_memory_type(n->mtype);
+err_undepend:
+	configfs_undepend_item(&d->item);
+err_free:
+	kfree(n);
+	return ret;
+}
+
+/*
+ * Walk the range one memory block at a time. pfn_to_online_page() is NULL
+ * for a block that is offline or not added (kmem not bound).
+ */
+static void cxd_node_blocks(const struct cxd_node *n, u64 *online,
+			    u64 *movable)
+{
+	u64 block = memory_block_size_bytes();
+	u64 addr;
+
+	*online = 0;
+	*movable = 0;
+	for (addr = n->start; addr < n->start + n->size; addr += block) {
+		struct page *page = pfn_to_online_page(PHYS_PFN(addr));
+
+		if (!page)
+			continue;
+		*online += block;
+		if (page_zonenum(page) == ZONE_MOVABLE)
+			*movable += block;
+	}
+}
+
+/**
+ * cxd_node_busy() - may powered node-mode device @l be powered off?
+ * @l:	powered node-mode device.
+ *
+ * Context: process; caller holds cxd_cfg_mutex.
+ * Return: 0, or -EBUSY (with one log line) while part of the range is
+ * online memory.
+ */
+int cxd_node_busy(struct cxd_live *l)
+{
+	struct cxd_node *n = l->node;
+	u64 online, movable;
+	char dax[32];
+
+	cxd_node_blocks(n, &online, &movable);
+	if (!online)
+		return 0;
+	cxd_node_dax_name_get(l, dax, sizeof(dax));
+	cxd_warn(n->owner, "power: %llu MiB of the range are online memory of node %d: offline it first (daxctl offline-memory %s)",
+		 online >> 20, n->nid, dax);
+	return -EBUSY;
+}
+
+/**
+ * cxd_node_detach() - undo cxd_node_attach() for @l.
+ * @l:	powered node-mode device whose memory is offline
+ *	(cxd_node_busy() returned 0); its sysfs files are already removed.
+ *
+ * Unregisters the platform device (dax_hmem's devm teardown removes the dax
+ * device; a bound kmem removes the offline memory), frees the memregion id,
+ * clears the node's memory type and drops the configfs dependency.
+ *
+ * Context: process; caller holds cxd_cfg_mutex.
+ */
+void cxd_node_detach(struct cxd_live *l)
+{
+	struct cxd_node *n = l->node;
+
+	lockdep_assert_held(&cxd_cfg_mutex);
+	list_del(&n->list);
+	platform_device_unregister(n->pdev);
+	memregion_free(n->id);
+	/* After the unbind: kmem's own clear must find our type still set. */
+	clear_node_memory_type(n->nid, n->mtype);
+	cxd_put_memory_type(n->mtype);
+	configfs_undepend_item(&n->owner->item);
+	pr_info(CXD_NAME ": %s: hmem.%d for node %d unregistered\n",
+		config_item_name(&n->owner->item), n->id, n->nid);
+	l->node = NULL;
+	kfree(n);
+}
+
+static int cxd_find_dax(struct device *dev, void *data)
+{
+	const char **name = data;
+
+	if (dev->bus && !strcmp(dev->bus->name, "dax")) {
+		*name = dev_name(dev);
+		return 1;
+	}
+	return 0;
+}
+
+/**
+ * cxd_node_dax_name_get() - the dax device dax_hmem created, e.g. "dax0.0".
+ * @l:		powered node-mode device.
+ * @buf:	receives the name, or "" if there is none (daxctl destroyed it).
+ * @len:	size of @buf.
+ *
+ * Context: process (sysfs show); the platform device lives while @l->node
+ * does.
+ */
+void cxd_node_dax_name_get(const struct cxd_live *l, char *buf, size_t len)
+{
+	const char *name = NULL;
+
+	buf[0] = '\0';
+	device_for_each_child(&l->node->pdev->dev, &name, cxd_find_dax);
+	if (name)
+		strscpy(buf, name, len);
+}
+
+/**
+ * cxd_node_get_state() - online state and use of node-mode device @l.
+ * @l:	powered node-mode device.
+ * @st:	filled in; see struct cxd_node_state.
+ *
+ * A snapshot: memory may be onlined or offlined at any time.
+ * Context: process (sysfs show).
+ */
+void cxd_node_get_state(const struct cxd_live *l, struct cxd_node_state *st)
+{
+	const struct cxd_node *n = l->node;
+	u64 used = 0;
+	int z;
+
+	cxd_node_blocks(n, &st->online_bytes, &st->movable_bytes);
+	if (node_online(n->nid) && NODE_DATA(n->nid)) {
+		pg_data_t *pgdat = NODE_DATA(n->nid);
+
+		for (z = 0; z < MAX_NR_ZONES; z++) {
+			struct zone *zone = &pgdat->node_zones[z];
+			unsigned long managed = zone_managed_pages(zone);
+			unsigned long free = zone_page_state(zone, NR_FREE_PAGES);
+
+			used += managed - min(free, managed);
+		}
+	}
+	st->node_used_bytes = used << PAGE_SHIFT;
+}
