@@ -5,6 +5,8 @@
 #   make            build cxdvirt.ko (at the top) and the user tools
 #   make check      install what is missing, unit tests, then the guest suite
 #   make demo       boot a guest, make two devices, print their hit/miss table
+#   make build-matrix  -Werror module builds for Debian trixie 6.12 and sid 7.x
+#   make check-matrix  build + guest suite on bookworm 6.1, trixie 6.12, sid 7.x
 #   make C=1        the module build with sparse
 #
 # KDIR: kernel build tree; defaults to the running kernel's, else the newest
@@ -23,7 +25,7 @@ MODEL_SRCS := $(wildcard driver/model/*.c)
 MODEL_OBJS := $(patsubst driver/model/%.c,tools/obj/model/%.o,$(MODEL_SRCS))
 MODEL_HDRS := $(wildcard include/cxdvirt/*.h)
 
-TOOLS := tools/cxdvirt-dev tools/cxdvirt-bench
+TOOLS := tools/cxdvirt-dev tools/cxdvirt-bench tools/cxdvirt-sim
 MODEL_LIB := tools/libcxdmodel.a
 
 .PHONY: all module tools deps check unit guest demo clean sparse
@@ -53,6 +55,9 @@ tools/cxdvirt-dev: $(wildcard tools/dev/*.c tools/dev/*.h) $(MODEL_LIB)
 tools/cxdvirt-bench: $(wildcard tools/bench/*.c tools/bench/*.h) $(MODEL_LIB)
 	$(CC) $(CFLAGS) $(TOOLS_CFLAGS_DEV) -pthread -o $@ $(filter %.c,$^) $(MODEL_LIB) $(TOOLS_LIBS_DEV) -lm
 
+tools/cxdvirt-sim: $(wildcard tools/sim/*.c tools/sim/*.h) $(MODEL_LIB)
+	$(CC) $(CFLAGS) $(TOOLS_CFLAGS_DEV) -o $@ $(filter %.c,$^) $(MODEL_LIB) $(TOOLS_LIBS_DEV)
+
 deps:
 	tests/lane/install-deps.sh
 
@@ -67,6 +72,18 @@ check: deps
 	$(MAKE) all
 	$(MAKE) unit
 	$(MAKE) guest
+
+# The kernel matrix (tests/lane/matrix.sh): Debian bookworm 6.1 (the host),
+# trixie 6.12 and sid 7.x, the newer two built with -Werror in a cached chroot
+# of their suite. build-matrix: only those two builds; check-matrix: all three
+# builds, each followed by the guest suite on that kernel.
+.PHONY: build-matrix check-matrix
+build-matrix: deps
+	tests/lane/matrix.sh --build-only trixie sid
+
+check-matrix: deps
+	$(MAKE) all
+	tests/lane/matrix.sh bookworm trixie sid
 
 demo: deps
 	$(MAKE) all

@@ -9,6 +9,9 @@ HOST_PKGS=(
 	linux-headers-amd64
 	libcmocka-dev libjson-c-dev libnuma-dev libdaxctl-dev
 	qemu-system-x86 busybox-static numactl daxctl gnuplot-nox
+	stress-ng redis-server redis-tools
+	debootstrap
+	perl xz-utils util-linux coreutils gzip
 )
 
 missing=()

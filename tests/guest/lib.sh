@@ -1,0 +1,226 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the guest tests (busy box sh), sourced as `. /tests/lib.sh`.
+#
+# TAP: results are numbered as they come and the plan is printed at the end
+# by done_testing, which also sets the exit status.
+#
+#   ok STATUS DESC          ok if STATUS is 0          (cmd; ok $? "desc")
+#   is GOT WANT DESC        string equality
+#   is_num GOT WANT DESC    numeric equality; K/M/G suffixes and 0x allowed
+#   cmp_ok A OP B DESC      numeric test: OP is one of -eq -ne -lt -le -gt -ge
+#   diag MSG, skip DESC REASON, bail MSG (fail and end the test)
+#   run_sub DESC CMD...     run a progs/ checker printing "ok - ..." lines and
+#                           number them into this stream
+#   done_testing
+#
+# Devices (configfs /sys/kernel/config/cxdvirt/NAME):
+#
+#   dev_create NAME [attr=value...]   mkdir and set attributes
+#   dev_set NAME ATTR VALUE           write; prints OK or the errno name
+#   dev_get NAME ATTR
+#   dev_on NAME / dev_off NAME        power 1 / 0 (status 0 on success)
+#   dev_rm NAME                       power 0 (if on) and rmdir
+#   dev_node NAME                     /dev/cxdvirtN
+#   dev_sys NAME                      /sys/class/cxdvirt/cxdvirtN
+#   stat_get NAME COUNTER             a stats/ counter
+#   stats_reset NAME
+#   klog_clear / klog_grep PATTERN    kernel log since the last klog_clear
+
+CFS=/sys/kernel/config/cxdvirt
+PROGS=${PROGS:-/tests/progs}
+T_N=0
+T_FAIL=0
+
+diag() {
+	echo "$*" | sed 's/^/# /'
+}
+
+pass() {
+	T_N=$((T_N + 1))
+	echo "ok $T_N - $*"
+}
+
+fail() {
+	T_N=$((T_N + 1))
+	T_FAIL=$((T_FAIL + 1))
+	echo "not ok $T_N - $*"
+}
+
+ok() {
+	local st=$1
+	shift
+	if [ "$st" = 0 ]; then pass "$@"; else fail "$@"; fi
+}
+
+is() {
+	if [ "$1" = "$2" ]; then
+		pass "$3"
+	else
+		fail "$3"
+		diag "  got: '$1'"
+		diag "  want: '$2'"
+	fi
+}
+
+# to_num VALUE: decimal value of a number with an optional K/M/G suffix.
+to_num() {
+	local v=$1 mult=1
+	case $v in
+	*[kK]) mult=1024; v=${v%?} ;;
+	*[mM]) mult=1048576; v=${v%?} ;;
+	*[gG]) mult=1073741824; v=${v%?} ;;
+	esac
+	# Validate first: a bad expression in $((...)) ends the shell.
+	case $v in
+	0x|0x*[!0-9a-fA-F]*|"") echo "NaN($1)"; return ;;
+	0x*) ;;
+	-[0-9]*) case ${v#-} in *[!0-9]*) echo "NaN($1)"; return ;; esac ;;
+	*[!0-9]*) echo "NaN($1)"; return ;;
+	esac
+	echo $((v * mult))
+}
+
+is_num() {
+	is "$(to_num "$1")" "$(to_num "$2")" "$3"
+}
+
+cmp_ok() {
+	if [ "$1" "$2" "$3" ] 2>/dev/null; then
+		pass "$4"
+	else
+		fail "$4"
+		diag "  failed: $1 $2 $3"
+	fi
+}
+
+skip() {
+	T_N=$((T_N + 1))
+	echo "ok $T_N - $1 # SKIP $2"
+}
+
+# bail MSG: a failure that ends this test (not prove's "Bail out!", which
+# would stop the other guest tests from being reported).
+bail() {
+	fail "$*"
+	diag "test stopped here"
+	done_testing
+}
+
+# run_sub DESC CMD...: run a checker that prints unnumbered TAP lines. Its
+# results join this script's numbering. A checker that dies or exits
+# non-zero without reporting a failure adds one failure.
+run_sub() {
+	local desc=$1 out=/tmp/run_sub.$$ rc nsub=0 nfail=0 line
+	shift
+	"$@" > "$out" 2>&1
+	rc=$?
+	while IFS= read -r line; do
+		case $line in
+		"not ok"*)
+			nsub=$((nsub + 1)); nfail=$((nfail + 1))
+			fail "${line#not ok - }"
+			;;
+		"ok"*)
+			nsub=$((nsub + 1))
+			pass "${line#ok - }"
+			;;
+		"#"*) echo "$line" ;;
+		*) echo "# $line" ;;
+		esac
+	done < "$out"
+	rm -f "$out"
+	if [ "$rc" -gt 128 ]; then
+		fail "$desc: killed by signal $((rc - 128))"
+	elif [ "$rc" != 0 ] && [ "$nfail" = 0 ]; then
+		fail "$desc: exited with status $rc"
+	elif [ "$nsub" = 0 ]; then
+		fail "$desc: reported nothing"
+	fi
+	return "$rc"
+}
+
+done_testing() {
+	echo "1..$T_N"
+	[ "$T_FAIL" = 0 ]
+	exit $?
+}
+
+# --- devices ---------------------------------------------------------------
+
+dev_set() {
+	"$PROGS/sysop" write "$CFS/$1/$2" "$3"
+}
+
+dev_get() {
+	cat "$CFS/$1/$2"
+}
+
+dev_create() {
+	local name=$1 kv r
+	shift
+	if ! mkdir "$CFS/$name"; then
+		diag "mkdir $CFS/$name failed"
+		return 1
+	fi
+	for kv in "$@"; do
+		r=$(dev_set "$name" "${kv%%=*}" "${kv#*=}")
+		if [ "$r" != OK ]; then
+			diag "$name: ${kv%%=*}=${kv#*=}: $r"
+			return 1
+		fi
+	done
+}
+
+dev_node() {
+	echo "/dev/cxdvirt$(cat "$CFS/$1/index")"
+}
+
+dev_sys() {
+	echo "/sys/class/cxdvirt/cxdvirt$(cat "$CFS/$1/index")"
+}
+
+dev_on() {
+	local r n i
+	r=$(dev_set "$1" power 1)
+	if [ "$r" != OK ]; then
+		diag "$1: power 1: $r"
+		return 1
+	fi
+	n=$(dev_node "$1")
+	i=0
+	while [ ! -c "$n" ] && [ $i -lt 20 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -c "$n" ] || { diag "$n did not appear"; return 1; }
+}
+
+dev_off() {
+	local r
+	r=$(dev_set "$1" power 0)
+	[ "$r" = OK ] || { diag "$1: power 0: $r"; return 1; }
+}
+
+dev_rm() {
+	[ -d "$CFS/$1" ] || return 0
+	if [ "$(cat "$CFS/$1/power")" != 0 ]; then
+		dev_off "$1" || return 1
+	fi
+	rmdir "$CFS/$1"
+}
+
+stat_get() {
+	cat "$(dev_sys "$1")/stats/$2"
+}
+
+stats_reset() {
+	echo 1 > "$(dev_sys "$1")/stats/reset"
+}
+
+klog_clear() {
+	dmesg -c > /dev/null
+}
+
+klog_grep() {
+	dmesg | grep -- "$1"
+}

@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of tests/lane/demo.sh, run by /init as /demo.sh. Settings come
+# from /demo.env, written by demo.sh. Creates one device per preset, runs
+# cxdvirt-bench on each and prints its JSON between marker lines:
+#
+#   CXDVIRT-DEMO-DEV <preset> <device> <how created> t_read_ns=.. channel_mbps=.. nand_page_size=..
+#   CXDVIRT-DEMO-JSON <preset> <hit|miss>
+#   {...}
+#   CXDVIRT-DEMO-JSON-END
+. /demo.env
+CFS=/sys/kernel/config/cxdvirt
+
+create() {	# create PRESET: prints how it was created
+	local p=$1 name=demo_$1 kv
+	if [ -x /bin/cxdvirt-dev ] &&
+	   cxdvirt-dev create "$name" --preset "$p" $DEV_OPTS --enable > /tmp/create.out 2>&1; then
+		echo cxdvirt-dev
+		return 0
+	fi
+	[ -x /bin/cxdvirt-dev ] && sed 's/^/# cxdvirt-dev: /' /tmp/create.out >&2
+	[ -d "$CFS/$name" ] && rmdir "$CFS/$name"
+	mkdir "$CFS/$name" || return 1
+	eval "kvs=\$PRESET_$p"
+	for kv in $CONFIGFS_OPTS $kvs; do
+		echo "${kv#*=}" > "$CFS/$name/${kv%%=*}" || { echo "# $name: $kv refused" >&2; return 1; }
+	done
+	echo 1 > "$CFS/$name/power" || return 1
+	echo configfs
+}
+
+for p in $PRESETS; do
+	how=$(create "$p") || { echo "# cannot create a $p device"; continue; }
+	d=$CFS/demo_$p
+	echo "CXDVIRT-DEMO-DEV $p /dev/cxdvirt$(cat $d/index) $how" \
+		"t_read_ns=$(cat $d/t_read_ns) channel_mbps=$(cat $d/channel_mbps)" \
+		"nand_page_size=$(cat $d/nand_page_size) channels=$(cat $d/channels)" \
+		"dies_per_channel=$(cat $d/dies_per_channel) cache_size=$(cat $d/cache_size)"
+done
+
+if [ ! -x /bin/cxdvirt-bench ]; then
+	echo "# cxdvirt-bench is not in the guest (make tools)"
+	exit 1
+fi
+st=0
+for p in $PRESETS; do
+	d=$CFS/demo_$p
+	[ -d "$d" ] || { st=1; continue; }
+	dev=/dev/cxdvirt$(cat $d/index)
+	for kind in hit miss; do
+		eval "args=\$BENCH_${kind}_ARGS"
+		echo "# cxdvirt-bench --device $dev $args"
+		echo "CXDVIRT-DEMO-JSON $p $kind"
+		cxdvirt-bench --device "$dev" $args || st=1
+		echo "CXDVIRT-DEMO-JSON-END"
+	done
+done
+for p in $PRESETS; do
+	[ -d "$CFS/demo_$p" ] || continue
+	echo 0 > "$CFS/demo_$p/power"
+	rmdir "$CFS/demo_$p"
+done
+exit $st

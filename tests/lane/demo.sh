@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# demo.sh [--kver KVER] [--out DIR] [--timeout SECS]
+#
+# Boot the test guest, create two devices (presets znand and tlc), run
+# cxdvirt-bench on each and print a table of hit and miss latency (P50/P99)
+# taken from the guest's output. Needs `make` (module and tools) first;
+# `make demo` does both.
+#
+# The bench command lines are the BENCH_*_ARGS below; the device options are
+# DEV_OPTS (cxdvirt-dev) and CONFIGFS_OPTS plus the PRESET_* lists (used
+# when cxdvirt-dev is missing or fails).
+set -euo pipefail
+
+LANE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$LANE_DIR/lib.sh"
+
+# --- what the guest runs -----------------------------------------------------
+PRESETS="znand tlc"
+# Hits: a working set inside the cache (8 MiB = 2048 pages), warmed up by
+# the bench. Misses: the same with an eviction pass before each measured pass.
+BENCH_hit_ARGS="--pages 1024 --passes 3 --pattern chase --json"
+BENCH_miss_ARGS="--pages 1024 --passes 3 --pattern chase --evict --json"
+DEV_OPTS="--capacity 64M --cache-size 8M"
+CONFIGFS_OPTS="cache_size=8M capacity=64M"
+PRESET_znand="t_read_ns=3000 t_prog_ns=100000 channels=8 dies_per_channel=16 channel_mbps=1200 nand_page_size=4096"
+PRESET_tlc="t_read_ns=40000 t_prog_ns=200000 channels=8 dies_per_channel=8"
+# ------------------------------------------------------------------------------
+
+kver=
+out=$LANE_DIR/out/demo
+tmo=600
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kver) kver=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--timeout) tmo=$2; shift 2 ;;
+	-h|--help) sed -n '3,13p' "$0"; exit 0 ;;
+	*) lane_die "unknown argument $1 (see --help)" ;;
+	esac
+done
+[ -n "$kver" ] || kver=$(lane_default_kver)
+[ -n "$kver" ] || lane_die "no kernel version"
+[ -x "$REPO_ROOT/tools/cxdvirt-bench" ] || lane_die "tools/cxdvirt-bench not built (make tools)"
+
+mkdir -p "$out"
+env_file=$out/demo.env
+{
+	for v in PRESETS BENCH_hit_ARGS BENCH_miss_ARGS DEV_OPTS CONFIGFS_OPTS PRESET_znand PRESET_tlc; do
+		printf "%s='%s'\n" "$v" "${!v}"
+	done
+} > "$env_file"
+
+kdir_img=$("$LANE_DIR/fetch-kernel.sh" "$kver")
+"$LANE_DIR/build-initramfs.sh" --kernel-dir "$kdir_img" --kver "$kver" \
+	--out "$out/initramfs.cpio.gz" --tests '' \
+	--file "$LANE_DIR/demo-guest.sh:/demo.sh" --file "$env_file:/demo.env"
+
+console=$out/console.log
+taplog=$out/guest-tap.log
+lane_log "booting the demo guest (console: $console)"
+rc=0
+lane_boot "$kdir_img/vmlinuz" "$out/initramfs.cpio.gz" "$console" "$taplog" "$tmo" \
+	cxdvirt_mode=demo || rc=$?
+
+failed=0
+[ $rc = 0 ] || { echo "demo: qemu status $rc (124: timeout)"; failed=1; }
+tr -d '\r' < "$taplog" | grep -qx CXDVIRT-GUEST-DONE ||
+	{ echo "demo: the guest did not finish"; failed=1; }
+bad=$(lane_bad_lines "$console")
+[ -z "$bad" ] || { echo "demo: kernel problems on the console:"; echo "$bad" | head -n 20; failed=1; }
+
+# The table, from the guest's framed JSON.
+tr -d '\r' < "$taplog" | perl -MJSON::PP -e '
+	my (%dev, %res, @order, $cur, $buf);
+	while (<STDIN>) {
+		chomp;
+		if (/^CXDVIRT-DEMO-DEV (\S+) (\S+) (\S+) (.*)$/) {
+			my %a = map { split /=/, $_, 2 } split / /, $4;
+			$dev{$1} = { node => $2, how => $3, %a };
+			push @order, $1;
+		} elsif (/^CXDVIRT-DEMO-JSON (\S+) (\S+)$/) {
+			$cur = "$1 $2"; $buf = "";
+		} elsif (/^CXDVIRT-DEMO-JSON-END$/) {
+			my $j = eval { decode_json($buf) };
+			$res{$cur} = $j if $j;
+			print STDERR "demo: bad JSON for $cur\n" unless $j;
+			undef $cur;
+		} elsif (defined $cur) {
+			$buf .= "$_\n";
+		}
+	}
+	sub us { my $v = shift; return defined $v ? sprintf("%.1f", $v / 1000) : "-" }
+	printf "%-8s %-14s %-11s %9s %9s %9s %9s %10s %8s %8s\n", "preset", "device", "created by",
+		"hit P50", "hit P99", "miss P50", "miss P99", "model", "hits", "misses";
+	printf "%-8s %-14s %-11s %9s %9s %9s %9s %10s %8s %8s\n", "", "", "", "us", "us", "us", "us", "us", "", "";
+	my $ok = @order ? 1 : 0;
+	for my $p (@order) {
+		my $d = $dev{$p};
+		my $h = $res{"$p hit"}  // {};
+		my $m = $res{"$p miss"} // {};
+		$ok = 0 unless %$h && %$m;
+		my $xfer = int(($d->{nand_page_size} * 1000 + $d->{channel_mbps} - 1) / $d->{channel_mbps});
+		printf "%-8s %-14s %-11s %9s %9s %9s %9s %10s %8s %8s\n", $p, $d->{node}, $d->{how},
+			us($h->{hits}{p50_ns}), us($h->{hits}{p99_ns}),
+			us($m->{misses}{p50_ns}), us($m->{misses}{p99_ns}),
+			us($d->{t_read_ns} + $xfer),
+			$h->{hits}{count} // "-", $m->{misses}{count} // "-";
+	}
+	print "model = t_read_ns + nand_page_size / channel_mbps (one uncontended miss)\n";
+	exit($ok ? 0 : 1);
+' || failed=1
+
+if [ $failed = 1 ]; then
+	echo "---- demo guest output ($taplog) ----"
+	tr -d '\r' < "$taplog" | grep -v '^ ' | tail -n 40
+	exit 1
+fi

@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers shared by the host-side lane scripts (sourced, not run).
+
+LANE_DIR=${LANE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
+REPO_ROOT=${REPO_ROOT:-$(cd "$LANE_DIR/../.." && pwd)}
+
+lane_log() { echo "lane: $*" >&2; }
+lane_die() { echo "lane: error: $*" >&2; exit 1; }
+
+# The kernel build tree, chosen like the top-level Makefile does.
+lane_kdir() {
+	if [ -n "${KDIR:-}" ]; then
+		echo "$KDIR"
+	elif [ -d "/lib/modules/$(uname -r)/build" ]; then
+		echo "/lib/modules/$(uname -r)/build"
+	else
+		ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1
+	fi
+}
+
+# The release string modules are built for (vermagic, /lib/modules/<KVER>).
+# Debian's headers put the upstream version (e.g. 6.1.192) in
+# include/config/kernel.release and the package release (6.1.0-57-amd64) in
+# utsrelease.h, so the latter is read first.
+lane_kver_of() {
+	local kdir=$1 v=
+	if [ -f "$kdir/include/generated/utsrelease.h" ]; then
+		v=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$kdir/include/generated/utsrelease.h")
+	fi
+	if [ -z "$v" ] && [ -f "$kdir/include/config/kernel.release" ]; then
+		v=$(cat "$kdir/include/config/kernel.release")
+	fi
+	echo "$v"
+}
+
+lane_default_kver() {
+	local kdir
+	kdir=$(lane_kdir)
+	[ -n "$kdir" ] && [ -d "$kdir" ] || return 0
+	lane_kver_of "$kdir"
+}
+
+# Where fetched kernels are kept.
+lane_cache_root() {
+	local c=${CXDVIRT_CACHE:-/var/cache/cxdvirt}
+	if mkdir -p "$c" 2>/dev/null && [ -w "$c" ]; then
+		echo "$c"
+	else
+		mkdir -p "$LANE_DIR/.cache"
+		echo "$LANE_DIR/.cache"
+	fi
+}
+
+# Console lines that mean the guest kernel went wrong.
+LANE_BAD_RE='BUG:|WARNING:|Oops|panic|lockdep|KASAN|soft lockup|hung task|Call Trace'
+
+# lane_bad_lines CONSOLE: print the offending console lines (the kernel
+# command line itself, which names panic=, is not one of them).
+lane_bad_lines() {
+	tr -d '\r' < "$1" | grep -nE "$LANE_BAD_RE" | grep -vE 'Command line:|Kernel command line:' || true
+}
+
+# lane_boot KERNEL INITRD CONSOLE TAPLOG TIMEOUT [CMDLINE-EXTRA...]
+#
+# Boot the test guest under TCG. The console (ttyS0) goes to CONSOLE, the
+# second serial port (ttyS1, where /init writes the framed TAP) to TAPLOG.
+# NUMA layout (see shared notes, guest-lane.md):
+#   node0  CPUs + 1536M
+#   node1  1536M, memory only (backing memory for devices)
+#   node2  512M at 0x100000000, hidden by memmap=1G$4G: a reserved range
+#          the module can claim (phys_addr=0x100000000)
+#   node3  512M at 0x120000000, hidden by the same memmap=; also owns the
+#          hotplug range (slots/maxmem). Nodes 2 and 3 are possible but have
+#          no memory: node-mode devices can bring them up.
+# Returns QEMU's status; 124 when the timeout fired.
+lane_boot() {
+	local kernel=$1 initrd=$2 console=$3 taplog=$4 tmo=$5
+	shift 5
+	local append="console=ttyS0,115200 panic=-1 memmap=1G\$4G mitigations=off"
+	append="$append nmi_watchdog=0 $*"
+	: > "$console"
+	: > "$taplog"
+	local rc=0
+	timeout -k 10 "$tmo" qemu-system-x86_64 \
+		-machine pc -accel tcg,thread=multi -cpu max -smp 2 \
+		-m 4096M,slots=2,maxmem=8G \
+		-object memory-backend-ram,id=m0,size=1536M \
+		-object memory-backend-ram,id=m1,size=1536M \
+		-object memory-backend-ram,id=m2,size=512M \
+		-object memory-backend-ram,id=m3,size=512M \
+		-numa node,nodeid=0,cpus=0-1,memdev=m0 \
+		-numa node,nodeid=1,memdev=m1 \
+		-numa node,nodeid=2,memdev=m2 \
+		-numa node,nodeid=3,memdev=m3 \
+		-kernel "$kernel" -initrd "$initrd" -append "$append" \
+		-nographic -serial mon:stdio -serial file:"$taplog" \
+		-net none -no-reboot \
+		< /dev/null > "$console" 2>&1 || rc=$?
+	return $rc
+}
+
+# lane_split_tap TAPLOG OUTDIR: one OUTDIR/NAME.tap and NAME.rc per
+# CXDVIRT-TAP-BEGIN/END frame; prints the names in run order. A frame with
+# no END (the guest died in it) gets rc "died".
+lane_split_tap() {
+	local taplog=$1 dir=$2
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	tr -d '\r' < "$taplog" | awk -v dir="$dir" '
+		function close_open(rc) {
+			if (cur != "") {
+				print rc > (dir "/" cur ".rc"); close(dir "/" cur ".rc")
+				close(dir "/" cur ".tap")
+				cur = ""
+			}
+		}
+		/^CXDVIRT-TAP-BEGIN / {
+			close_open("died")
+			cur = $2; print cur
+			printf "" > (dir "/" cur ".tap")
+			next
+		}
+		/^CXDVIRT-TAP-END / {
+			if (cur == $2) close_open($3)
+			next
+		}
+		cur != "" { print >> (dir "/" cur ".tap") }
+		END { close_open("died") }
+	'
+}
