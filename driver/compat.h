@@ -11,6 +11,8 @@
 #include <linux/mm.h>
 #include <linux/device.h>
 #include <linux/memregion.h>
+#include <linux/memory-tiers.h>
+#include <linux/notifier.h>
 
 /*
  * 6.3 made vma->vm_flags const and added vm_flags_set()
@@ -84,6 +86,98 @@ static inline void cxd_memregion_info_set_range(struct memregion_info *mri,
 #endif
 
 /*
+ * The memory tier of a node-mode device's target node (cxd_tier_*).
+ *
+ * Up to 6.6, kmem gives a node its default dax memory type unless one is set
+ * first, and on remove clears only its own: cxdvirt sets its own type, with
+ * the abstract distance derived from the model, before kmem binds.
+ *
+ * 6.7 added abstract-distance algorithms ("memory tiering: add abstract
+ * distance calculation algorithms management") and made kmem ask them
+ * (mt_calc_adistance()), build the node's type itself and, on remove, clear
+ * the node's type whoever set it (clear_node_memory_type(node, NULL)); a
+ * type of our own would then be dropped twice (a NULL dereference under
+ * memory_tier_lock on 6.12 and 7.2). So from 6.7 cxdvirt registers an
+ * algorithm that answers for its target nodes, and kmem does the rest.
+ *
+ * @adist is the caller's [MAX_NUMNODES] table: 0 = not ours.
+ */
+struct cxd_tier {
+	struct notifier_block nb;
+	int *adist;
+};
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+static inline int cxd_tier_notify(struct notifier_block *nb, unsigned long nid,
+				  void *data)
+{
+	struct cxd_tier *t = container_of(nb, struct cxd_tier, nb);
+	int a = nid < MAX_NUMNODES ? READ_ONCE(t->adist[nid]) : 0;
+
+	if (!a)
+		return NOTIFY_OK;
+	*(int *)data = a;
+	return NOTIFY_STOP;
+}
+
+static inline int cxd_tier_init(struct cxd_tier *t, int *adist)
+{
+	t->adist = adist;
+	t->nb.notifier_call = cxd_tier_notify;
+	t->nb.priority = 200;	/* ahead of HMAT's (100) for our nodes */
+	return register_mt_adistance_algorithm(&t->nb);
+}
+
+static inline void cxd_tier_exit(struct cxd_tier *t)
+{
+	unregister_mt_adistance_algorithm(&t->nb);
+}
+
+static inline int cxd_tier_set(struct cxd_tier *t, int nid, int adist,
+			       struct memory_dev_type **mtype)
+{
+	*mtype = NULL;
+	WRITE_ONCE(t->adist[nid], adist);
+	return 0;
+}
+
+static inline void cxd_tier_clear(struct cxd_tier *t, int nid,
+				  struct memory_dev_type *mtype)
+{
+	WRITE_ONCE(t->adist[nid], 0);
+}
+#else
+static inline int cxd_tier_init(struct cxd_tier *t, int *adist)
+{
+	t->adist = adist;
+	return 0;
+}
+
+static inline void cxd_tier_exit(struct cxd_tier *t)
+{
+}
+
+static inline int cxd_tier_set(struct cxd_tier *t, int nid, int adist,
+			       struct memory_dev_type **mtype)
+{
+	*mtype = alloc_memory_type(adist);
+	if (IS_ERR(*mtype))
+		return PTR_ERR(*mtype);
+	t->adist[nid] = adist;
+	init_node_memory_type(nid, *mtype);
+	return 0;
+}
+
+static inline void cxd_tier_clear(struct cxd_tier *t, int nid,
+				  struct memory_dev_type *mtype)
+{
+	t->adist[nid] = 0;
+	clear_node_memory_type(nid, mtype);
+	cxd_put_memory_type(mtype);
+}
+#endif
+
+/*
  * Modules can no longer link apply_to_existing_page_range() on 7.x: Debian
  * trixie's 6.12 exports it (EXPORT_SYMBOL_GPL), sid's 7.2 does not (the
  * "mm: Unexport apply_to_existing_page_range()" change, "no modular in-tree
@@ -100,6 +194,18 @@ static inline void cxd_memregion_info_set_range(struct memregion_info *mri,
 #else
 #define cxd_apply_to_existing_page_range(mm, addr, size, fn, data) \
 	apply_to_page_range(mm, addr, size, fn, data)
+#endif
+
+/*
+ * 6.16 made the callbacks and the group list of binary sysfs attributes take
+ * a const struct bin_attribute ("sysfs: treewide: switch back to
+ * bin_attribute::read()/write()"); 6.13 to 6.15 kept the mutable ones under
+ * the old names, so the switch is at 6.16.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 16, 0)
+#define CXD_BIN_ATTR_CONST
+#else
+#define CXD_BIN_ATTR_CONST const
 #endif
 
 #endif /* CXDVIRT_COMPAT_H */

@@ -122,6 +122,12 @@ static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *l)
 {
 	u64 start = d->cfg.phys_addr, size = d->cfg.capacity;
 
+	/* First: a node device's memory may already be System RAM (kmem). */
+	if (cxd_node_range_taken(start, size)) {
+		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) overlaps a node-mode device",
+			 start, size);
+		return -EINVAL;
+	}
 	if (region_intersects(start, size, IORESOURCE_SYSTEM_RAM,
 			      IORES_DESC_NONE) != REGION_DISJOINT) {
 		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) overlaps System RAM: reserve it with memmap=SIZE$ADDR",
@@ -130,11 +136,6 @@ static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *l)
 	}
 	if (cxd_reserved_bytes(start, size) != size) {
 		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) is not entirely reserved memory (memmap=SIZE$ADDR)",
-			 start, size);
-		return -EINVAL;
-	}
-	if (cxd_node_range_taken(start, size)) {
-		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) overlaps a node-mode device",
 			 start, size);
 		return -EINVAL;
 	}

@@ -13,6 +13,7 @@
 
 #include "compat.h"
 #include "cxdvirt.h"
+#include "../hotplug/node.h"
 
 #define CXD_FS_MAGIC	0x63786476	/* "cxdv" */
 
@@ -66,13 +67,19 @@ static int __init cxd_init(void)
 		goto err_class;
 	}
 
-	ret = cxd_configfs_init();
+	ret = cxd_node_init();
 	if (ret)
 		goto err_mnt;
+
+	ret = cxd_configfs_init();
+	if (ret)
+		goto err_node;
 
 	pr_info(CXD_NAME ": loaded\n");
 	return 0;
 
+err_node:
+	cxd_node_exit();
 err_mnt:
 	kern_unmount(cxd_mnt);
 err_class:
@@ -86,6 +93,7 @@ static void __exit cxd_exit(void)
 {
 	/* configfs pins the module while any device directory exists. */
 	cxd_configfs_exit();
+	cxd_node_exit();
 	kern_unmount(cxd_mnt);
 	class_destroy(cxd_class);
 	unregister_chrdev_region(cxd_devt_base, CXD_MAX_DEVICES);

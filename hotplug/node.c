@@ -64,7 +64,8 @@
  * @id:		memregion id: the N of hmem.N and of the dax region.
  * @adistance:	abstract distance of @mtype.
  * @pdev:	the "hmem" platform device dax_hmem binds to.
- * @mtype:	our memory type, set on @nid before kmem can bind.
+ * @mtype:	our memory type, set on @nid before kmem can bind (kernels
+ *		before 6.7; NULL on newer ones, where kmem owns it).
  * @res_name:	name of the range in /proc/iomem.
  */
 struct cxd_node {
@@ -81,6 +82,25 @@ struct cxd_node {
 };
 
 static LIST_HEAD(cxd_nodes);
+
+/* Abstract distance per target node of a powered device; 0: not ours. */
+static int cxd_node_adist[MAX_NUMNODES];
+static struct cxd_tier cxd_tier;
+
+/**
+ * cxd_node_init() - module load: let kmem ask us for our nodes' tiers.
+ * Return: 0 or a negative errno from registering the algorithm.
+ */
+int cxd_node_init(void)
+{
+	return cxd_tier_init(&cxd_tier, cxd_node_adist);
+}
+
+/** cxd_node_exit() - module unload; no node-mode device is powered. */
+void cxd_node_exit(void)
+{
+	cxd_tier_exit(&cxd_tier);
+}
 
 /**
  * cxd_node_check_target() - can node @nid take a node-mode device?
@@ -356,12 +376,9 @@ int cxd_node_attach(struct cxd_dev *d, struct cxd_live *l)
 		goto err_free;
 
 	n->adistance = cxd_adistance_of(&d->cfg.nand);
-	n->mtype = alloc_memory_type(n->adistance);
-	if (IS_ERR(n->mtype)) {
-		ret = PTR_ERR(n->mtype);
+	ret = cxd_tier_set(&cxd_tier, n->nid, n->adistance, &n->mtype);
+	if (ret)
 		goto err_undepend;
-	}
-	init_node_memory_type(n->nid, n->mtype);
 
 	n->id = memregion_alloc(GFP_KERNEL);
 	if (n->id < 0) {
@@ -397,8 +414,7 @@ err_pdev:
 err_region:
 	memregion_free(n->id);
 err_mtype:
-	clear_node_memory_type(n->nid, n->mtype);
-	cxd_put_memory_type(n->mtype);
+	cxd_tier_clear(&cxd_tier, n->nid, n->mtype);
 err_undepend:
 	configfs_undepend_item(&d->item);
 err_free:
@@ -472,8 +488,7 @@ void cxd_node_detach(struct cxd_live *l)
 	platform_device_unregister(n->pdev);
 	memregion_free(n->id);
 	/* After the unbind: kmem's own clear must find our type still set. */
-	clear_node_memory_type(n->nid, n->mtype);
-	cxd_put_memory_type(n->mtype);
+	cxd_tier_clear(&cxd_tier, n->nid, n->mtype);
 	configfs_undepend_item(&n->owner->item);
 	pr_info(CXD_NAME ": %s: hmem.%d for node %d unregistered\n",
 		config_item_name(&n->owner->item), n->id, n->nid);

@@ -25,6 +25,8 @@ struct cxd_node_state {
 	u64 node_used_bytes;
 };
 
+int cxd_node_init(void);
+void cxd_node_exit(void);
 const char *cxd_node_check_target(int nid);
 int cxd_node_attach(struct cxd_dev *d, struct cxd_live *l);
 int cxd_node_busy(struct cxd_live *l);
