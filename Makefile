@@ -61,6 +61,30 @@ tools/cxdvirt-sim: $(wildcard tools/sim/*.c tools/sim/*.h) $(MODEL_LIB)
 deps:
 	tests/lane/install-deps.sh
 
+# libFuzzer target over the model's sources (tests/fuzz/README.md).
+FUZZ_BIN := tests/fuzz/build/fuzz_model
+FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SECONDS ?= 600
+FUZZ_FLAGS := -max_len=4096 -rss_limit_mb=2048
+
+$(FUZZ_BIN): tests/fuzz/fuzz_model.c $(MODEL_SRCS) $(MODEL_HDRS)
+	@mkdir -p $(dir $@)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -Iinclude -o $@ \
+		tests/fuzz/fuzz_model.c $(MODEL_SRCS)
+
+.PHONY: fuzz fuzz-smoke
+fuzz-smoke: $(FUZZ_BIN)
+	$(FUZZ_BIN) $(FUZZ_FLAGS) tests/fuzz/regressions/*
+	@mkdir -p tests/fuzz/build/corpus
+	$(FUZZ_BIN) $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SMOKE_SECONDS) \
+		-artifact_prefix=tests/fuzz/build/ tests/fuzz/build/corpus
+
+fuzz: $(FUZZ_BIN)
+	@mkdir -p tests/fuzz/build/corpus
+	$(FUZZ_BIN) $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+		-artifact_prefix=tests/fuzz/build/ tests/fuzz/build/corpus
+
 unit: $(MODEL_LIB) $(TOOLS)
 	$(MAKE) -C tests/unit run
 	prove -e bash tests/tools/*.sh
@@ -71,6 +95,7 @@ guest: all
 check: deps
 	$(MAKE) all
 	$(MAKE) unit
+	$(MAKE) fuzz-smoke
 	$(MAKE) guest
 
 # The kernel matrix (tests/lane/matrix.sh): Debian bookworm 6.1 (the host),
