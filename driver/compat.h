@@ -13,6 +13,8 @@
 #include <linux/memregion.h>
 #include <linux/memory-tiers.h>
 #include <linux/notifier.h>
+#include <linux/smp.h>
+#include <asm/tlbflush.h>
 
 /*
  * 6.3 made vma->vm_flags const and added vm_flags_set()
@@ -206,6 +208,36 @@ static inline void cxd_tier_clear(struct cxd_tier *t, int nid,
 #define CXD_BIN_ATTR_CONST
 #else
 #define CXD_BIN_ATTR_CONST const
+#endif
+
+/*
+ * cxd_flush_tlb_all_cpus() - flush every CPU's TLB, so that pages whose
+ * accessed bit the scan cleared set it again on their next access (x86 sets
+ * it only when it fills a TLB entry). CXD_CAN_FLUSH_TLB says whether a
+ * module can; where it cannot, this does nothing.
+ * __flush_tlb_all() is exported to modules on 6.1 and 6.12; sid's 7.2
+ * exports it to the KVM modules only (EXPORT_SYMBOL_FOR_MODULES). The
+ * release that restricted it is not pinned down here: 7.0 is assumed, and a
+ * kernel between that does restrict it fails at modpost, not silently.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(7, 0, 0)
+static inline void cxd_flush_tlb_local(void *unused)
+{
+	__flush_tlb_all();
+}
+
+#define CXD_CAN_FLUSH_TLB	true
+
+static inline void cxd_flush_tlb_all_cpus(void)
+{
+	on_each_cpu(cxd_flush_tlb_local, NULL, 1);
+}
+#else
+#define CXD_CAN_FLUSH_TLB	false
+
+static inline void cxd_flush_tlb_all_cpus(void)
+{
+}
 #endif
 
 #endif /* CXDVIRT_COMPAT_H */

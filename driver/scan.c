@@ -16,9 +16,14 @@
  * references on each mm, then walks each mapping under mmap_read_lock,
  * re-validating the VMA. It holds the device lock (the one the fault path
  * needs) only to feed one batch of at most CXD_SCAN_BATCH pages to the
- * policy. As on x86's own ptep_clear_flush_young(), the TLB is not flushed
- * after clearing an accessed bit: a page kept hot only through a cached TLB
- * entry may go unseen for a scan.
+ * policy.
+ *
+ * x86 sets a PTE's accessed bit only when it loads the PTE into a TLB, so
+ * after a pass that cleared any bit every CPU's TLB is flushed once
+ * (cxd_flush_tlb_all_cpus()); otherwise the hottest pages, which never
+ * leave the TLB, would be seen once and then look cold forever. Where the
+ * kernel does not let modules flush (7.x), they are seen again only after
+ * their TLB entry is evicted for other reasons.
  */
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
@@ -29,6 +34,7 @@
 #include "cxdvirt.h"
 
 #define CXD_SCAN_BATCH	64
+#define CXD_SCAN_ZAP_MAX	1024	/* per pass, bounds the fallback's cost */
 
 struct cxd_vma_ref {
 	struct list_head node;
@@ -40,7 +46,12 @@ struct cxd_scan_ctx {
 	struct cxd_live *l;
 	struct vm_area_struct *vma;
 	unsigned int n;
+	u64 cleared;			/* accessed bits cleared this pass */
 	u64 pages[CXD_SCAN_BATCH];
+	/* No TLB flush for modules (7.x): accessed pages to unmap instead. */
+	bool zap;
+	unsigned int nzap;
+	u64 zap_pages[CXD_SCAN_ZAP_MAX];
 };
 
 /**
@@ -104,8 +115,12 @@ static int cxd_scan_pte(pte_t *pte, unsigned long addr, void *data)
 
 	if (!cxd_pte_test_and_clear_young(pte))
 		return 0;
-	ctx->pages[ctx->n++] = vma->vm_pgoff +
-			       ((addr - vma->vm_start) >> PAGE_SHIFT);
+	ctx->cleared++;
+	ctx->pages[ctx->n] = vma->vm_pgoff +
+			     ((addr - vma->vm_start) >> PAGE_SHIFT);
+	if (ctx->zap && ctx->nzap < CXD_SCAN_ZAP_MAX)
+		ctx->zap_pages[ctx->nzap++] = ctx->pages[ctx->n];
+	ctx->n++;
 	if (ctx->n == CXD_SCAN_BATCH)
 		cxd_scan_flush(ctx);
 	return 0;
@@ -153,6 +168,9 @@ static void cxd_scan_work(struct work_struct *work)
 		goto rearm;
 	ctx->l = l;
 	ctx->n = 0;
+	ctx->cleared = 0;
+	ctx->nzap = 0;
+	ctx->zap = !CXD_CAN_FLUSH_TLB;
 
 	mutex_lock(&l->vma_lock);
 	cap = list_count_nodes(&l->vmas);
@@ -173,6 +191,16 @@ static void cxd_scan_work(struct work_struct *work)
 		mmdrop(t[i].mm);
 		cond_resched();
 	}
+	/*
+	 * Without a flush, a hot page's cached TLB entry never sets it again.
+	 * Where modules cannot flush, unmap (at most CXD_SCAN_ZAP_MAX of) the
+	 * pages seen accessed: their next access faults as a minor hit, which
+	 * reaches the policy directly, and maps them with a fresh TLB entry.
+	 */
+	if (ctx->cleared)
+		cxd_flush_tlb_all_cpus();
+	for (i = 0; i < ctx->nzap; i++)
+		unmap_mapping_pages(l->inode->i_mapping, ctx->zap_pages[i], 1, false);
 	kfree(t);
 	kfree(ctx);
 	spin_lock(&l->lock);
