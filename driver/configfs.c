@@ -244,6 +244,13 @@ static const char *cxd_check_scan(struct cxd_dev *d, s64 v)
 	return NULL;
 }
 
+static const char *cxd_check_trace(struct cxd_dev *d, s64 v)
+{
+	if (v < 0 || v > CXD_TRACE_MAX_ENTRIES)
+		return "out of range [0 (off), 65536] entries";
+	return NULL;
+}
+
 /* Apply a live timing change to the running model. Caller holds cxd_cfg_mutex. */
 static void cxd_apply_live(struct cxd_dev *d)
 {
@@ -382,6 +389,8 @@ CXD_NUM_ATTR(prefetch_distance, prefetch_distance, CXD_U32, false, true,
 CXD_NUM_ATTR(write_alloc, write_alloc, CXD_U32, false, true, cxd_check_bool, "%u");
 CXD_NUM_ATTR(skip_unwritten, skip_unwritten, CXD_U32, false, true,
 	     cxd_check_bool, "%u");
+CXD_NUM_ATTR(trace_entries, trace_entries, CXD_U32, false, false,
+	     cxd_check_trace, "%u");
 CXD_NUM_ATTR_HOOK(seed, seed, CXD_U64, false, true, cxd_check_any,
 		  cxd_stored_seed, "%llu");
 
@@ -455,10 +464,11 @@ static ssize_t cxd_prefetch_store(struct config_item *item, const char *page,
 {
 	struct cxd_dev *d = to_cxd(item);
 	char buf[16];
-	int p;
+	int p = -1;
 
-	if (cxd_name_arg(page, count, buf, sizeof(buf)) ||
-	    (p = cxd_prefetch_parse(buf)) < 0) {
+	if (!cxd_name_arg(page, count, buf, sizeof(buf)))
+		p = cxd_prefetch_parse(buf);
+	if (p < 0) {
 		cxd_warn(d, "prefetch: unknown prefetcher (supported: none next stride)");
 		return -EINVAL;
 	}
@@ -551,7 +561,7 @@ CONFIGFS_ATTR_RO(cxd_, index);
 
 static ssize_t cxd_features_show(struct config_item *item, char *page)
 {
-	return sysfs_emit(page, "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns ways policy prefetch prefetch_degree prefetch_distance write_alloc skip_unwritten seed preset scan_interval_ms mode target_node index power\n");
+	return sysfs_emit(page, "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns ways policy prefetch prefetch_degree prefetch_distance write_alloc skip_unwritten seed trace_entries preset scan_interval_ms mode target_node index power\n");
 }
 CONFIGFS_ATTR_RO(cxd_, features);
 
@@ -604,6 +614,7 @@ static struct configfs_attribute *cxd_attrs[] = {
 	&cxd_attr_write_alloc,
 	&cxd_attr_skip_unwritten,
 	&cxd_attr_seed,
+	&cxd_attr_trace_entries,
 	&cxd_attr_preset,
 	&cxd_attr_mode,
 	&cxd_attr_target_node,

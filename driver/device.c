@@ -14,6 +14,7 @@
 #include <linux/mm.h>
 #include <linux/mount.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
 
 #include "compat.h"
@@ -179,6 +180,7 @@ static void cxd_live_release(struct device *dev)
 		iput(l->inode);
 	kvfree(l->pflags);
 	kvfree(l->model_mem);
+	cxd_trace_free(l);
 	config_item_put(&l->cdev_owner->item);
 	kfree(l);
 }
@@ -273,6 +275,7 @@ int cxd_power_on(struct cxd_dev *d)
 	}
 	cxd_model_apply_runtime(&l->model, c);
 	cxd_model_set_seed(&l->model, c->seed);
+	l->stats_t0_ns = ktime_get_ns();
 
 	if (c->mode == CXD_MODE_NODE) {
 		ret = cxd_power_on_node(d, l);
@@ -282,6 +285,9 @@ int cxd_power_on(struct cxd_dev *d)
 	}
 
 	ret = c->phys_addr ? cxd_claim_range(d, l) : cxd_alloc_pages(d, l);
+	if (ret)
+		goto err_put;
+	ret = cxd_trace_alloc(l, c->trace_entries);
 	if (ret)
 		goto err_put;
 
@@ -301,6 +307,7 @@ int cxd_power_on(struct cxd_dev *d)
 		goto err_put;
 	}
 	d->live = l;
+	cxd_trace_debugfs_add(l);
 	cxd_scan_set_interval(l, c->scan_interval_ms);
 	return 0;
 
@@ -340,6 +347,7 @@ int cxd_power_off(struct cxd_dev *d)
 	l->dead = true;
 	spin_unlock(&l->open_lock);
 	cxd_scan_stop(l);
+	cxd_trace_debugfs_remove(l);
 
 	/* No file is open, so no mapping exists and no fault can run. */
 	cdev_device_del(&l->cdev, &l->dev);

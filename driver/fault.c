@@ -118,6 +118,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 		t1 = ktime_get_ns();
 		l->miss_ns_total += t1 - t0;
 		cxd_hist_add(&l->miss_hist, t1 - t0);
+		cxd_trace_miss(l, pgoff, write, t0, t1, &acc);
 	}
 	spin_unlock(&l->lock);
 	if (!resident)

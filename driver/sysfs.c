@@ -3,11 +3,16 @@
  * cxdvirt sysfs: /sys/class/cxdvirt/cxdvirtN/ shows a powered device's state,
  * and stats/ its counters, one value per file (see docs/interface.md).
  * Counters are read as one consistent snapshot under the device lock.
+ * Histograms print one line per non-empty bucket; die_busy_ns, whose size
+ * grows with the geometry (up to 4096 dies), is a binary attribute of
+ * fixed-width text lines so that it is not bound by one page.
  */
 #include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/sysfs.h>
+#include <linux/timekeeping.h>
 
+#include "compat.h"
 #include "cxdvirt.h"
 #include "../hotplug/node.h"
 
@@ -81,33 +86,113 @@ static ssize_t _name##_show(struct device *dev,				\
 static DEVICE_ATTR_RO(_name)
 
 CXD_STAT_ATTR(misses, l->model.stats.misses);
+CXD_STAT_ATTR(read_misses, l->model.stats.read_misses);
+CXD_STAT_ATTR(write_misses, l->model.stats.write_misses);
+CXD_STAT_ATTR(write_allocs, l->model.stats.write_allocs);
+CXD_STAT_ATTR(unwritten_skips, l->model.stats.unwritten_skips);
 CXD_STAT_ATTR(minor_hits, l->model.stats.hits);
 CXD_STAT_ATTR(evictions, l->model.stats.evictions);
+CXD_STAT_ATTR(clean_evictions, l->model.stats.clean_evictions);
 CXD_STAT_ATTR(dirty_evictions, l->model.stats.dirty_evictions);
 CXD_STAT_ATTR(writebacks, l->model.stats.writebacks);
+CXD_STAT_ATTR(erases, l->model.nand.erases);
+CXD_STAT_ATTR(prefetch_issued, l->model.stats.prefetch_issued);
+CXD_STAT_ATTR(prefetch_useful, l->model.stats.prefetch_useful);
+CXD_STAT_ATTR(prefetch_late, l->model.stats.prefetch_late);
+CXD_STAT_ATTR(prefetch_late_ns, l->model.stats.prefetch_late_ns);
+CXD_STAT_ATTR(prefetch_polluting, l->model.stats.prefetch_polluting);
 CXD_STAT_ATTR(miss_ns_total, l->miss_ns_total);
 CXD_STAT_ATTR(model_ns_total, l->model.stats.model_miss_ns);
+CXD_STAT_ATTR(queue_ns_total, l->model.stats.queue_ns);
+CXD_STAT_ATTR(elapsed_ns, ktime_get_ns() - l->stats_t0_ns);
 CXD_STAT_ATTR(scan_passes, l->scan_passes);
 CXD_STAT_ATTR(scan_touched, l->scan_touched);
+CXD_STAT_ATTR(trace_dropped, cxd_trace_dropped(l));
 
-static ssize_t miss_latency_hist_show(struct device *dev,
-				      struct device_attribute *attr, char *buf)
+/*
+ * CXD_HIST_ATTR() - a read-only stats/ file showing the histogram @_expr
+ * (a struct cxd_hist of device @l), one "LOW_NS COUNT" line per non-empty
+ * log2 bucket, from one snapshot taken under the device lock.
+ */
+#define CXD_HIST_ATTR(_name, _expr)					\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	struct cxd_live *l = dev_live(dev);				\
+	struct cxd_hist h;						\
+									\
+	spin_lock(&l->lock);						\
+	h = (_expr);							\
+	spin_unlock(&l->lock);						\
+	return cxd_hist_emit(&h, buf);					\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+static int cxd_hist_emit(const struct cxd_hist *h, char *buf)
 {
-	struct cxd_live *l = dev_live(dev);
-	struct cxd_hist h;
 	unsigned int i;
 	int n = 0;
 
-	spin_lock(&l->lock);
-	h = l->miss_hist;
-	spin_unlock(&l->lock);
 	for (i = 0; i < CXD_HIST_BUCKETS; i++)
-		if (h.count[i])
+		if (h->count[i])
 			n += sysfs_emit_at(buf, n, "%llu %llu\n",
-					   cxd_hist_lower_ns(i), h.count[i]);
+					   cxd_hist_lower_ns(i), h->count[i]);
 	return n;
 }
-static DEVICE_ATTR_RO(miss_latency_hist);
+
+CXD_HIST_ATTR(miss_latency_hist, l->miss_hist);
+CXD_HIST_ATTR(model_latency_hist, l->model.stats.miss_hist);
+CXD_HIST_ATTR(queue_latency_hist, l->model.stats.queue_hist);
+
+/* die_busy_ns: bytes per line; a divisor of PAGE_SIZE, see below. */
+#define CXD_DIE_LINE	32
+/* Dies copied per lock hold. */
+#define CXD_DIE_BATCH	16
+
+/*
+ * die_busy_ns - one line per die, "CH DIE BUSY_NS" in fixed-width fields
+ * ("%2u %2u %25llu\n", CXD_DIE_LINE bytes), channel-major. BUSY_NS is the
+ * die's tR + tPROG + tBERS time (ns) since power-on or reset, summed over
+ * its planes. Fixed-width lines let a read at any offset find its dies
+ * without rendering the file from the start; a line is never split between
+ * two page-sized reads, so every line is one consistent value.
+ */
+static ssize_t die_busy_ns_read(struct file *file, struct kobject *kobj,
+				CXD_BIN_ATTR_CONST struct bin_attribute *attr,
+				char *buf, loff_t off, size_t count)
+{
+	struct cxd_live *l = dev_live(kobj_to_dev(kobj));
+	const struct cxd_nand_cfg *nc = &l->model.nand.cfg;
+	u32 dies = nc->dies_per_channel;	/* structural: fixed while powered */
+	u64 ndies = (u64)nc->channels * dies;
+	u64 busy[CXD_DIE_BATCH], first, last, i, j, n;
+	char line[CXD_DIE_LINE + 1];
+	size_t done = 0, from, len;
+
+	if (off < 0 || off >= ndies * CXD_DIE_LINE || !count)
+		return 0;
+	first = off / CXD_DIE_LINE;
+	last = min_t(u64, ndies, DIV_ROUND_UP(off + count, CXD_DIE_LINE));
+	for (i = first; i < last; i += n) {
+		n = min_t(u64, CXD_DIE_BATCH, last - i);
+		spin_lock(&l->lock);
+		for (j = 0; j < n; j++)
+			busy[j] = l->model.nand.die_busy[i + j];
+		spin_unlock(&l->lock);
+		for (j = 0; j < n; j++) {
+			snprintf(line, sizeof(line), "%2u %2u %25llu\n",
+				 (u32)((i + j) / dies), (u32)((i + j) % dies),
+				 busy[j]);
+			from = (i + j == first) ? off % CXD_DIE_LINE : 0;
+			len = min_t(size_t, CXD_DIE_LINE - from, count - done);
+			memcpy(buf + done, line + from, len);
+			done += len;
+		}
+	}
+	return done;
+}
+static CXD_BIN_ATTR_CONST struct bin_attribute bin_attr_die_busy_ns =
+	__BIN_ATTR_RO(die_busy_ns, 0);
 
 static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 			   const char *buf, size_t count)
@@ -123,6 +208,8 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 	l->miss_ns_total = 0;
 	l->scan_passes = 0;
 	l->scan_touched = 0;
+	l->stats_t0_ns = ktime_get_ns();
+	cxd_trace_reset_dropped(l);
 	spin_unlock(&l->lock);
 	return count;
 }
@@ -130,22 +217,44 @@ static DEVICE_ATTR_WO(reset);
 
 static struct attribute *cxd_stats_attrs[] = {
 	&dev_attr_misses.attr,
+	&dev_attr_read_misses.attr,
+	&dev_attr_write_misses.attr,
+	&dev_attr_write_allocs.attr,
+	&dev_attr_unwritten_skips.attr,
 	&dev_attr_minor_hits.attr,
 	&dev_attr_evictions.attr,
+	&dev_attr_clean_evictions.attr,
 	&dev_attr_dirty_evictions.attr,
 	&dev_attr_writebacks.attr,
+	&dev_attr_erases.attr,
+	&dev_attr_prefetch_issued.attr,
+	&dev_attr_prefetch_useful.attr,
+	&dev_attr_prefetch_late.attr,
+	&dev_attr_prefetch_late_ns.attr,
+	&dev_attr_prefetch_polluting.attr,
 	&dev_attr_miss_ns_total.attr,
 	&dev_attr_model_ns_total.attr,
+	&dev_attr_queue_ns_total.attr,
+	&dev_attr_elapsed_ns.attr,
 	&dev_attr_miss_latency_hist.attr,
+	&dev_attr_model_latency_hist.attr,
+	&dev_attr_queue_latency_hist.attr,
 	&dev_attr_scan_passes.attr,
 	&dev_attr_scan_touched.attr,
+	&dev_attr_trace_dropped.attr,
 	&dev_attr_reset.attr,
+	NULL,
+};
+
+static CXD_BIN_ATTR_CONST struct bin_attribute *CXD_BIN_ATTR_CONST cxd_stats_bin_attrs[] = {
+	&bin_attr_die_busy_ns,
 	NULL,
 };
 
 static const struct attribute_group cxd_stats_group = {
 	.name = "stats",
 	.attrs = cxd_stats_attrs,
+	.bin_attrs = cxd_stats_bin_attrs,
 };
 
 /*

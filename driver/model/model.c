@@ -455,11 +455,10 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 		if (write)
 			cxd_cache_set_dirty(c, page);
 		m->stats.misses++;
-		if (write) {
+		if (write)
 			m->stats.write_misses++;
-		} else {
+		else
 			m->stats.read_misses++;
-		}
 		if (write && m->write_alloc == CXD_WA_NOFETCH) {
 			m->stats.write_allocs++;
 		} else {

@@ -375,8 +375,10 @@ int cxd_cache_set_policy(struct cxd_cache *c, enum cxd_policy policy);
 
 /* ---------------------------------------------------------- statistics -- */
 
-/* Log2 histogram: bucket 0 holds [0, 1024) ns, bucket i >= 1 holds
- * [2^(i+9), 2^(i+10)) ns, the last bucket everything above. */
+/*
+ * Log2 histogram: bucket 0 holds [0, 1024) ns, bucket i >= 1 holds
+ * [2^(i+9), 2^(i+10)) ns, the last bucket everything above.
+ */
 #define CXD_HIST_BUCKETS	24
 
 struct cxd_hist {

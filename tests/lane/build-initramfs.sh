@@ -11,12 +11,13 @@
 #   /bin/busybox + applets  busybox-static
 #   /cxdvirt.ko             the module from the repo root (or --module KO;
 #                           missing: /init reports the insmod failure)
-#   /bin/cxdvirt-dev, /bin/cxdvirt-bench   the tools, when built
+#   /bin/cxdvirt-dev, /bin/cxdvirt-bench, /bin/cxdvirt-sim   the tools,
+#                           when built
 #   /bin/numactl, /bin/daxctl, memhog, numastat, stress-ng, redis-server,
 #   redis-cli, redis-benchmark              when the host has them
 #   /tests/                 tests/guest/lib.sh, the NN-*.sh tests matching
 #                           GLOB (all by default, none for ''), progs/
-#                           (built here)
+#                           (built here), progs/dax-kmem (memkind)
 #   /lib/modules/KVER/      configfs, dax, device_dax, kmem, dax_hmem and
 #                           whatever cxdvirt.ko depends on, with the closure of
 #                           their modules.dep, indexed with depmod -b
@@ -108,7 +109,8 @@ copy_bin() {	# copy_bin SRC DEST-PATH-IN-STAGE
 	copy_libs "$1"
 }
 
-for t in "$REPO_ROOT/tools/cxdvirt-dev" "$REPO_ROOT/tools/cxdvirt-bench"; do
+for t in "$REPO_ROOT/tools/cxdvirt-dev" "$REPO_ROOT/tools/cxdvirt-bench" \
+	 "$REPO_ROOT/tools/cxdvirt-sim"; do
 	if [ -x "$t" ]; then
 		copy_bin "$t" "/bin/$(basename "$t")"
 	else
@@ -132,6 +134,19 @@ cp "$REPO_ROOT/tests/guest/lib.sh" "$stage/tests/lib.sh"
 for p in "$REPO_ROOT"/tests/guest/progs/bin/*; do
 	[ -x "$p" ] && copy_bin "$p" "/tests/progs/$(basename "$p")"
 done
+# The memkind checker links libmemkind (libmemkind-dev): built only when the
+# host has it; copy_bin brings libmemkind and its ldd closure along.
+mk_src=$REPO_ROOT/tests/guest/memkind/dax-kmem.c
+if [ -f "$mk_src" ] && [ -f /usr/include/memkind.h ]; then
+	mk_bin="$(dirname "$out")/dax-kmem"
+	if ${CC:-cc} -O2 -g -Wall -Wextra -Werror -std=gnu11 -o "$mk_bin" "$mk_src" -lmemkind; then
+		copy_bin "$mk_bin" /tests/progs/dax-kmem
+	else
+		lane_log "warning: $mk_src did not build: not in the guest"
+	fi
+else
+	lane_log "note: no memkind.h (libmemkind-dev): tests/progs/dax-kmem not in the guest"
+fi
 ntests=0
 for t in "$REPO_ROOT"/tests/guest/[0-9]*.sh; do
 	[ -e "$t" ] || continue

@@ -47,7 +47,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-echo "1..19"
+echo "1..21"
 
 if [ ! -x "$sim" ]; then
 	for i in $(seq 19); do
@@ -119,6 +119,18 @@ printf '# comment\nR 0x1000 3\nR 1\nW 0x1fff\n\nR 2\n' >"$tmp/addr"
 "$sim" --cache 256K --json "$tmp/addr" >"$tmp/json" 2>&1
 check "0x byte address and decimal page meet on page 1" "2 2" \
 	"$(jfield hits <"$tmp/json") $(jfield misses <"$tmp/json")"
+
+# --faults: a mapped page is a native hit and never reaches the model; a
+# write to a read-only mapped page only dirties the line; eviction unmaps.
+# Two lines, FIFO: R0 R1 miss; W0 is native and dirties 0; R2 evicts 0
+# (the one dirty eviction); R0 evicts 1; R3 evicts 2; R1 evicts 0.
+printf 'R 0\nR 1\nW 0\nR 2\nR 0\nR 3\nR 1\n' >"$tmp/faults"
+"$sim" --capacity 2M --cache 8K --faults --json "$tmp/faults" >"$tmp/json" 2>&1
+check "--faults: misses, hits, native hits, dirty evictions" "6 0 1 1" \
+	"$(jfield misses <"$tmp/json") $(jfield hits <"$tmp/json") $(jfield native_hits <"$tmp/json") $(jfield dirty <"$tmp/json")"
+"$sim" --capacity 2M --cache 8K --json "$tmp/faults" >"$tmp/json" 2>&1
+check "without --faults the re-access is a model hit" "6 1 0" \
+	"$(jfield misses <"$tmp/json") $(jfield hits <"$tmp/json") $(jfield native_hits <"$tmp/json")"
 
 printf 'R 1\nX 2\n' >"$tmp/bad"
 if "$sim" "$tmp/bad" >/dev/null 2>"$tmp/err"; then

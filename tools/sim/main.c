@@ -4,6 +4,13 @@
  * code the module runs) on one serial clock, and report hit ratio, miss
  * latency percentiles, prefetch metrics and die utilisation.
  *
+ * With --faults the replay mimics the module's fault path instead of a
+ * device that sees every access: a page is mapped from its demand access
+ * until it is evicted, and an access to a mapped page is a native hit that
+ * never reaches the model (a write to a read-only mapped page only marks
+ * the line dirty, as ->pfn_mkwrite does). This is exactly what the module
+ * sees from one process with its accessed-bit scan off.
+ *
  * Time: the first access arrives at 0; each next one arrives think_ns after
  * the previous one completed (done_ns of cxd_model_access()). So a trace is
  * one thread of dependent accesses; the optional thread field is parsed
@@ -26,7 +33,7 @@
 #define MAX_COMPARE	32
 
 struct metrics {
-	uint64_t accesses, reads, writes, elapsed_ns, npages;
+	uint64_t accesses, reads, writes, elapsed_ns, npages, native_hits;
 	struct cxd_model_stats st;
 	uint64_t erases;
 	uint64_t lat_n, lat_sum, p50, p90, p99, p999, lat_max;
@@ -52,6 +59,8 @@ static void usage(FILE *out)
 "  --write-alloc M        fetch (default) or nofetch\n"
 "  --skip-unwritten       never-written pages cost no tR\n"
 "  --think NS             time between accesses (default 0)\n"
+"  --faults               only accesses that would fault in the module reach\n"
+"                         the model (mapped pages are native hits)\n"
 "  --t-read NS --t-prog NS --t-bers NS --channels N --dies N --planes N\n"
 "  --page-size SIZE --mbps N --pages-per-block N --xfer exact|nvmevirt\n"
 "                         override the preset's NAND figures\n"
@@ -117,6 +126,10 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 
 	if (!strcmp(key, "skip-unwritten")) {
 		cfg->skip_unwritten = !val || strcmp(val, "0");
+		return 0;
+	}
+	if (!strcmp(key, "faults")) {
+		cfg->faults = !val || strcmp(val, "0");
 		return 0;
 	}
 	if (!val)
@@ -234,8 +247,10 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 		.policy = cfg->policy,
 		.nand = cfg->nand,
 	};
-	uint64_t i, now = 0, ndies, *lat;
+	uint64_t i, j, now = 0, ndies, *lat, page;
+	uint8_t *mapped = NULL;	/* --faults: 0 unmapped, 1 read-only, 2 writable */
 	struct cxd_access r;
+	bool write;
 	struct cxd_model m;
 	uint32_t planes;
 	double u;
@@ -269,10 +284,14 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 	}
 	mem = aligned_alloc(8, (cxd_model_cfg_state_size(&mc) + 7) & ~7ul);
 	lat = malloc((t->n ? t->n : 1) * sizeof(*lat));
-	if (!mem || !lat || cxd_model_init_cfg(&m, &mc, mem)) {
+	if (cfg->faults)
+		mapped = calloc(mc.npages, 1);
+	if (!mem || !lat || (cfg->faults && !mapped) ||
+	    cxd_model_init_cfg(&m, &mc, mem)) {
 		fprintf(stderr, "cxdvirt-sim: cannot set up the model\n");
 		free(mem);
 		free(lat);
+		free(mapped);
 		return -1;
 	}
 	cxd_model_set_seed(&m, cfg->seed);
@@ -284,16 +303,34 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < t->n; i++) {
-		cxd_model_access(&m, t->recs[i].page,
-				 t->recs[i].write ? CXD_ACC_WRITE : 0, now, &r);
+		page = t->recs[i].page;
+		write = t->recs[i].write;
+		if (write)
+			out->writes++;
+		else
+			out->reads++;
+		if (mapped && mapped[page] && (!write || mapped[page] == 2)) {
+			out->native_hits++;
+			now += cfg->think_ns;
+			continue;
+		}
+		if (mapped && mapped[page]) {	/* write to a read-only PTE */
+			cxd_cache_set_dirty(&m.cache, page);
+			mapped[page] = 2;
+			out->native_hits++;
+			now += cfg->think_ns;
+			continue;
+		}
+		cxd_model_access(&m, page, write ? CXD_ACC_WRITE : 0, now, &r);
 		if (!r.hit) {
 			lat[out->lat_n++] = r.done_ns - now;
 			out->lat_sum += r.done_ns - now;
 		}
-		if (t->recs[i].write)
-			out->writes++;
-		else
-			out->reads++;
+		if (mapped) {
+			for (j = 0; j < r.nvictims; j++)
+				mapped[r.victims[j].page] = 0;
+			mapped[page] = write ? 2 : 1;
+		}
 		now = r.done_ns + cfg->think_ns;
 	}
 	out->accesses = t->n;
@@ -318,6 +355,7 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 	}
 	free(mem);
 	free(lat);
+	free(mapped);
 	return 0;
 }
 
@@ -351,6 +389,7 @@ static json_object *metrics_json(const struct sim_cfg *cfg,
 	json_object_object_add(c, "skip_unwritten",
 			       json_object_new_boolean(cfg->skip_unwritten));
 	json_object_object_add(c, "think_ns", json_object_new_uint64(cfg->think_ns));
+	json_object_object_add(c, "faults", json_object_new_boolean(cfg->faults));
 	json_object_object_add(c, "t_read_ns", json_object_new_uint64(cfg->nand.t_read_ns));
 	json_object_object_add(c, "t_prog_ns", json_object_new_uint64(cfg->nand.t_prog_ns));
 	json_object_object_add(c, "channel_mbps",
@@ -363,6 +402,7 @@ static json_object *metrics_json(const struct sim_cfg *cfg,
 	json_object_object_add(o, "reads", json_object_new_uint64(x->reads));
 	json_object_object_add(o, "writes", json_object_new_uint64(x->writes));
 	json_object_object_add(o, "hits", json_object_new_uint64(s->hits));
+	json_object_object_add(o, "native_hits", json_object_new_uint64(x->native_hits));
 	json_object_object_add(o, "misses", json_object_new_uint64(s->misses));
 	json_object_object_add(o, "hit_ratio",
 			       json_object_new_double(ratio(s->hits, x->accesses)));
@@ -540,6 +580,7 @@ static const struct option long_opts[] = {
 	{ "distance", required_argument, NULL, 0 },
 	{ "write-alloc", required_argument, NULL, 0 },
 	{ "skip-unwritten", no_argument, NULL, 0 },
+	{ "faults", no_argument, NULL, 0 },
 	{ "think", required_argument, NULL, 0 },
 	{ "t-read", required_argument, NULL, 0 },
 	{ "t-prog", required_argument, NULL, 0 },

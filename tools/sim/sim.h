@@ -54,6 +54,8 @@ void trace_free(struct trace *t);
  * @skip_unwritten:	see struct cxd_model.
  * @seed:		random policy seed.
  * @think_ns:		time between the end of one access and the next.
+ * @faults:		only what would fault in the module reaches the model
+ *			(see run() in main.c and docs/model.md).
  */
 struct sim_cfg {
 	uint64_t capacity;
@@ -69,6 +71,7 @@ struct sim_cfg {
 	bool skip_unwritten;
 	uint64_t seed;
 	uint64_t think_ns;
+	bool faults;
 };
 
 int sim_set(struct sim_cfg *cfg, const char *key, const char *val);

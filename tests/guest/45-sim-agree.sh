@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The module and cxdvirt-sim run the same model code: one access sequence,
+# replayed on a live device and through the simulator, gives exactly the
+# same misses, minor hits and evictions under every policy.
+#
+# Only faults reach the module's model: once a page is mapped, touching it
+# again is a native hit the model never sees, until an eviction unmaps it.
+# cxdvirt-sim --faults replays a trace the same way (a page is mapped from
+# its demand access until evicted; a write to a read-only mapped page only
+# dirties the line). The device's accessed-bit scan is off
+# (scan_interval_ms=0), so the policy sees exactly the faults; the replay is
+# one process on a freshly powered device, so every resident page is mapped
+# and every access that faults is a miss.
+. /tests/lib.sh
+
+D=agree
+trap 'dev_rm $D 2>/dev/null' EXIT
+SIM=/bin/cxdvirt-sim
+[ -x "$SIM" ] || bail "cxdvirt-sim is not in the guest (make tools)"
+
+C=256		# cache lines
+CAP=16M		# 4096 pages
+TR=/tmp/agree.trace
+"$PROGS/replay" gen 7 6000 1024 25 > "$TR"
+ok $? "generate 6000 accesses over 1024 pages (seed 7)"
+
+# jnum KEY FILE: the first number after "KEY": in a JSON file.
+jnum() {
+	sed -n "s/.*\"$1\": *\([0-9][0-9]*\).*/\1/p" "$2" | head -n 1
+}
+
+# agree NAME POLICY [DEV-ATTR=V...] -- [SIM-OPTION...]: replay the trace on
+# a fresh device and through the simulator, compare the counters.
+agree() {
+	local name=$1 pol=$2 attrs=
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		attrs="$attrs $1"
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	dev_rm $D 2>/dev/null
+	# shellcheck disable=SC2086
+	dev_create $D capacity=$CAP cache_size=$((C * 4096)) policy=$pol \
+		seed=11 scan_interval_ms=0 t_read_ns=0 t_prog_ns=0 \
+		channel_mbps=100000 $attrs || bail "create $D ($name)"
+	dev_on $D || bail "power on $D ($name)"
+	stats_reset $D
+	"$PROGS/replay" run "$(dev_node $D)" "$TR" > /dev/null
+	ok $? "$name: replay on the device"
+
+	"$SIM" --capacity $CAP --cache $((C * 4096)) --policy $pol --seed 11 \
+		--faults --json "$@" "$TR" > /tmp/agree.json
+	ok $? "$name: cxdvirt-sim --faults"
+	m=$(stat_get $D misses)
+	is "$m" "$(jnum misses /tmp/agree.json)" "$name: misses agree ($m)"
+	h=$(stat_get $D minor_hits)
+	is "$h" "$(jnum hits /tmp/agree.json)" "$name: minor hits agree ($h)"
+	is "$(stat_get $D evictions)" "$(jnum total /tmp/agree.json)" \
+		"$name: evictions agree"
+	is "$(stat_get $D dirty_evictions)" "$(jnum dirty /tmp/agree.json)" \
+		"$name: dirty evictions agree"
+	is "$(stat_get $D write_misses)" "$(jnum write_misses /tmp/agree.json)" \
+		"$name: write misses agree"
+
+	# For contrast: a device that saw every access (the plain simulator).
+	"$SIM" --capacity $CAP --cache $((C * 4096)) --policy $pol --seed 11 \
+		--json "$@" "$TR" > /tmp/agree-all.json
+	diag "$name: every access to the model would give $(jnum misses /tmp/agree-all.json) misses"
+	dev_off $D
+}
+
+for pol in fifo lifo lru clock s3fifo random; do
+	agree $pol $pol
+done
+
+# With next-page prefetch, prefetched pages are resident but not mapped:
+# their first access is a minor fault, a hit that reaches the policy, so
+# lru, clock and s3fifo see touches too.
+for pol in fifo lru clock s3fifo; do
+	agree "$pol+prefetch" $pol prefetch=next prefetch_degree=2 -- \
+		--prefetch next --degree 2
+	cmp_ok "$h" -gt 0 "$pol+prefetch: minor hits reached the policy"
+done
+
+dev_rm $D
+ok $? "remove $D"
+done_testing
