@@ -11,7 +11,10 @@
 # directory, power=0 removes it (EBUSY while a .busy marker exists); a
 # capacity that is not a multiple of 2M fails with EINVAL and a kernel log
 # line, and so (without a line) does cache_size > capacity; stats/reset
-# zeroes the counters. Kernel log lines go to /dev/kmsg when it is writable, so the
+# zeroes the counters. A device with mode=node gets the node-mode sysfs
+# files on power=1 (dax device daxN.0, offline), and power=0 fails with
+# EBUSY while a .online marker exists. auto_online_blocks lives in a fake
+# memory directory (CXDVIRT_MEMORY_SYSFS). Kernel log lines go to /dev/kmsg when it is writable, so the
 # tool's "(kernel: ...)" reason can be checked; otherwise that check is
 # skipped.
 #
@@ -44,10 +47,16 @@ fake_kernel() {
 		printf '%s\n' 3000 >"$path/t_read_ns"
 		printf '%s\n' 100000 >"$path/t_prog_ns"
 		printf '%s\n' 1200 >"$path/channel_mbps"
+		printf '%s\n' 1 >"$path/planes_per_die"
+		printf '%s\n' 0 >"$path/pages_per_block"
+		printf '%s\n' 1000000 >"$path/t_bers_ns"
 		printf '%s\n' fifo >"$path/policy"
+		printf '%s\n' devdax >"$path/mode"
+		printf '%s\n' -1 >"$path/target_node"
+		printf '%s\n' "znand femu tlc" >"$path/preset"
 		printf '%s\n' "$idx" >"$path/index"
 		printf '%s\n' 0 >"$path/power"
-		printf '%s\n' "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps policy" >"$path/features"
+		printf '%s\n' "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns policy preset mode target_node index power" >"$path/features"
 		return 0 ;;
 	rmdir)
 		[ -e "$path/.busy" ] && return 16	# EBUSY
@@ -78,6 +87,8 @@ fake_kernel() {
 			[ "$val" -lt "$(cat "${path%/*}/cache_size")" ] && return 22 ;;
 		cache_size)
 			[ "$val" -gt "$(cat "${path%/*}/capacity")" ] && return 22 ;;
+		mode)
+			case "$val" in devdax|node) ;; *) return 22 ;; esac ;;
 		power)
 			idx=$(cat "${path%/*}/index")
 			if [ "$val" = 1 ]; then
@@ -89,8 +100,16 @@ fake_kernel() {
 					echo "${i#*:}" >"$CXDVIRT_SYSFS/cxdvirt$idx/stats/${i%%:*}"
 				done
 				printf '4096 5\n8192 2\n' >"$CXDVIRT_SYSFS/cxdvirt$idx/stats/miss_latency_hist"
+				if [ "$(cat "${path%/*}/mode")" = node ]; then
+					for i in mode:node "target_node:$(cat "${path%/*}/target_node")" \
+						 "dax_device:dax99.$idx" adistance:37440 online:offline \
+						 online_bytes:0 movable_bytes:0 node_used_bytes:0; do
+						echo "${i#*:}" >"$CXDVIRT_SYSFS/cxdvirt$idx/${i%%:*}"
+					done
+				fi
 			else
 				[ -e "${path%/*}/.busy" ] && return 16
+				[ -e "${path%/*}/.online" ] && return 16
 				rm -rf "${CXDVIRT_SYSFS:?}/cxdvirt$idx"
 			fi ;;
 		esac
@@ -126,7 +145,9 @@ TMP=$(mktemp -d /tmp/cxdvirt-test-dev.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 chmod 755 "$TMP"
 export CXDVIRT_CONFIGFS="$TMP/config/cxdvirt" CXDVIRT_SYSFS="$TMP/class/cxdvirt"
-mkdir -p "$CXDVIRT_CONFIGFS" "$CXDVIRT_SYSFS"
+export CXDVIRT_MEMORY_SYSFS="$TMP/memory"
+mkdir -p "$CXDVIRT_CONFIGFS" "$CXDVIRT_SYSFS" "$CXDVIRT_MEMORY_SYSFS"
+echo offline >"$CXDVIRT_MEMORY_SYSFS/auto_online_blocks"
 
 cat >"$TMP/fakefs.c" <<'EOF'
 // SPDX-License-Identifier: GPL-2.0
@@ -318,7 +339,7 @@ run --help
 expect "--help exits 0" 0 && { grep -q "^Verbs:" "$OUT" || not_ok "--help lists verbs"; }
 run --version
 expect "--version exits 0" 0
-for v in list create set enable disable destroy stats; do
+for v in list create set enable disable destroy stats online offline; do
 	run "$v" --help
 	if [ "$RC" = 0 ] && grep -q "^usage: cxdvirt-dev $v" "$OUT"; then
 		ok "$v --help"
@@ -327,10 +348,11 @@ for v in list create set enable disable destroy stats; do
 	fi
 done
 run create --help
-if grep -q "znand" "$OUT" && grep -q "t_read_ns=40000" "$OUT"; then
-	ok "create --help shows the presets"
+if grep -q "^  znand:" "$OUT" && grep -q "^  femu:" "$OUT" && grep -q "^  tlc:.*nand_page_size=16384 t_read_ns=50000" "$OUT" &&
+   grep -q "Cheong" "$OUT"; then
+	ok "create --help shows the model's presets and their sources"
 else
-	not_ok "create --help shows the presets"
+	not_ok "create --help shows the model's presets and their sources"
 fi
 run
 expect "no verb is a usage error" 2 "missing verb"
@@ -362,6 +384,8 @@ check "create wrote sizes in bytes" attr_is cxd0 capacity 134217728
 check "create wrote cache_size" attr_is cxd0 cache_size 16777216
 check "preset znand: dies_per_channel 16" attr_is cxd0 dies_per_channel 16
 check "preset znand: t_prog_ns 100000" attr_is cxd0 t_prog_ns 100000
+check "preset znand: planes_per_die 8" attr_is cxd0 planes_per_die 8
+check "preset znand: pages_per_block 768" attr_is cxd0 pages_per_block 768
 check "key=value overrides the preset" attr_is cxd0 t_read_ns 5000
 check "create leaves power 0" attr_is cxd0 power 0
 
@@ -373,8 +397,13 @@ else
 fi
 check "hex capacity written as decimal" attr_is cxd1 capacity 67108864
 check "lower-case suffix" attr_is cxd1 cache_size 4194304
-check "preset tlc: t_read_ns 40000" attr_is cxd1 t_read_ns 40000
+check "preset tlc: t_read_ns 50000" attr_is cxd1 t_read_ns 50000
+check "preset tlc: t_prog_ns 600000" attr_is cxd1 t_prog_ns 600000
+check "preset tlc: nand_page_size 16384" attr_is cxd1 nand_page_size 16384
 check "preset tlc: channel_mbps 800" attr_is cxd1 channel_mbps 800
+check "preset tlc: planes_per_die 2" attr_is cxd1 planes_per_die 2
+check "preset tlc: pages_per_block 256" attr_is cxd1 pages_per_block 256
+check "preset tlc: t_bers_ns 3800000" attr_is cxd1 t_bers_ns 3800000
 check "--enable wrote power 1" attr_is cxd1 power 1
 
 run create cxd2 --capacity 4M --cache-size 2M
@@ -397,7 +426,15 @@ done
 run create bad0 --backing-node -2
 expect "backing node -2 is a usage error" 2 "not a node number"
 run create bad0 --preset slc
-expect "unknown preset is a usage error" 2 "--preset slc: unknown"
+expect "unknown preset is a usage error" 2 "--preset slc: unknown (znand, femu or tlc)"
+run create pf --preset femu
+expect "create --preset femu" 0
+check "preset femu: t_read_ns 40000" attr_is pf t_read_ns 40000
+check "preset femu: nand_page_size 4096" attr_is pf nand_page_size 4096
+check "preset femu: channel_mbps 100000" attr_is pf channel_mbps 100000
+check "preset femu: t_bers_ns 2000000" attr_is pf t_bers_ns 2000000
+run destroy pf
+expect "destroy pf" 0
 run create bad0 t_read_ns
 expect "key without = is a usage error" 2 "expected key=value"
 run create bad0 =5
@@ -526,6 +563,69 @@ else
 fi
 run stats cxd2
 expect "stats of an unpowered device" 1 "cxd2: not enabled"
+
+# node mode
+AOB=$CXDVIRT_MEMORY_SYSFS/auto_online_blocks
+run create nd --mode node --phys-addr 0x100000000 --capacity 512M --target-node 2
+expect "create --mode node --target-node 2" 0
+check "mode node written" attr_is nd mode node
+check "target_node written" attr_is nd target_node 2
+check "phys_addr written as decimal" attr_is nd phys_addr 4294967296
+run create bad0 --target-node x
+expect "a bad target node is a usage error" 2 "not a node number"
+run online nd
+expect "online of an unpowered node device" 1 "nd: not enabled"
+run online cxd2
+expect "online of a devdax device" 1 "cxd2: not a node-mode device"
+run offline cxd2
+expect "offline of a devdax device" 1 "cxd2: not a node-mode device"
+run online nd --bogus
+expect "online with an unknown option is a usage error" 2 "Try 'cxdvirt-dev online --help'"
+echo online >"$AOB"
+run enable nd
+expect "enable refuses while auto_online_blocks is online" 1 \
+	"nd: $AOB is 'online': the kernel would online the device's memory itself as kernel memory" \
+	"--fix-auto-online"
+check "... and did not power on" attr_is nd power 0
+run enable nd --fix-auto-online
+NDI=$(cat "$CXDVIRT_CONFIGFS/nd/index")
+if [ "$RC" = 0 ] && [ "$(cat "$OUT")" = "dax99.$NDI" ] && grep -qF "was 'online', now 'offline'" "$ERR" &&
+   [ "$(cat "$AOB")" = offline ]; then
+	ok "enable --fix-auto-online sets the policy to offline and prints the dax device"
+else
+	not_ok "enable --fix-auto-online sets the policy to offline and prints the dax device" "exit $RC, policy $(cat "$AOB")"
+fi
+run list --json nd
+if [ "$RC" = 0 ] && json_ok &&
+   py "d[0]['mode'] == 'node' and d[0]['target_node'] == 2 and d[0]['dax_device'] == 'dax99.$NDI' and d[0]['online'] == 'offline' and d[0]['node_used_bytes'] == 0 and d[0]['online_bytes'] == 0 and d[0]['adistance'] == 37440 and 'dev' not in d[0]"; then
+	ok "list --json: node-mode fields, no dev"
+else
+	not_ok "list --json: node-mode fields, no dev"
+fi
+run -j list -u nd
+if [ "$RC" = 0 ] && json_ok && py "d[0]['movable_bytes'] == '0 B' and d[0]['dax_device'] == 'dax99.$NDI'"; then
+	ok "list -u: node-mode sizes with units"
+else
+	not_ok "list -u: node-mode sizes with units"
+fi
+echo online_kernel >"$AOB"
+run online nd
+expect "online refuses while auto_online_blocks is online_kernel" 1 "is 'online_kernel'"
+echo online_movable >"$AOB"
+run online nd
+if [ "$RC" = 1 ] && ! grep -q auto_online_blocks "$ERR"; then
+	ok "online_movable passes the policy check"
+else
+	not_ok "online_movable passes the policy check" "exit $RC"
+fi
+echo offline >"$AOB"
+touch "$CXDVIRT_CONFIGFS/nd/.online"
+run disable nd
+expect "disable while the node memory is online" 1 \
+	"nd: power=0: Device or resource busy: the memory of dax99.$NDI is online (cxdvirt-dev offline nd first)"
+rm -f "$CXDVIRT_CONFIGFS/nd/.online"
+run destroy nd
+expect "destroy of a node-mode device" 0
 
 # disable / destroy, EBUSY
 touch "$CXDVIRT_CONFIGFS/cxd1/.busy"

@@ -112,9 +112,20 @@ static void report(const char *dev, const char *what, int err, const char *why,
 /* A hint for a failed power write or rmdir. */
 static const char *power_hint(const char *name, int err, bool on)
 {
-	static char buf[96];
+	static char buf[160];
+	char dax[64];
 	int index;
 
+	if (err == EBUSY && !on && cxd_dev_is_node(name)) {
+		if (!node_dax_name(name, dax, sizeof(dax)))
+			snprintf(buf, sizeof(buf),
+				 "the memory of %s is online (" PROG " offline %s first)",
+				 dax, name);
+		else
+			snprintf(buf, sizeof(buf), "the device's memory is online (" PROG
+				 " offline %s first)", name);
+		return buf;
+	}
 	if (err == EBUSY && !on) {
 		if (!cxd_dev_index(name, &index))
 			snprintf(buf, sizeof(buf),
@@ -192,10 +203,17 @@ static void print_json_device(const char *name)
 	json_object_put(obj);
 }
 
+/* What enable prints: /dev/cxdvirtN, or in node mode the dax device. */
 static void print_dev_node(const char *name)
 {
+	char dax[64];
 	int index;
 
+	if (cxd_dev_is_node(name)) {
+		if (!node_dax_name(name, dax, sizeof(dax)))
+			printf("%s\n", dax);
+		return;
+	}
 	if (!cxd_dev_index(name, &index))
 		printf("/dev/cxdvirt%d\n", index);
 }
@@ -213,7 +231,20 @@ static void rollback(const char *name)
 		err_msg("%s: removed the half-created device", name);
 }
 
-enum { OPT_CAPACITY = 256, OPT_CACHE, OPT_PRESET, OPT_NODE, OPT_PHYS, OPT_ENABLE };
+enum { OPT_CAPACITY = 256, OPT_CACHE, OPT_PRESET, OPT_NODE, OPT_PHYS, OPT_ENABLE,
+       OPT_MODE, OPT_TARGET, OPT_FIX };
+
+/*
+ * Is the configured mode (after the writes of create) node mode? Then the
+ * auto-online policy must not online the memory as kernel memory when the
+ * device powers on (kernels from 6.3 hand the range to kmem at once).
+ */
+static int check_node_power_on(const char *name, bool fix)
+{
+	if (!cxd_dev_is_node(name))
+		return 0;
+	return node_check_auto_online(name, fix) ? EXIT_ERR : 0;
+}
 
 /**
  * cmd_create() - `create <name> [options] [key=value...]`: mkdir, write the
@@ -230,16 +261,20 @@ int cmd_create(int argc, char **argv, struct verb_ctx *ctx)
 		{ "preset",		required_argument, NULL, OPT_PRESET },
 		{ "backing-node",	required_argument, NULL, OPT_NODE },
 		{ "phys-addr",		required_argument, NULL, OPT_PHYS },
+		{ "mode",		required_argument, NULL, OPT_MODE },
+		{ "target-node",	required_argument, NULL, OPT_TARGET },
 		{ "enable",		no_argument,	   NULL, OPT_ENABLE },
+		{ "fix-auto-online",	no_argument,	   NULL, OPT_FIX },
 		{ "json",		no_argument,	   NULL, 'j' },
 		{ "help",		no_argument,	   NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *capacity = NULL, *cache = NULL, *node = NULL, *phys = NULL;
+	const char *mode = NULL, *target = NULL;
 	static const struct kv power_on = { .key = "power", .val = "1", .uval = "1" };
 	struct kv_list first = { 0 }, rest = { 0 };
-	const struct preset *preset = NULL;
-	bool enable = false, json = ctx->json;
+	struct preset preset_buf, *preset = NULL;
+	bool enable = false, fix = false, json = ctx->json;
 	const char *name;
 	char arg[128], why[512], cur[64];
 	uint64_t cap_new, cache_cur;
@@ -252,13 +287,16 @@ int cmd_create(int argc, char **argv, struct verb_ctx *ctx)
 		case OPT_CACHE: cache = optarg; break;
 		case OPT_NODE: node = optarg; break;
 		case OPT_PHYS: phys = optarg; break;
+		case OPT_MODE: mode = optarg; break;
+		case OPT_TARGET: target = optarg; break;
 		case OPT_ENABLE: enable = true; break;
+		case OPT_FIX: fix = true; break;
 		case 'j': json = true; break;
 		case OPT_PRESET:
-			preset = preset_find(optarg);
-			if (!preset)
-				return usage_error("create", "--preset %s: unknown (znand or tlc)",
-						   optarg);
+			if (preset_find(optarg, &preset_buf))
+				return usage_error("create", "--preset %s: unknown (%s)",
+						   optarg, preset_names());
+			preset = &preset_buf;
 			break;
 		case 'h': verb_help("create"); return EXIT_OK;
 		default: return usage_error("create", NULL);
@@ -277,6 +315,8 @@ int cmd_create(int argc, char **argv, struct verb_ctx *ctx)
 		{ "cache_size",		cache,		"--cache-size" },
 		{ "backing_node",	node,		"--backing-node" },
 		{ "phys_addr",		phys,		"--phys-addr" },
+		{ "mode",		mode,		"--mode" },
+		{ "target_node",	target,		"--target-node" },
 	};
 	for (k = 0; k < sizeof(optkv) / sizeof(optkv[0]); k++) {
 		if (!optkv[k].val)
@@ -286,7 +326,7 @@ int cmd_create(int argc, char **argv, struct verb_ctx *ctx)
 		if (ret)
 			goto out;
 	}
-	for (k = 0; preset && k < PRESET_MAX_KV && preset->kv[k].attr; k++) {
+	for (k = 0; preset && k < PRESET_MAX_KV; k++) {
 		char val[32];
 
 		snprintf(val, sizeof(val), "%" PRIu64, preset->kv[k].val);
@@ -335,7 +375,7 @@ int cmd_create(int argc, char **argv, struct verb_ctx *ctx)
 			goto out;
 		}
 	}
-	if (enable && write_kv(name, &power_on)) {
+	if (enable && (check_node_power_on(name, fix) || write_kv(name, &power_on))) {
 		rollback(name);
 		ret = EXIT_ERR;
 		goto out;
@@ -351,12 +391,17 @@ out:
 	return ret;
 }
 
-/* Parse the options every simple verb takes: --json and --help. */
-static int simple_opts(const char *verb, int argc, char **argv, bool *json)
+/*
+ * Parse the options every simple verb takes: --json and --help, and
+ * --fix-auto-online when @fix is not NULL.
+ */
+static int simple_opts(const char *verb, int argc, char **argv, bool *json,
+		       bool *fix)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "fix-auto-online", no_argument, NULL, OPT_FIX },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -365,6 +410,12 @@ static int simple_opts(const char *verb, int argc, char **argv, bool *json)
 		switch (c) {
 		case 'j': *json = true; break;
 		case 'h': verb_help(verb); return -1;
+		case OPT_FIX:
+			if (fix) {
+				*fix = true;
+				break;
+			}
+			/* fall through */
 		default: return usage_error(verb, NULL);
 		}
 	}
@@ -385,7 +436,7 @@ int cmd_set(int argc, char **argv, struct verb_ctx *ctx)
 	size_t i, j;
 	int ret;
 
-	ret = simple_opts("set", argc, argv, &json);
+	ret = simple_opts("set", argc, argv, &json, NULL);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	if (optind >= argc)
@@ -429,11 +480,11 @@ static int set_power(const char *verb, int argc, char **argv,
 		     struct verb_ctx *ctx, bool on)
 {
 	struct kv e = { .key = "power" };
-	bool json = ctx->json;
+	bool json = ctx->json, fix = false;
 	const char *name;
 	int ret, power;
 
-	ret = simple_opts(verb, argc, argv, &json);
+	ret = simple_opts(verb, argc, argv, &json, on ? &fix : NULL);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	if (optind >= argc)
@@ -448,6 +499,8 @@ static int set_power(const char *verb, int argc, char **argv,
 	if (ret)
 		return ret;
 	if (cxd_dev_power(name, &power) || power != on) {
+		if (on && check_node_power_on(name, fix))
+			return EXIT_ERR;
 		snprintf(e.val, sizeof(e.val), "%d", on);
 		snprintf(e.uval, sizeof(e.uval), "%d", on);
 		if (write_kv(name, &e))
@@ -485,7 +538,7 @@ int cmd_destroy(int argc, char **argv, struct verb_ctx *ctx)
 	char why[512];
 	int ret, power;
 
-	ret = simple_opts("destroy", argc, argv, &json);
+	ret = simple_opts("destroy", argc, argv, &json, NULL);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	if (optind >= argc)

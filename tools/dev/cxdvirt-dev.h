@@ -5,13 +5,15 @@
  *   main.c    option parsing, verb dispatch, help
  *   parse.c   numbers and sizes: strict parsing, human-readable formatting
  *   attr.c    the table of configfs attributes and client-side checks
- *   preset.c  the NAND timing presets
+ *   preset.c  the NAND presets, taken from the model's table
  *   libcxd.c  every configfs and sysfs access (the daxctl "library" role)
  *   kmsg.c    the kernel's reason for a failed write, from the kernel log
  *   show.c    a device as JSON and as text (list, stats, --json output)
  *   config.c  the verbs that change things: create, set, enable, disable,
  *             destroy
  *   list.c    the list and stats verbs
+ *   node.c    node mode: online and offline (libdaxctl), the auto-online
+ *             policy check
  */
 #ifndef CXDVIRT_DEV_H
 #define CXDVIRT_DEV_H
@@ -98,14 +100,14 @@ struct preset_kv {
 	uint64_t val;
 };
 
-#define PRESET_MAX_KV	8
+#define PRESET_MAX_KV	9
 
 /**
- * struct preset - a named NAND timing and geometry preset.
+ * struct preset - a named NAND preset of the model (include/cxdvirt/model.h)
+ * as configfs attributes.
  * @name:	what --preset takes.
- * @what:	one-line description with its source (docs/tools.md cites it).
- * @kv:		settings, written in this order; ends at an entry with
- *		a NULL @attr.
+ * @what:	the model's source line (where the figures come from).
+ * @kv:		every NAND attribute of the preset, written in this order.
  */
 struct preset {
 	const char *name;
@@ -113,13 +115,15 @@ struct preset {
 	struct preset_kv kv[PRESET_MAX_KV];
 };
 
-const struct preset *preset_find(const char *name);
+int preset_find(const char *name, struct preset *out);
+const char *preset_names(void);
 void preset_print_all(FILE *f);
 
 /* ---------------------------------------------------------- libcxd.c -- */
 
 const char *cxd_configfs_root(void);
 const char *cxd_sysfs_root(void);
+const char *cxd_memory_root(void);
 int cxd_check_root(void);
 bool cxd_name_valid(const char *name);
 int cxd_dev_path(const char *name, const char *attr, char *buf, size_t len);
@@ -133,6 +137,8 @@ int cxd_attr_write(const char *name, const char *attr, const char *val,
 int cxd_dev_index(const char *name, int *index);
 int cxd_dev_power(const char *name, int *power);
 int cxd_sysfs_path(int index, const char *rel, char *buf, size_t len);
+int cxd_sysfs_read(int index, const char *rel, char *buf, size_t len);
+int cxd_dev_is_node(const char *name);
 int cxd_mkdir(const char *name, char *why, size_t whylen);
 int cxd_rmdir(const char *name, char *why, size_t whylen);
 const char *cxd_errhint(int err);
@@ -181,6 +187,13 @@ int cmd_enable(int argc, char **argv, struct verb_ctx *ctx);
 int cmd_disable(int argc, char **argv, struct verb_ctx *ctx);
 int cmd_destroy(int argc, char **argv, struct verb_ctx *ctx);
 int cmd_stats(int argc, char **argv, struct verb_ctx *ctx);
+int cmd_online(int argc, char **argv, struct verb_ctx *ctx);
+int cmd_offline(int argc, char **argv, struct verb_ctx *ctx);
+
+/* ------------------------------------------------------------ node.c -- */
+
+int node_check_auto_online(const char *name, bool fix);
+int node_dax_name(const char *name, char *buf, size_t len);
 
 /* main.c */
 int usage_error(const char *verb, const char *fmt, ...)

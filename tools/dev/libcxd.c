@@ -4,9 +4,11 @@
  * (configuration) and the sysfs directory of each powered device (state and
  * statistics). The verbs call these and never build paths themselves.
  *
- * Both roots can be moved with environment variables so the tool can be
+ * The roots can be moved with environment variables so the tool can be
  * tested against a fake tree: CXDVIRT_CONFIGFS (default
- * /sys/kernel/config/cxdvirt) and CXDVIRT_SYSFS (default /sys/class/cxdvirt).
+ * /sys/kernel/config/cxdvirt), CXDVIRT_SYSFS (default /sys/class/cxdvirt)
+ * and CXDVIRT_MEMORY_SYSFS (default /sys/devices/system/memory, where
+ * auto_online_blocks is).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -23,6 +25,7 @@
 
 #define DEFAULT_CONFIGFS	"/sys/kernel/config/cxdvirt"
 #define DEFAULT_SYSFS		"/sys/class/cxdvirt"
+#define DEFAULT_MEMORY		"/sys/devices/system/memory"
 #define CONFIGFS_MOUNT		"/sys/kernel/config"
 #define CONFIGFS_MAGIC		0x62656570
 
@@ -43,6 +46,12 @@ const char *cxd_configfs_root(void)
 const char *cxd_sysfs_root(void)
 {
 	return env_or("CXDVIRT_SYSFS", DEFAULT_SYSFS);
+}
+
+/** cxd_memory_root() - the memory hotplug directory (auto_online_blocks). */
+const char *cxd_memory_root(void)
+{
+	return env_or("CXDVIRT_MEMORY_SYSFS", DEFAULT_MEMORY);
 }
 
 /**
@@ -395,4 +404,33 @@ int cxd_rmdir(const char *name, char *why, size_t whylen)
 	}
 	kmsg_release(&mark);
 	return err;
+}
+
+/**
+ * cxd_sysfs_read() - read file @rel of the sysfs directory of
+ * /dev/cxdvirt@index (see cxd_sysfs_path()).
+ * @buf, @len:	the value without trailing newline (@len in bytes).
+ *
+ * Return: 0 or -errno.
+ */
+int cxd_sysfs_read(int index, const char *rel, char *buf, size_t len)
+{
+	char path[4096];
+
+	if (cxd_sysfs_path(index, rel, path, sizeof(path)))
+		return -ENAMETOOLONG;
+	return cxd_read_file(path, buf, len);
+}
+
+/**
+ * cxd_dev_is_node() - 1 if device @name is configured for node mode (its
+ * configfs `mode` is "node"), 0 if not or if the module has no modes.
+ */
+int cxd_dev_is_node(const char *name)
+{
+	char buf[64];
+
+	if (cxd_attr_read(name, "mode", buf, sizeof(buf)))
+		return 0;
+	return !strcmp(buf, "node");
 }

@@ -45,10 +45,14 @@ static const struct verb verbs[] = {
 	  "  --preset NAME        NAND timing and geometry, see below\n"
 	  "  --backing-node N     NUMA node of the backing memory, -1 = any\n"
 	  "  --phys-addr ADDR     start of a memmap=-reserved range, bytes\n"
-	  "  --enable             power the device on (prints /dev/cxdvirtN)\n"
+	  "  --mode devdax|node   devdax (/dev/cxdvirtN) or node (a NUMA node)\n"
+	  "  --target-node N      node mode: the node the memory goes to\n"
+	  "  --enable             power the device on (prints /dev/cxdvirtN, or\n"
+	  "                       in node mode the dax device)\n"
+	  "  --fix-auto-online    node mode, with --enable: see 'online --help'\n"
 	  "  -j, --json           print the device as JSON afterwards\n"
 	  "\n"
-	  "Presets:\n" },
+	  "Presets (the model's table; they set every NAND attribute):\n" },
 	{ "set", cmd_set, "write attributes of a device",
 	  "usage: " PROG " set <name> key=value...\n"
 	  "\n"
@@ -57,9 +61,11 @@ static const struct verb verbs[] = {
 	  "\n"
 	  "  -j, --json    print the device as JSON afterwards\n" },
 	{ "enable", cmd_enable, "power a device on (power=1)",
-	  "usage: " PROG " enable <name>\n"
+	  "usage: " PROG " enable <name> [--fix-auto-online]\n"
 	  "\n"
-	  "Write power=1, which creates /dev/cxdvirtN, and print that path.\n"
+	  "Write power=1, which creates /dev/cxdvirtN, and print that path. In\n"
+	  "node mode print the dax device instead (e.g. dax0.0), after the\n"
+	  "auto-online check of 'online --help'.\n"
 	  "\n"
 	  "  -j, --json    print the device as JSON instead\n" },
 	{ "disable", cmd_disable, "power a device off (power=0)",
@@ -73,6 +79,29 @@ static const struct verb verbs[] = {
 	  "usage: " PROG " destroy <name>\n"
 	  "\n"
 	  "Write power=0 if the device is powered, then remove its directory.\n" },
+	{ "online", cmd_online, "node mode: online the memory on the target node",
+	  "usage: " PROG " online <name> [--fix-auto-online] [--json]\n"
+	  "\n"
+	  "A powered node-mode device: bind its dax device (sysfs dax_device) to\n"
+	  "kmem and online every memory block as ZONE_MOVABLE memory of the\n"
+	  "target node, as 'daxctl reconfigure-device --mode=system-ram' does.\n"
+	  "Prints '<dax> online: <size> on node <N>'.\n"
+	  "\n"
+	  "Refused when /sys/devices/system/memory/auto_online_blocks is online\n"
+	  "or online_kernel: the kernel would online the memory as kernel memory,\n"
+	  "which may never go offline, and the device could not be powered off.\n"
+	  "\n"
+	  "  --fix-auto-online   set auto_online_blocks to offline instead\n"
+	  "  -j, --json          print the device as JSON\n" },
+	{ "offline", cmd_offline, "node mode: offline the memory",
+	  "usage: " PROG " offline <name> [--json]\n"
+	  "\n"
+	  "Offline the memory of a node-mode device, as 'daxctl offline-memory'\n"
+	  "does. Pages in use move to other nodes; if some cannot move the\n"
+	  "kernel refuses (EBUSY) and the memory stays online. Afterwards the\n"
+	  "device can be powered off.\n"
+	  "\n"
+	  "  -j, --json    print the device as JSON\n" },
 	{ "stats", cmd_stats, "print (and reset) a device's counters",
 	  "usage: " PROG " stats <name> [--reset] [--json] [-u]\n"
 	  "\n"
@@ -170,6 +199,7 @@ static void help(void)
 	       "Environment:\n"
 	       "  CXDVIRT_CONFIGFS  configfs root (/sys/kernel/config/cxdvirt)\n"
 	       "  CXDVIRT_SYSFS     sysfs class root (/sys/class/cxdvirt)\n"
+	       "  CXDVIRT_MEMORY_SYSFS  memory hotplug root (/sys/devices/system/memory)\n"
 	       "\n"
 	       "Exit status: 0 success, 1 error, 2 usage error.\n");
 }

@@ -1,66 +1,118 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NAND timing and geometry presets for `create --preset`. This table is the
- * only place the numbers live; docs/tools.md cites where each comes from.
+ * NAND presets for `create --preset`. The numbers are not here: they come
+ * from the model's table (cxd_preset_find() and cxd_preset_at() in
+ * driver/model/nand.c, linked in from tools/libcxdmodel.a), the same table
+ * the kernel loads when `preset` is written to configfs. This file only
+ * turns a preset into the configfs attributes create writes.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
+
+#include <cxdvirt/model.h>
 
 #include "cxdvirt-dev.h"
 
-static const struct preset presets[] = {
-	{
-		.name = "znand",
-		.what = "Samsung Z-NAND SLC (Cheong et al., ISSCC'18), as CXDVirt's preset",
-		.kv = {
-			{ "t_read_ns",		3000 },
-			{ "t_prog_ns",		100000 },
-			{ "channels",		8 },
-			{ "dies_per_channel",	16 },
-			{ "channel_mbps",	1200 },
-			{ "nand_page_size",	4096 },
-		},
-	},
-	{
-		.name = "tlc",
-		.what = "FEMU's default NAND (Li et al., FAST'18); 800 MB/s channel is ours",
-		.kv = {
-			{ "t_read_ns",		40000 },
-			{ "t_prog_ns",		200000 },
-			{ "channels",		8 },
-			{ "dies_per_channel",	8 },
-			{ "channel_mbps",	800 },
-			{ "nand_page_size",	4096 },
-		},
-	},
-};
-
-/**
- * preset_find() - the preset called @name, or NULL.
- * @name:	"znand" or "tlc".
- */
-const struct preset *preset_find(const char *name)
+/* Fill @out from the model's preset @p. */
+static void preset_fill(const struct cxd_preset *p, struct preset *out)
 {
-	size_t i;
+	const struct cxd_nand_cfg *c = &p->nand;
+	const struct preset_kv kv[PRESET_MAX_KV] = {
+		{ "channels",		c->channels },
+		{ "dies_per_channel",	c->dies_per_channel },
+		{ "nand_page_size",	c->nand_page_size },
+		{ "t_read_ns",		c->t_read_ns },
+		{ "t_prog_ns",		c->t_prog_ns },
+		{ "channel_mbps",	c->channel_mbps },
+		{ "planes_per_die",	c->planes_per_die },
+		{ "pages_per_block",	c->pages_per_block },
+		{ "t_bers_ns",		c->t_bers_ns },
+	};
 
-	for (i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
-		if (!strcmp(presets[i].name, name))
-			return &presets[i];
-	return NULL;
+	out->name = p->name;
+	out->what = p->source;
+	memcpy(out->kv, kv, sizeof(kv));
 }
 
 /**
- * preset_print_all() - one line per preset with its settings, for --help.
+ * preset_find() - the attributes of the model's preset @name.
+ * @name:	"znand", "femu", "tlc", ... (cxd_preset_find()).
+ * @out:	filled when found.
+ *
+ * Return: 0, or -1 if the model has no such preset.
+ */
+int preset_find(const char *name, struct preset *out)
+{
+	const struct cxd_preset *p = cxd_preset_find(name);
+
+	if (!p)
+		return -1;
+	preset_fill(p, out);
+	return 0;
+}
+
+/**
+ * preset_names() - "znand, femu or tlc": the model's preset names, for
+ * messages.
+ */
+const char *preset_names(void)
+{
+	static char buf[256];
+	const struct cxd_preset *p;
+	unsigned int i, n = 0;
+	size_t len = 0;
+
+	while (cxd_preset_at(n))
+		n++;
+	buf[0] = '\0';
+	for (i = 0; i < n && len < sizeof(buf); i++) {
+		p = cxd_preset_at(i);
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+					!i ? "" : i + 1 == n ? " or " : ", ", p->name);
+	}
+	return buf;
+}
+
+/* Print @text folded at blanks to lines of at most @width, indented @ind. */
+static void print_folded(FILE *f, const char *text, int ind, int width)
+{
+	const char *s = text, *brk, *end;
+	int col;
+
+	while (*s) {
+		end = s + strlen(s);
+		brk = NULL;
+		for (col = 0; s + col < end && col < width; col++)
+			if (s[col] == ' ')
+				brk = s + col;
+		if (s + col >= end || !brk)
+			brk = s + col;
+		fprintf(f, "%*s%.*s\n", ind, "", (int)(brk - s), s);
+		s = brk;
+		while (*s == ' ')
+			s++;
+	}
+}
+
+/**
+ * preset_print_all() - each preset with its settings and source, for --help.
  * @f:	where to print.
  */
 void preset_print_all(FILE *f)
 {
-	size_t i, k;
+	const struct cxd_preset *p;
+	struct preset ps;
+	unsigned int i;
+	size_t k;
 
-	for (i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
-		fprintf(f, "  %-6s %s:\n        ", presets[i].name, presets[i].what);
-		for (k = 0; k < PRESET_MAX_KV && presets[i].kv[k].attr; k++)
-			fprintf(f, "%s%s=%llu", k ? " " : "", presets[i].kv[k].attr,
-				(unsigned long long)presets[i].kv[k].val);
+	for (i = 0; (p = cxd_preset_at(i)); i++) {
+		preset_fill(p, &ps);
+		fprintf(f, "  %s:", ps.name);
+		for (k = 0; k < PRESET_MAX_KV; k++)
+			fprintf(f, "%s%s=%" PRIu64, k == 5 ? "\n   " : " ",
+				ps.kv[k].attr, ps.kv[k].val);
 		fputc('\n', f);
+		print_folded(f, ps.what, 4, 72);
 	}
 }

@@ -5,9 +5,11 @@
  * so text and JSON always say the same thing.
  *
  * Object layout (keys present only when known):
- *   name, index, power, dev ("/dev/cxdvirtN" when powered),
+ *   name, index, power, dev ("/dev/cxdvirtN" when powered, not in node mode),
  *   every configfs attribute (SHOW_ATTRS; "features" as an array),
- *   cache_used and "stats": { counter: value, ..., miss_latency_hist:
+ *   cache_used, the node-mode files (dax_device, online, online_bytes,
+ *   movable_bytes, node_used_bytes, adistance) when sysfs has them,
+ *   and "stats": { counter: value, ..., miss_latency_hist:
  *   [ { low_ns, count }, ... ], mean_miss_ns, mean_model_ns } (SHOW_SYSFS,
  *   powered devices only). mean_* are computed here: total / misses.
  * Numbers are JSON numbers, unless SHOW_HUMAN turns sizes and times into
@@ -166,6 +168,8 @@ static void add_attrs(struct json_object *obj, const char *name, bool human)
 
 		if (!strcmp(a, "index") || !strcmp(a, "power"))
 			continue;	/* already at the top */
+		if (!strcmp(a, "preset"))
+			continue;	/* reads as the list of presets */
 		if (cxd_attr_read(name, a, val, sizeof(val)))
 			continue;	/* older module, or unreadable */
 		json_object_object_add(obj, a, attr_json(a, val, human));
@@ -232,6 +236,41 @@ static uint64_t stat_u64(int index, const char *stat)
 	return u;
 }
 
+/*
+ * The node-mode files of a powered device (docs/interface.md), present only
+ * in node mode: where the memory went and how much of it is online.
+ */
+static const struct {
+	const char *file;
+	enum attr_unit unit;
+	bool text;
+} node_files[] = {
+	{ "dax_device",		UNIT_NONE,	true },
+	{ "online",		UNIT_NONE,	true },
+	{ "online_bytes",	UNIT_BYTES,	false },
+	{ "movable_bytes",	UNIT_BYTES,	false },
+	{ "node_used_bytes",	UNIT_BYTES,	false },
+	{ "adistance",		UNIT_NONE,	false },
+};
+
+static void add_node(struct json_object *obj, int index, bool human)
+{
+	char val[CXD_VAL_MAX];
+	uint64_t u;
+	size_t i;
+
+	for (i = 0; i < sizeof(node_files) / sizeof(node_files[0]); i++) {
+		if (cxd_sysfs_read(index, node_files[i].file, val, sizeof(val)))
+			continue;
+		if (node_files[i].text || parse_u64(val, &u))
+			json_object_object_add(obj, node_files[i].file,
+					       json_object_new_string(val));
+		else
+			json_object_object_add(obj, node_files[i].file,
+					       json_u64_unit(u, node_files[i].unit, human));
+	}
+}
+
 static void add_sysfs(struct json_object *obj, int index, bool human)
 {
 	char path[4096], val[CXD_VAL_MAX], **extra;
@@ -243,6 +282,7 @@ static void add_sysfs(struct json_object *obj, int index, bool human)
 	    !cxd_read_file(path, val, sizeof(val)) && !parse_u64(val, &u))
 		json_object_object_add(obj, "cache_used",
 				       json_u64_unit(u, UNIT_BYTES, human));
+	add_node(obj, index, human);
 	if (cxd_sysfs_path(index, "stats", path, sizeof(path)))
 		return;
 	stats = json_object_new_object();
@@ -286,7 +326,7 @@ struct json_object *show_device(const char *name, unsigned int flags)
 		json_object_object_add(obj, "index", json_object_new_int(index));
 	if (!cxd_dev_power(name, &power))
 		json_object_object_add(obj, "power", json_object_new_int(power));
-	if (power == 1 && index >= 0) {
+	if (power == 1 && index >= 0 && !cxd_dev_is_node(name)) {
 		snprintf(dev, sizeof(dev), "/dev/cxdvirt%d", index);
 		json_object_object_add(obj, "dev", json_object_new_string(dev));
 	}
