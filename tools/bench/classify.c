@@ -15,7 +15,7 @@
  * 1% of the accesses is not reliably found: use the model threshold then.
  *
  * Percentiles are nearest-rank over the sorted values: Pq is the value at
- * rank ceil(q/100 * n).
+ * rank ceil(q/100 * n), computed in integers.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -117,26 +117,55 @@ uint64_t threshold_from_data(const uint64_t *lat, size_t n)
 	return (uint64_t)exp2(cut);
 }
 
-static uint64_t rank(const uint64_t *sorted, size_t n, unsigned int permille)
+/**
+ * quantile_rank() - nearest rank: the value at rank ceil(q * n) of @n
+ * ascending values (q in [0, 1]); 0 if @n is 0.
+ */
+uint64_t quantile_rank(const uint64_t *sorted, size_t n, double q)
 {
-	size_t r = (size_t)(((unsigned __int128)n * permille + 999) / 1000);
+	double x = q * (double)n;
+	size_t r;
+
+	if (!n)
+		return 0;
+	r = (size_t)x;
+	if ((double)r < x - 1e-9)
+		r++;
+	if (r > n)
+		r = n;
+	return sorted[r ? r - 1 : 0];
+}
+
+/* Pq in 1/100000 units with exact integer ranks: ceil(n * q / 100000). */
+static uint64_t rank(const uint64_t *sorted, size_t n, unsigned int q)
+{
+	size_t r = (size_t)(((unsigned __int128)n * q + 99999) / 100000);
 
 	return sorted[r ? r - 1 : 0];
 }
 
 /**
- * summarize() - count, P50, P99, P99.9 and max of @n sorted latencies (ns).
+ * summarize() - count, mean, P50, P90, P99, P99.9, P99.99 and max of @n
+ * sorted latencies (ns).
  * @sorted:	ascending.
  * @s:		the summary; all zero if @n is 0.
  */
 void summarize(const uint64_t *sorted, size_t n, struct lat_summary *s)
 {
+	long double sum = 0;
+	size_t i;
+
 	memset(s, 0, sizeof(*s));
 	s->count = n;
 	if (!n)
 		return;
-	s->p50_ns = rank(sorted, n, 500);
-	s->p99_ns = rank(sorted, n, 990);
-	s->p999_ns = rank(sorted, n, 999);
+	for (i = 0; i < n; i++)
+		sum += sorted[i];
+	s->mean_ns = (double)(sum / n);
+	s->p50_ns = rank(sorted, n, 50000);
+	s->p90_ns = rank(sorted, n, 90000);
+	s->p99_ns = rank(sorted, n, 99000);
+	s->p999_ns = rank(sorted, n, 99900);
+	s->p9999_ns = rank(sorted, n, 99990);
 	s->max_ns = sorted[n - 1];
 }

@@ -62,6 +62,26 @@ static bool has_stats(const char *dir)
 	return !access(path, R_OK);
 }
 
+/* The shortest modeled miss, from the device's configfs NAND timing. */
+static void min_miss(struct dev_info *di)
+{
+	const char *root = getenv("CXDVIRT_CONFIGFS");
+	uint64_t tr, nps, mbps, xfer;
+	char dir[4096 + 96];
+
+	di->min_miss_ns = 0;
+	if (!root || !*root)
+		root = "/sys/kernel/config/cxdvirt";
+	if (!di->name[0])
+		return;
+	snprintf(dir, sizeof(dir), "%s/%s", root, di->name);
+	if (read_u64(dir, "t_read_ns", &tr) || read_u64(dir, "nand_page_size", &nps) ||
+	    read_u64(dir, "channel_mbps", &mbps) || !mbps)
+		return;
+	xfer = (nps * 1000 + mbps - 1) / mbps;
+	di->min_miss_ns = nps > (uint64_t)sysconf(_SC_PAGESIZE) ? xfer : tr + xfer;
+}
+
 /**
  * devinfo_find() - locate the sysfs directory of the device node @path.
  * @path:	the device node (its basename names the sysfs directory).
@@ -94,6 +114,7 @@ void devinfo_find(const char *path, dev_t rdev, struct dev_info *di)
 		di->capacity = 0;
 	if (read_u64(di->dir, "cache_size", &di->cache_size))
 		di->cache_size = 0;
+	min_miss(di);
 }
 
 /**

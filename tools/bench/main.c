@@ -1,111 +1,95 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cxdvirt-bench: a first latency probe of a cxdvirt device.
+ * cxdvirt-bench: latency of a cxdvirt device, of NUMA-node memory and of
+ * plain memory, access by access.
  *
- *	cxdvirt-bench --device /dev/cxdvirtN [--pages N] [--passes P]
- *		[--pattern chase|seq] [--seed S] [--write-ratio R]
- *		[--evict] [--evict-pages E] [--threshold auto|model|data|NS]
- *		[--no-reset] [--json]
+ *	cxdvirt-bench --target SPEC [--target SPEC...] [options]
+ *	cxdvirt-bench --device /dev/cxdvirtN [options]	(the same as --target)
  *
- * Sequence: map the working set (and the eviction region), write the chase
- * into it (this faults every working-set page), reset the device counters,
- * then per measured pass: an optional untimed eviction pass, a counter
- * snapshot, the timed pass, a second snapshot. Only the measured passes'
- * counter deltas are compared with the latency classification.
- *
- * --device may be a regular file (mmap of a file) for a sanity run on any
- * host: there are no device counters then, and the report says so.
+ * Per target: map the working set (and the eviction region), write the
+ * visiting order into it (this faults every working-set page in; not with
+ * --cold), reset the device counters, then per pass: an optional untimed
+ * eviction pass, a counter snapshot, every thread's timed pass, a second
+ * snapshot. Warm-up passes run the same way and are not reported. Only the
+ * measured passes' counter deltas are compared with the classification.
+ * Targets run one after the other; the report lists each.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <sys/mman.h>
 #include <unistd.h>
-
-#include <json-c/json.h>
 
 #include "bench.h"
 
-#ifndef JSON_C_TO_STRING_NOSLASHESCAPE
-#define JSON_C_TO_STRING_NOSLASHESCAPE 0
-#endif
-
-#define MAX_NOTES	8
-
-enum thr_mode { THR_AUTO, THR_MODEL, THR_DATA, THR_USER };
-
-struct opts {
-	const char *device;
-	uint64_t pages;
-	unsigned int passes;
-	enum pattern pattern;
-	uint64_t seed;
-	double write_ratio;
-	bool evict;
-	uint64_t evict_pages;	/* 0: from the device's cache_size */
-	enum thr_mode thr_mode;
-	uint64_t thr_user_ns;
-	bool no_reset;
-	bool json;
-};
-
-/* Everything the report needs. */
-struct result {
-	struct dev_info di;
-	bool is_file;
-	uint64_t capacity;		/* bytes, 0 if unknown */
-	struct timer_cost timer;
-	uint64_t thr_ns;		/* 0: every access is a hit */
-	const char *thr_source;		/* "model", "data", "user", "none" */
-	uint64_t model_miss_ns;		/* mean modeled miss, 0 if unknown */
-	uint64_t data_thr_ns;		/* Otsu threshold, 0 if none */
-	struct lat_summary hits, misses, all;
-	uint64_t classified_misses;
-	bool have_delta;		/* device counters for measured passes */
-	struct dev_stats delta;
-	uint64_t *pass_classified;	/* [passes] */
-	struct dev_stats *pass_delta;	/* [passes] */
-	const char *notes[MAX_NOTES];
-	char note_buf[MAX_NOTES][160];
-	unsigned int nnotes;
-};
-
 static const char *const usage_text =
-	"usage: " PROG " --device PATH [options]\n"
+	"usage: " PROG " --target SPEC [--target SPEC...] [options]\n"
+	"       " PROG " --plot-from CDF --plot FILE.png [--title T]\n"
 	"\n"
-	"Time each page access of a working set mapped from a cxdvirt device\n"
-	"(or a regular file), split the accesses into hits and misses, and\n"
-	"compare with the device's own miss counter.\n"
+	"Time each page access of a working set, split the accesses into hits\n"
+	"and misses, and compare with a cxdvirt device's own miss counter.\n"
 	"\n"
-	"  -d, --device PATH        /dev/cxdvirtN, or a regular file\n"
-	"  -n, --pages N            working-set pages (default 1024)\n"
+	"Targets (repeatable; run one after the other):\n"
+	"  -t, --target SPEC        /dev/cxdvirtN or a regular file (mmap),\n"
+	"                           anon (plain anonymous memory), node:N\n"
+	"                           (anonymous memory bound to NUMA node N)\n"
+	"  -d, --device PATH        the same as --target PATH\n"
+	"  -L, --label NAME         name of the target given before it, in\n"
+	"                           reports and plots (default: SPEC)\n"
+	"Working set and pattern:\n"
+	"  -n, --pages N            pages per thread (default 1024)\n"
 	"  -p, --passes P           measured passes (default 3)\n"
-	"      --pattern chase|seq  visiting order (default chase: a seeded\n"
-	"                           random cycle through all pages)\n"
-	"  -s, --seed S             seed of the chase and the write choices (1)\n"
+	"      --warmup W           unreported passes before them (default 1\n"
+	"                           with --evict, else 0)\n"
+	"      --pattern NAME       chase (default: a seeded random cycle, each\n"
+	"                           access dependent on the last), seq, random\n"
+	"                           (independent uniform draws), stride\n"
+	"      --stride S           pages between consecutive slots (default 1;\n"
+	"                           stride pattern: default 2)\n"
+	"      --offset PAGES       first page of the working set (default 0)\n"
+	"  -s, --seed S             seed of the order and the write choices (1)\n"
 	"  -w, --write-ratio R      fraction of accesses that write, 0..1 (0)\n"
-	"  -e, --evict              before each measured pass, read an eviction\n"
-	"                           region so the working set leaves the cache\n"
+	"      --access-size B      bytes read per access, 8..page (default 8)\n"
+	"      --cold               time the first touch: no chase is built, the\n"
+	"                           pages are untouched before the first pass\n"
+	"      --thp                allow transparent huge pages for anon/node\n"
+	"Threads:\n"
+	"  -T, --threads N          worker threads, each pinned to one CPU (1)\n"
+	"      --shared             all threads visit one region (default:\n"
+	"                           disjoint regions)\n"
+	"      --thread-step PAGES  distance between the threads' regions\n"
+	"                           (default pages x stride)\n"
+	"Device:\n"
+	"  -e, --evict              before each pass, read an eviction region so\n"
+	"                           the working set leaves the cache\n"
 	"      --evict-pages E      pages per eviction pass (default: the\n"
-	"                           device's cache_size / page size); the region\n"
-	"                           mapped is 2 x E pages after the working set\n"
+	"                           device's cache_size / page size)\n"
 	"      --threshold T        auto (default: model if known, else data),\n"
 	"                           model (half the mean modeled miss time),\n"
 	"                           data (derived from the latencies), or ns\n"
 	"      --no-reset           do not reset the device counters\n"
+	"Timing and output:\n"
+	"      --timer clock|rdtscp clock_gettime(CLOCK_MONOTONIC) (default) or\n"
+	"                           rdtscp calibrated against it\n"
 	"  -j, --json               JSON report\n"
+	"      --csv                CSV report (one row per target and class)\n"
+	"      --plot FILE.png      latency CDF, one line per target (gnuplot)\n"
+	"      --cdf FILE           write the CDF points (input of --plot-from)\n"
+	"      --plot-from FILE     plot a saved --cdf file; run nothing\n"
+	"      --title TEXT         plot title\n"
 	"  -h, --help, -V, --version\n"
 	"\n"
-	"Latencies include the cost of clock_gettime(), which is measured and\n"
-	"printed but not subtracted. Exit status: 0 ok, 1 error, 2 usage.\n";
+	"Latencies include the cost of the timer, which is measured and printed\n"
+	"but not subtracted. Exit status: 0 ok, 1 error, 2 usage.\n";
 
 /**
  * err_msg() - print "cxdvirt-bench: <message>" and a newline to stderr.
@@ -138,20 +122,6 @@ static int usage_err(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static void note(struct result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct result *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (r->nnotes >= MAX_NOTES)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(r->note_buf[r->nnotes], sizeof(r->note_buf[0]), fmt, ap);
-	va_end(ap);
-	r->notes[r->nnotes] = r->note_buf[r->nnotes];
-	r->nnotes++;
-}
-
 /* A whole decimal or 0x-hex number, nothing else. */
 static int parse_num(const char *s, uint64_t *out)
 {
@@ -171,7 +141,7 @@ static int parse_num(const char *s, uint64_t *out)
 static void on_sigbus(int sig)
 {
 	static const char msg[] = PROG ": SIGBUS: an access beyond the end of "
-		"the device or file (check --pages and --evict-pages)\n";
+		"the device or file (check --pages, --stride, --offset and --evict-pages)\n";
 
 	(void)sig;
 	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
@@ -179,34 +149,83 @@ static void on_sigbus(int sig)
 	_exit(EXIT_ERR);
 }
 
+static int add_target(struct opts *o, const char *spec)
+{
+	if (o->ntargets >= MAX_TARGETS)
+		return usage_err("at most %d targets", MAX_TARGETS);
+	if (target_parse(spec, &o->targets[o->ntargets]))
+		return usage_err("--target %s: expected a path, anon or node:N", spec);
+	o->ntargets++;
+	return 0;
+}
+
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
-	enum { OPT_PATTERN = 256, OPT_EVICT_PAGES, OPT_THRESHOLD, OPT_NO_RESET };
+	enum {
+		OPT_PATTERN = 256, OPT_EVICT_PAGES, OPT_THRESHOLD, OPT_NO_RESET,
+		OPT_WARMUP, OPT_STRIDE, OPT_OFFSET, OPT_ACCESS, OPT_COLD, OPT_THP,
+		OPT_SHARED, OPT_TSTEP, OPT_TIMER, OPT_CSV, OPT_PLOT, OPT_CDF,
+		OPT_PLOT_FROM, OPT_TITLE,
+	};
 	static const struct option lopts[] = {
+		{ "target",	 required_argument, NULL, 't' },
 		{ "device",	 required_argument, NULL, 'd' },
+		{ "label",	 required_argument, NULL, 'L' },
 		{ "pages",	 required_argument, NULL, 'n' },
 		{ "passes",	 required_argument, NULL, 'p' },
+		{ "warmup",	 required_argument, NULL, OPT_WARMUP },
 		{ "pattern",	 required_argument, NULL, OPT_PATTERN },
+		{ "stride",	 required_argument, NULL, OPT_STRIDE },
+		{ "offset",	 required_argument, NULL, OPT_OFFSET },
 		{ "seed",	 required_argument, NULL, 's' },
 		{ "write-ratio", required_argument, NULL, 'w' },
+		{ "access-size", required_argument, NULL, OPT_ACCESS },
+		{ "cold",	 no_argument,	    NULL, OPT_COLD },
+		{ "thp",	 no_argument,	    NULL, OPT_THP },
+		{ "threads",	 required_argument, NULL, 'T' },
+		{ "shared",	 no_argument,	    NULL, OPT_SHARED },
+		{ "thread-step", required_argument, NULL, OPT_TSTEP },
 		{ "evict",	 no_argument,	    NULL, 'e' },
 		{ "evict-pages", required_argument, NULL, OPT_EVICT_PAGES },
 		{ "threshold",	 required_argument, NULL, OPT_THRESHOLD },
 		{ "no-reset",	 no_argument,	    NULL, OPT_NO_RESET },
+		{ "timer",	 required_argument, NULL, OPT_TIMER },
 		{ "json",	 no_argument,	    NULL, 'j' },
+		{ "csv",	 no_argument,	    NULL, OPT_CSV },
+		{ "plot",	 required_argument, NULL, OPT_PLOT },
+		{ "cdf",	 required_argument, NULL, OPT_CDF },
+		{ "plot-from",	 required_argument, NULL, OPT_PLOT_FROM },
+		{ "title",	 required_argument, NULL, OPT_TITLE },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ "version",	 no_argument,	    NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool stride_set = false;
 	uint64_t v;
 	char *end;
-	int c;
+	int c, ret;
 
-	*o = (struct opts){ .pages = 1024, .passes = 3, .seed = 1 };
-	while ((c = getopt_long(argc, argv, "d:n:p:s:w:ejhV", lopts, NULL)) != -1) {
+	memset(o, 0, sizeof(*o));
+	o->pages = 1024;
+	o->passes = 3;
+	o->seed = 1;
+	o->stride = 1;
+	o->threads = 1;
+	o->access_bytes = 8;
+	while ((c = getopt_long(argc, argv, "t:d:L:n:p:s:w:T:ejhV", lopts, NULL)) != -1) {
 		switch (c) {
+		case 't':
 		case 'd':
-			o->device = optarg;
+			ret = add_target(o, optarg);
+			if (ret)
+				return ret;
+			break;
+		case 'L':
+			if (!o->ntargets)
+				return usage_err("--label %s: names the --target given before it",
+						 optarg);
+			snprintf(o->targets[o->ntargets - 1].label, sizeof(o->targets[0].label),
+				 "%s", optarg);
 			break;
 		case 'n':
 			if (parse_num(optarg, &o->pages) || !o->pages)
@@ -217,13 +236,33 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				return usage_err("--passes %s: expected 1..1000000", optarg);
 			o->passes = (unsigned int)v;
 			break;
+		case OPT_WARMUP:
+			if (parse_num(optarg, &v) || v > 1000)
+				return usage_err("--warmup %s: expected 0..1000", optarg);
+			o->warmup = (unsigned int)v;
+			o->warmup_set = true;
+			break;
 		case OPT_PATTERN:
 			if (!strcmp(optarg, "chase"))
 				o->pattern = PATTERN_CHASE;
 			else if (!strcmp(optarg, "seq"))
 				o->pattern = PATTERN_SEQ;
+			else if (!strcmp(optarg, "random"))
+				o->pattern = PATTERN_RANDOM;
+			else if (!strcmp(optarg, "stride"))
+				o->pattern = PATTERN_STRIDE;
 			else
-				return usage_err("--pattern %s: expected chase or seq", optarg);
+				return usage_err("--pattern %s: expected chase, seq, random or stride",
+						 optarg);
+			break;
+		case OPT_STRIDE:
+			if (parse_num(optarg, &o->stride) || !o->stride || o->stride > (1ull << 32))
+				return usage_err("--stride %s: expected 1..2^32 pages", optarg);
+			stride_set = true;
+			break;
+		case OPT_OFFSET:
+			if (parse_num(optarg, &o->offset) || o->offset > (1ull << 40))
+				return usage_err("--offset %s: expected a page number", optarg);
 			break;
 		case 's':
 			if (parse_num(optarg, &o->seed))
@@ -235,6 +274,32 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (errno || end == optarg || *end || !(o->write_ratio >= 0.0) ||
 			    o->write_ratio > 1.0)
 				return usage_err("--write-ratio %s: expected 0..1", optarg);
+			break;
+		case OPT_ACCESS:
+			if (parse_num(optarg, &v) || v < 8 || v % 8 ||
+			    v > (uint64_t)sysconf(_SC_PAGESIZE))
+				return usage_err("--access-size %s: expected a multiple of 8, 8..page size",
+						 optarg);
+			o->access_bytes = (unsigned int)v;
+			break;
+		case OPT_COLD:
+			o->cold = true;
+			break;
+		case OPT_THP:
+			o->thp = true;
+			break;
+		case 'T':
+			if (parse_num(optarg, &v) || !v || v > MAX_THREADS)
+				return usage_err("--threads %s: expected 1..%d", optarg, MAX_THREADS);
+			o->threads = (unsigned int)v;
+			break;
+		case OPT_SHARED:
+			o->shared = true;
+			break;
+		case OPT_TSTEP:
+			if (parse_num(optarg, &o->thread_step) || !o->thread_step ||
+			    o->thread_step > (1ull << 40))
+				return usage_err("--thread-step %s: expected a page count >= 1", optarg);
 			break;
 		case 'e':
 			o->evict = true;
@@ -261,8 +326,31 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case OPT_NO_RESET:
 			o->no_reset = true;
 			break;
+		case OPT_TIMER:
+			if (!strcmp(optarg, "clock"))
+				o->timer = TIMER_CLOCK;
+			else if (!strcmp(optarg, "rdtscp") || !strcmp(optarg, "tsc"))
+				o->timer = TIMER_TSC;
+			else
+				return usage_err("--timer %s: expected clock or rdtscp", optarg);
+			break;
 		case 'j':
 			o->json = true;
+			break;
+		case OPT_CSV:
+			o->csv = true;
+			break;
+		case OPT_PLOT:
+			o->plot = optarg;
+			break;
+		case OPT_CDF:
+			o->cdf = optarg;
+			break;
+		case OPT_PLOT_FROM:
+			o->plot_from = optarg;
+			break;
+		case OPT_TITLE:
+			o->title = optarg;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -276,19 +364,90 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	}
 	if (optind < argc)
 		return usage_err("unexpected '%s'", argv[optind]);
-	if (!o->device)
-		return usage_err("--device is required");
+	if (o->plot_from) {
+		if (!o->plot || o->ntargets)
+			return usage_err("--plot-from needs --plot and no --target");
+		return 0;
+	}
+	if (!o->ntargets)
+		return usage_err("--target (or --device) is required");
+	if (o->json && o->csv)
+		return usage_err("--json and --csv exclude each other");
+	if (o->pattern == PATTERN_STRIDE && !stride_set)
+		o->stride = 2;
+	if (o->cold && (o->evict || (o->warmup_set && o->warmup)))
+		return usage_err("--cold times the first touch: no --evict, no --warmup");
+	if (!o->warmup_set)
+		o->warmup = o->evict ? 1 : 0;
+	if (o->pages > (1ull << 36) / o->stride)
+		return usage_err("--pages x --stride too large");
 	return 0;
 }
 
-/* Fill the per-pass write decisions: each access writes with probability R. */
-static void write_choices(const struct opts *o, unsigned int pass, uint8_t *w)
-{
-	uint64_t st = o->seed ^ (0x5851f42d4c957f2dull * (pass + 1)), i;
+/* ------------------------------------------------------------------------ */
 
-	for (i = 0; i < o->pages; i++)
+struct worker {
+	pthread_t tid;
+	unsigned int k;
+	int cpu;
+	pthread_barrier_t *start, *done;
+	volatile bool *quit;
+	struct pass_args a;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	cpu_set_t set;
+
+	if (w->cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET(w->cpu, &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	}
+	for (;;) {
+		pthread_barrier_wait(w->start);
+		if (*w->quit)
+			break;
+		probe_pass(&w->a);
+		pthread_barrier_wait(w->done);
+	}
+	return NULL;
+}
+
+/* The CPUs this process may run on, in order; returns how many. */
+static int allowed_cpus(int *cpus, int max)
+{
+	cpu_set_t set;
+	int i, n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (i = 0; i < CPU_SETSIZE && n < max; i++)
+		if (CPU_ISSET(i, &set))
+			cpus[n++] = i;
+	return n;
+}
+
+/* Each access of thread @k in pass @p (warm-ups negative) writes with probability R. */
+static void write_choices(const struct opts *o, int p, unsigned int k, uint8_t *w, uint64_t n)
+{
+	uint64_t st = o->seed ^ (0x5851f42d4c957f2dull * (uint64_t)(p + 1)) ^
+		      (0x9e3779b97f4a7c15ull * k), i;
+
+	for (i = 0; i < n; i++)
 		w[i] = o->write_ratio > 0 &&
 		       (double)(rng_next(&st) >> 11) * 0x1.0p-53 < o->write_ratio;
+}
+
+static void random_slots(const struct opts *o, int p, unsigned int k, uint64_t *idx,
+			 uint64_t n, uint64_t nslots)
+{
+	uint64_t st = o->seed ^ (0xd1b54a32d192ed03ull * (uint64_t)(p + 1000)) ^
+		      (0x9e3779b97f4a7c15ull * (k + 7)), i;
+
+	for (i = 0; i < n; i++)
+		idx[i] = rng_below(&st, nslots);
 }
 
 /* Pick the threshold (r->thr_ns) per the mode and what is known. */
@@ -296,8 +455,11 @@ static void pick_threshold(const struct opts *o, struct result *r,
 			   const uint64_t *lat, size_t n)
 {
 	r->data_thr_ns = threshold_from_data(lat, n);
-	if (r->have_delta && r->delta.misses && r->delta.model_ns_total)
+	if (r->have_delta && r->delta.misses && r->delta.model_ns_total) {
 		r->model_miss_ns = r->delta.model_ns_total / r->delta.misses;
+		r->model_mean_ns = (double)r->delta.model_ns_total / (double)r->delta.misses;
+		r->kernel_miss_mean_ns = (double)r->delta.miss_ns_total / (double)r->delta.misses;
+	}
 
 	switch (o->thr_mode) {
 	case THR_USER:
@@ -307,7 +469,14 @@ static void pick_threshold(const struct opts *o, struct result *r,
 	case THR_MODEL:
 	case THR_AUTO:
 		if (r->model_miss_ns) {
+			/*
+			 * Half the mean modeled miss; or half the shortest one
+			 * when that is less (page-register reads of large NAND
+			 * pages make the modeled misses bimodal).
+			 */
 			r->thr_ns = r->model_miss_ns / 2;
+			if (r->t->di.min_miss_ns && r->t->di.min_miss_ns < r->model_miss_ns)
+				r->thr_ns = r->t->di.min_miss_ns / 2;
 			r->thr_source = "model";
 			return;
 		}
@@ -322,362 +491,395 @@ static void pick_threshold(const struct opts *o, struct result *r,
 	r->thr_source = r->thr_ns ? "data" : "none";
 }
 
-/* Split @lat into hits and misses at r->thr_ns, summarise each. */
-static int classify(const struct opts *o, struct result *r, uint64_t *lat, size_t n)
+/*
+ * Split the latencies into hits and misses at r->thr_ns and summarise.
+ * @lat[k]: thread k's [passes][n] latencies in ns.
+ */
+static int classify(const struct opts *o, struct result *r, uint64_t **lat, uint64_t n)
 {
-	uint64_t *hit = malloc(n * sizeof(*hit)), *miss = malloc(n * sizeof(*miss));
-	size_t nh = 0, nm = 0, i;
-	unsigned int p;
+	size_t total = (size_t)n * o->passes * o->threads, nh = 0, nm = 0, na = 0;
+	uint64_t *hit = malloc(total * sizeof(*hit)), *miss = malloc(total * sizeof(*miss));
+	uint64_t *all = malloc(total * sizeof(*all)), i, *l;
+	unsigned int p, k;
 
-	if (!hit || !miss) {
+	if (!hit || !miss || !all) {
 		free(hit);
 		free(miss);
+		free(all);
 		return -ENOMEM;
 	}
 	for (p = 0; p < o->passes; p++) {
 		r->pass_classified[p] = 0;
-		for (i = p * o->pages; i < (p + 1) * o->pages; i++) {
-			if (r->thr_ns && lat[i] > r->thr_ns) {
-				miss[nm++] = lat[i];
-				r->pass_classified[p]++;
-			} else {
-				hit[nh++] = lat[i];
+		for (k = 0; k < o->threads; k++) {
+			l = lat[k] + (size_t)p * n;
+			for (i = 0; i < n; i++) {
+				all[na++] = l[i];
+				if (r->thr_ns && l[i] > r->thr_ns) {
+					miss[nm++] = l[i];
+					r->pass_classified[p]++;
+				} else {
+					hit[nh++] = l[i];
+				}
 			}
 		}
 	}
 	r->classified_misses = nm;
 	sort_u64(hit, nh);
 	sort_u64(miss, nm);
+	sort_u64(all, na);
 	summarize(hit, nh, &r->hits);
 	summarize(miss, nm, &r->misses);
-	sort_u64(lat, n);
-	summarize(lat, n, &r->all);
+	summarize(all, na, &r->all);
+	r->sorted = all;
+	r->nsorted = na;
+	for (k = 0; k < o->threads; k++) {
+		size_t m = (size_t)n * o->passes;
+
+		memcpy(hit, lat[k], m * sizeof(*hit));
+		sort_u64(hit, m);
+		summarize(hit, m, &r->thread_all[k]);
+	}
 	free(hit);
 	free(miss);
 	return 0;
 }
 
-/* Agreement of the classified and the counted misses: 1 - |a-b| / max. */
-static double agreement(uint64_t a, uint64_t b)
+/* Everything one target's run allocates. */
+struct run {
+	struct probe pr;
+	struct region *reg;		/* [threads], or one when shared */
+	unsigned int nreg;
+	uint64_t **lat;			/* [threads][passes * n] */
+	uint64_t **idx;			/* [threads][n] or NULL */
+	uint8_t **wr;			/* [threads][n] */
+	struct worker *w;
+};
+
+static void run_free(struct run *u, unsigned int threads)
 {
-	uint64_t hi = a > b ? a : b, d = a > b ? a - b : b - a;
+	unsigned int k;
 
-	return hi ? 1.0 - (double)d / (double)hi : 1.0;
-}
-
-static const char *pattern_name(enum pattern p)
-{
-	return p == PATTERN_SEQ ? "seq" : "chase";
-}
-
-static struct json_object *summary_json(const struct lat_summary *s)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "count", json_object_new_uint64(s->count));
-	json_object_object_add(o, "p50_ns", json_object_new_uint64(s->p50_ns));
-	json_object_object_add(o, "p99_ns", json_object_new_uint64(s->p99_ns));
-	json_object_object_add(o, "p999_ns", json_object_new_uint64(s->p999_ns));
-	json_object_object_add(o, "max_ns", json_object_new_uint64(s->max_ns));
-	return o;
-}
-
-static struct json_object *stats_json(const struct dev_stats *s)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "misses", json_object_new_uint64(s->misses));
-	json_object_object_add(o, "minor_hits", json_object_new_uint64(s->minor_hits));
-	json_object_object_add(o, "evictions", json_object_new_uint64(s->evictions));
-	json_object_object_add(o, "dirty_evictions",
-			       json_object_new_uint64(s->dirty_evictions));
-	json_object_object_add(o, "writebacks", json_object_new_uint64(s->writebacks));
-	json_object_object_add(o, "miss_ns_total", json_object_new_uint64(s->miss_ns_total));
-	json_object_object_add(o, "model_ns_total",
-			       json_object_new_uint64(s->model_ns_total));
-	return o;
-}
-
-static void report_json(const struct opts *o, const struct result *r,
-			const struct probe *pr)
-{
-	struct json_object *root = json_object_new_object(), *x, *arr;
-	unsigned int i;
-
-	json_object_object_add(root, "device", json_object_new_string(o->device));
-	json_object_object_add(root, "kind", json_object_new_string(r->is_file ?
-							"file" : "device"));
-	if (r->di.name[0])
-		json_object_object_add(root, "name", json_object_new_string(r->di.name));
-	if (r->capacity)
-		json_object_object_add(root, "capacity", json_object_new_uint64(r->capacity));
-	if (r->di.cache_size)
-		json_object_object_add(root, "cache_size",
-				       json_object_new_uint64(r->di.cache_size));
-
-	x = json_object_new_object();
-	json_object_object_add(x, "pages", json_object_new_uint64(o->pages));
-	json_object_object_add(x, "page_size", json_object_new_uint64(pr->page));
-	json_object_object_add(x, "passes", json_object_new_int((int)o->passes));
-	json_object_object_add(x, "pattern", json_object_new_string(pattern_name(o->pattern)));
-	json_object_object_add(x, "seed", json_object_new_uint64(o->seed));
-	json_object_object_add(x, "write_ratio", json_object_new_double(o->write_ratio));
-	json_object_object_add(x, "evict_pages", json_object_new_uint64(pr->nevict));
-	json_object_object_add(root, "config", x);
-
-	x = json_object_new_object();
-	json_object_object_add(x, "clock", json_object_new_string("CLOCK_MONOTONIC"));
-	json_object_object_add(x, "overhead_min_ns", json_object_new_uint64(r->timer.min_ns));
-	json_object_object_add(x, "overhead_median_ns",
-			       json_object_new_uint64(r->timer.median_ns));
-	json_object_object_add(x, "resolution_ns",
-			       json_object_new_uint64(r->timer.resolution_ns));
-	json_object_object_add(x, "subtracted", json_object_new_boolean(0));
-	json_object_object_add(root, "timer", x);
-
-	x = json_object_new_object();
-	json_object_object_add(x, "ns", json_object_new_uint64(r->thr_ns));
-	json_object_object_add(x, "source", json_object_new_string(r->thr_source));
-	json_object_object_add(x, "model_miss_ns", json_object_new_uint64(r->model_miss_ns));
-	json_object_object_add(x, "data_ns", json_object_new_uint64(r->data_thr_ns));
-	json_object_object_add(root, "threshold", x);
-
-	json_object_object_add(root, "hits", summary_json(&r->hits));
-	json_object_object_add(root, "misses", summary_json(&r->misses));
-	json_object_object_add(root, "all", summary_json(&r->all));
-
-	if (r->have_delta) {
-		json_object_object_add(root, "device_stats", stats_json(&r->delta));
-		x = json_object_new_object();
-		json_object_object_add(x, "classified_misses",
-				       json_object_new_uint64(r->classified_misses));
-		json_object_object_add(x, "device_misses",
-				       json_object_new_uint64(r->delta.misses));
-		json_object_object_add(x, "ratio", json_object_new_double(
-			agreement(r->classified_misses, r->delta.misses)));
-		json_object_object_add(root, "agreement", x);
-	} else {
-		json_object_object_add(root, "device_stats", NULL);
-		json_object_object_add(root, "agreement", NULL);
+	if (u->pr.base)
+		munmap(u->pr.base, u->pr.map_len);
+	for (k = 0; u->reg && k < u->nreg; k++)
+		region_free(&u->reg[k]);
+	for (k = 0; k < threads; k++) {
+		if (u->lat)
+			free(u->lat[k]);
+		if (u->idx)
+			free(u->idx[k]);
+		if (u->wr)
+			free(u->wr[k]);
 	}
+	free(u->reg);
+	free(u->lat);
+	free(u->idx);
+	free(u->wr);
+	free(u->w);
+}
 
-	arr = json_object_new_array();
-	for (i = 0; i < o->passes; i++) {
-		x = json_object_new_object();
-		json_object_object_add(x, "pass", json_object_new_int((int)i));
-		json_object_object_add(x, "classified_misses",
-				       json_object_new_uint64(r->pass_classified[i]));
-		if (r->have_delta) {
-			json_object_object_add(x, "device_misses",
-					       json_object_new_uint64(r->pass_delta[i].misses));
-			json_object_object_add(x, "device_minor_hits",
-					       json_object_new_uint64(r->pass_delta[i].minor_hits));
+/**
+ * run_target() - measure one target.
+ * Return: EXIT_OK, EXIT_ERR or EXIT_USAGE.
+ */
+static int run_target(const struct opts *o, const struct timer_info *ti,
+		      struct target *t, struct result *r)
+{
+	uint64_t n = o->pages, tstep, span = 0, need, e, first, i, t0, t1;
+	unsigned int T = o->threads, k, p, nrun;
+	struct dev_stats before, after, d;
+	pthread_barrier_t bstart, bdone;
+	volatile bool quit = false;
+	struct run u = { 0 };
+	int cpus[MAX_THREADS], ncpu, ret, rc = EXIT_ERR;
+	char why[512];
+	bool dev = t->kind == TGT_DEVICE, indexed;
+
+	r->t = t;
+	r->thr_source = "none";
+	ret = target_open(t, why, sizeof(why));
+	if (ret) {
+		err_msg("%s", why);
+		return ret;
+	}
+	r->page = (size_t)sysconf(_SC_PAGESIZE);
+	if (t->kind == TGT_FILE)
+		note(r, "%s is a regular file: no device counters", t->spec);
+	else if (dev && !t->di.have_stats)
+		note(r, "no sysfs stats found for %s: no device counters", t->spec);
+
+	e = o->evict_pages;
+	if (o->evict && !e) {
+		if (!t->di.cache_size) {
+			usage_err("--evict: give --evict-pages (the cache size of %s is unknown)",
+				  t->spec);
+			rc = EXIT_USAGE;
+			goto out;
 		}
-		json_object_array_add(arr, x);
+		e = t->di.cache_size / r->page;
 	}
-	json_object_object_add(root, "passes", arr);
-
-	arr = json_object_new_array();
-	for (i = 0; i < r->nnotes; i++)
-		json_object_array_add(arr, json_object_new_string(r->notes[i]));
-	json_object_object_add(root, "notes", arr);
-
-	printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-		JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(root);
-}
-
-static void print_row(const char *what, const struct lat_summary *s)
-{
-	printf("  %-7s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
-	       what, s->count, s->p50_ns, s->p99_ns, s->p999_ns, s->max_ns);
-}
-
-static void report_text(const struct opts *o, const struct result *r,
-			const struct probe *pr)
-{
-	unsigned int i;
-
-	printf("%s%s%s%s: %" PRIu64 " pages of %zu bytes x %u passes, %s, seed %" PRIu64
-	       ", write ratio %.2f, evict %" PRIu64 " pages/pass\n",
-	       o->device, r->di.name[0] ? " (" : "", r->di.name, r->di.name[0] ? ")" : "",
-	       o->pages, pr->page, o->passes, pattern_name(o->pattern), o->seed,
-	       o->write_ratio, pr->nevict);
-	if (r->di.cache_size)
-		printf("cache: %" PRIu64 " lines of %zu bytes; working set %" PRIu64 " pages\n",
-		       r->di.cache_size / pr->page, pr->page, o->pages);
-	printf("timer: clock_gettime(CLOCK_MONOTONIC) pair costs min %" PRIu64
-	       " ns, median %" PRIu64 " ns (resolution %" PRIu64 " ns); not subtracted\n",
-	       r->timer.min_ns, r->timer.median_ns, r->timer.resolution_ns);
-	if (!strcmp(r->thr_source, "model"))
-		printf("threshold: %" PRIu64 " ns = half the mean modeled miss (%" PRIu64
-		       " ns); from the data alone: %" PRIu64 " ns\n",
-		       r->thr_ns, r->model_miss_ns, r->data_thr_ns);
-	else if (!strcmp(r->thr_source, "data"))
-		printf("threshold: %" PRIu64 " ns, derived from the data (Otsu, log scale)\n",
-		       r->thr_ns);
-	else if (!strcmp(r->thr_source, "user"))
-		printf("threshold: %" PRIu64 " ns (--threshold); from the data: %" PRIu64 " ns\n",
-		       r->thr_ns, r->data_thr_ns);
-	else
-		printf("threshold: none: the latencies show one class; all accesses are hits\n");
-	printf("\n  %-7s %10s %10s %10s %10s %10s   (ns)\n", "", "count", "p50", "p99",
-	       "p99.9", "max");
-	print_row("hits", &r->hits);
-	print_row("misses", &r->misses);
-	print_row("all", &r->all);
-	putchar('\n');
-	if (r->have_delta) {
-		printf("device (measured passes): misses %" PRIu64 ", minor_hits %" PRIu64
-		       ", evictions %" PRIu64 ", writebacks %" PRIu64 "\n",
-		       r->delta.misses, r->delta.minor_hits, r->delta.evictions,
-		       r->delta.writebacks);
-		printf("misses: classified %" PRIu64 ", device %" PRIu64 ", agreement %.1f%%\n",
-		       r->classified_misses, r->delta.misses,
-		       100.0 * agreement(r->classified_misses, r->delta.misses));
-		for (i = 0; i < o->passes; i++)
-			printf("  pass %u: classified %" PRIu64 ", device misses %" PRIu64
-			       ", minor_hits %" PRIu64 "\n", i, r->pass_classified[i],
-			       r->pass_delta[i].misses, r->pass_delta[i].minor_hits);
-	} else {
-		printf("misses: classified %" PRIu64 "; no device counters to compare\n",
-		       r->classified_misses);
+	if (e > (1ull << 36)) {
+		usage_err("--evict-pages too large");
+		rc = EXIT_USAGE;
+		goto out;
 	}
-	for (i = 0; i < r->nnotes; i++)
-		printf("note: %s\n", r->notes[i]);
+	r->evict_pages = e;
+	tstep = o->thread_step ? o->thread_step : n * o->stride;
+	u.nreg = o->shared ? 1 : T;
+	for (k = 0; k < u.nreg; k++) {
+		first = o->offset + k * tstep;
+		if (first + (n - 1) * o->stride + 1 > span)
+			span = first + (n - 1) * o->stride + 1;
+	}
+	if (!o->shared && T > 1 && tstep < n * o->stride && tstep % o->stride == 0 &&
+	    tstep / o->stride < n)
+		note(r, "--thread-step %" PRIu64 " makes the threads' regions overlap", tstep);
+	need = (span + 2 * e) * r->page;
+	if (t->capacity && need > t->capacity) {
+		err_msg("%s: needs %" PRIu64 " bytes (%" PRIu64 " pages of regions + 2 x %" PRIu64
+			" eviction pages), has %" PRIu64, t->spec, need, span, e, t->capacity);
+		goto out;
+	}
+
+	u.reg = calloc(u.nreg, sizeof(*u.reg));
+	u.lat = calloc(T, sizeof(*u.lat));
+	u.idx = calloc(T, sizeof(*u.idx));
+	u.wr = calloc(T, sizeof(*u.wr));
+	u.w = calloc(T, sizeof(*u.w));
+	r->pass_classified = calloc(o->passes, sizeof(*r->pass_classified));
+	r->pass_delta = calloc(o->passes, sizeof(*r->pass_delta));
+	r->pass_ns = calloc(o->passes, sizeof(*r->pass_ns));
+	r->thread_all = calloc(T, sizeof(*r->thread_all));
+	if (!u.reg || !u.lat || !u.idx || !u.wr || !u.w || !r->pass_classified ||
+	    !r->pass_delta || !r->pass_ns || !r->thread_all)
+		goto oom;
+	indexed = o->cold || o->pattern == PATTERN_RANDOM;
+	for (k = 0; k < T; k++) {
+		u.lat[k] = malloc((size_t)n * o->passes * sizeof(**u.lat));
+		u.wr[k] = malloc(n);
+		if (indexed)
+			u.idx[k] = malloc(n * sizeof(**u.idx));
+		if (!u.lat[k] || !u.wr[k] || (indexed && !u.idx[k]))
+			goto oom;
+		memset(u.lat[k], 0, (size_t)n * o->passes * sizeof(**u.lat));	/* fault it in */
+	}
+	for (k = 0; k < u.nreg; k++)
+		if (region_init(&u.reg[k], o->offset + k * tstep, o->stride, n, o->pattern,
+				k ? o->seed + k : o->seed))
+			goto oom;
+
+	u.pr.page = r->page;
+	u.pr.span = span;
+	u.pr.nevict = e;
+	u.pr.map_len = (size_t)need;
+	u.pr.base = target_map(t, u.pr.map_len, o->thp, &ret);
+	if (!u.pr.base) {
+		err_msg("%s: mmap of %" PRIu64 " bytes: %s", t->spec, need, strerror(-ret));
+		goto out;
+	}
+	if (!o->cold)
+		for (k = 0; k < u.nreg; k++)
+			region_build(&u.pr, &u.reg[k], o->pattern);
+
+	/* Per-thread pass arguments that do not change between passes. */
+	for (k = 0; k < T; k++) {
+		struct region *rg = &u.reg[o->shared ? 0 : k];
+		uint64_t rot = o->shared ? (uint64_t)k * n / T : 0;
+
+		u.w[k].a = (struct pass_args){
+			.p = &u.pr, .r = rg, .pat = o->pattern, .cold = o->cold,
+			.idx = u.idx[k], .start = region_off(&u.pr, rg, rg->order[rot]),
+			.is_write = u.wr[k], .words = o->access_bytes / 8, .n = n,
+			.tsc = ti->kind == TIMER_TSC,
+		};
+		if (o->cold)
+			for (i = 0; i < n; i++)
+				u.idx[k][i] = rg->order[(i + rot) % n];
+	}
+
+	if (t->di.have_stats && !o->no_reset) {
+		ret = devstats_reset(&t->di);
+		if (ret)
+			note(r, "counters not reset (%s%s); deltas are used anyway",
+			     strerror(-ret), geteuid() ? ": needs root" : "");
+	}
+
+	ncpu = allowed_cpus(cpus, MAX_THREADS);
+	pthread_barrier_init(&bstart, NULL, T + 1);
+	pthread_barrier_init(&bdone, NULL, T + 1);
+	for (k = 0; k < T; k++) {
+		u.w[k].k = k;
+		u.w[k].cpu = ncpu ? cpus[k % (unsigned int)ncpu] : -1;
+		u.w[k].start = &bstart;
+		u.w[k].done = &bdone;
+		u.w[k].quit = &quit;
+		if (pthread_create(&u.w[k].tid, NULL, worker_main, &u.w[k])) {
+			err_msg("cannot start thread %u", k);
+			exit(EXIT_ERR);
+		}
+	}
+	if (T > (unsigned int)ncpu && ncpu)
+		note(r, "%u threads on %d CPUs: threads share CPUs", T, ncpu);
+
+	r->have_delta = t->di.have_stats;
+	nrun = o->warmup + o->passes;
+	for (p = 0; p < nrun; p++) {
+		int pass = (int)p - (int)o->warmup;	/* < 0: warm-up */
+
+		if (o->evict)
+			probe_evict(&u.pr, p);
+		for (k = 0; k < T; k++) {
+			write_choices(o, pass, k, u.wr[k], n);
+			if (o->pattern == PATTERN_RANDOM && !o->cold)
+				random_slots(o, pass, k, u.idx[k], n, u.w[k].a.r->nslots);
+			u.w[k].a.lat = u.lat[k] + (size_t)(pass < 0 ? 0 : pass) * n;
+		}
+		if (pass >= 0 && r->have_delta && devstats_read(&t->di, &before))
+			r->have_delta = false;
+		pthread_barrier_wait(&bstart);
+		pthread_barrier_wait(&bdone);
+		if (pass < 0)
+			continue;
+		/* Wall time: the first thread's start to the last one's end. */
+		t0 = UINT64_MAX;
+		t1 = 0;
+		for (k = 0; k < T; k++) {
+			t0 = u.w[k].a.t_begin < t0 ? u.w[k].a.t_begin : t0;
+			t1 = u.w[k].a.t_end > t1 ? u.w[k].a.t_end : t1;
+		}
+		r->pass_ns[pass] = t1 - t0;
+		if (r->have_delta && devstats_read(&t->di, &after))
+			r->have_delta = false;
+		if (r->have_delta) {
+			devstats_sub(&after, &before, &d);
+			r->pass_delta[pass] = d;
+			devstats_add(&r->delta, &d);
+		}
+	}
+	quit = true;
+	pthread_barrier_wait(&bstart);
+	for (k = 0; k < T; k++)
+		pthread_join(u.w[k].tid, NULL);
+	pthread_barrier_destroy(&bstart);
+	pthread_barrier_destroy(&bdone);
+	if (t->di.have_stats && !r->have_delta)
+		note(r, "device counters could not be read during the run");
+
+	if (o->cold && o->write_ratio == 0 && (t->kind == TGT_NODE || t->kind == TGT_ANON)) {
+		note(r, "read first touches of anonymous memory map the shared zero page: placement not checked");
+	} else if (t->kind == TGT_NODE || t->kind == TGT_ANON) {
+		if (!target_node_check(t, u.pr.base, (size_t)span * r->page, r->page,
+				       &r->node_pages_on, &r->node_pages_total))
+			r->node_checked = true;
+		if (r->node_checked && t->kind == TGT_NODE &&
+		    r->node_pages_on < r->node_pages_total)
+			note(r, "only %" PRIu64 " of %" PRIu64 " sampled pages are on node %d",
+			     r->node_pages_on, r->node_pages_total, t->node);
+	}
+
+	/* Ticks to ns. */
+	if (ti->kind == TIMER_TSC)
+		for (k = 0; k < T; k++)
+			for (i = 0; i < n * o->passes; i++)
+				u.lat[k][i] = (uint64_t)llround((double)u.lat[k][i] * ti->ns_per_tick);
+
+	{
+		size_t total = (size_t)n * o->passes * T;
+		uint64_t *flat = malloc(total * sizeof(*flat)), sum_ns = 0;
+
+		if (!flat)
+			goto oom;
+		for (k = 0; k < T; k++)
+			memcpy(flat + (size_t)k * n * o->passes, u.lat[k],
+			       (size_t)n * o->passes * sizeof(*flat));
+		pick_threshold(o, r, flat, total);
+		free(flat);
+		if (classify(o, r, u.lat, n))
+			goto oom;
+		r->accesses = total;
+		for (p = 0; p < o->passes; p++)
+			sum_ns += r->pass_ns[p];
+		r->bandwidth_mbps = sum_ns ? (double)total * o->access_bytes * 1000.0 /
+					     (double)sum_ns : 0;
+	}
+	rc = EXIT_OK;
+	goto out;
+oom:
+	err_msg("out of memory");
+	rc = EXIT_ERR;
+out:
+	run_free(&u, o->threads);
+	target_close(t);
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
-	struct result r = { .thr_source = "none" };
-	struct dev_stats before, after, d;
-	uint64_t *lat = NULL, need;
-	uint8_t *wr = NULL;
-	struct probe pr = { 0 };
+	static struct result res[MAX_TARGETS];
+	struct timer_info ti;
 	struct opts o;
-	struct stat st;
-	unsigned int p;
-	int fd, ret, rc = EXIT_ERR;
-	size_t n;
+	unsigned int i;
+	int ret, rc = EXIT_OK;
 
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
 		return ret;
-
-	fd = open(o.device, O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		err_msg("%s: %s%s", o.device, strerror(errno),
-			(errno == EACCES || errno == EPERM) && geteuid() ? ": needs root" : "");
+	if (o.plot_from) {
+		ret = plot_png(o.plot, o.plot_from, o.title);
+		return ret ? EXIT_ERR : EXIT_OK;
+	}
+	ret = timer_setup(&ti, o.timer);
+	if (ret == -ENOTSUP) {
+		err_msg("--timer rdtscp: this CPU has no usable rdtscp");
+		return EXIT_USAGE;
+	} else if (ret) {
+		err_msg("out of memory");
 		return EXIT_ERR;
 	}
-	if (fstat(fd, &st)) {
-		err_msg("%s: %s", o.device, strerror(errno));
-		goto out;
-	}
-	if (S_ISREG(st.st_mode)) {
-		r.is_file = true;
-		r.capacity = (uint64_t)st.st_size;
-		memset(&r.di, 0, sizeof(r.di));
-		note(&r, "%s is a regular file: no device counters", o.device);
-	} else if (S_ISCHR(st.st_mode)) {
-		devinfo_find(o.device, st.st_rdev, &r.di);
-		r.capacity = r.di.capacity;
-		if (!r.di.have_stats)
-			note(&r, "no sysfs stats found for %s: no device counters", o.device);
-	} else {
-		err_msg("%s: not a character device or regular file", o.device);
-		goto out;
-	}
-
-	if (o.evict && !o.evict_pages) {
-		if (!r.di.cache_size) {
-			usage_err("--evict: give --evict-pages (the cache size of %s is unknown)",
-				  o.device);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		o.evict_pages = r.di.cache_size / (uint64_t)sysconf(_SC_PAGESIZE);
-	}
-	if (o.evict_pages > UINT64_MAX / 4 / 65536 || o.pages > UINT64_MAX / 4 / 65536) {
-		usage_err("--pages or --evict-pages too large");
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	need = (o.pages + 2 * o.evict_pages) * (uint64_t)sysconf(_SC_PAGESIZE);
-	if (r.capacity && need > r.capacity) {
-		err_msg("%s: needs %" PRIu64 " bytes (%" PRIu64 " working-set + 2 x %" PRIu64
-			" eviction pages), has %" PRIu64, o.device, need, o.pages,
-			o.evict_pages, r.capacity);
-		goto out;
-	}
-	if (o.pages > SIZE_MAX / sizeof(*lat) / o.passes) {
-		err_msg("--pages x --passes too large");
-		goto out;
-	}
-	n = (size_t)o.pages * o.passes;
-	lat = malloc(n * sizeof(*lat));
-	wr = malloc(o.pages);
-	r.pass_classified = calloc(o.passes, sizeof(*r.pass_classified));
-	r.pass_delta = calloc(o.passes, sizeof(*r.pass_delta));
-	if (!lat || !wr || !r.pass_classified || !r.pass_delta) {
-		err_msg("out of memory");
-		goto out;
-	}
-	memset(lat, 0, n * sizeof(*lat));	/* fault the log in before timing */
 	signal(SIGBUS, on_sigbus);
 
-	timer_measure(&r.timer);
-	ret = probe_map(&pr, fd, o.pages, o.evict_pages);
-	if (ret) {
-		err_msg("%s: mmap of %" PRIu64 " bytes: %s", o.device, need, strerror(-ret));
-		goto out;
-	}
-	if (probe_build(&pr, o.pattern, o.seed)) {
-		err_msg("out of memory");
-		goto out;
-	}
-
-	if (r.di.have_stats && !o.no_reset) {
-		ret = devstats_reset(&r.di);
+	for (i = 0; i < o.ntargets; i++) {
+		ret = run_target(&o, &ti, &o.targets[i], &res[i]);
 		if (ret)
-			note(&r, "counters not reset (%s%s); deltas are used anyway",
-			     strerror(-ret), geteuid() ? ": needs root" : "");
-	}
-	r.have_delta = r.di.have_stats;
-	for (p = 0; p < o.passes; p++) {
-		if (o.evict)
-			probe_evict(&pr, p);
-		write_choices(&o, p, wr);
-		if (r.have_delta && devstats_read(&r.di, &before))
-			r.have_delta = false;
-		probe_pass(&pr, wr, lat + (size_t)p * o.pages);
-		if (r.have_delta && devstats_read(&r.di, &after))
-			r.have_delta = false;
-		if (r.have_delta) {
-			devstats_sub(&after, &before, &d);
-			r.pass_delta[p] = d;
-			devstats_add(&r.delta, &d);
-		}
-	}
-	if (r.di.have_stats && !r.have_delta)
-		note(&r, "device counters could not be read during the run");
-
-	pick_threshold(&o, &r, lat, n);
-	if (classify(&o, &r, lat, n)) {
-		err_msg("out of memory");
-		goto out;
+			return ret;
 	}
 	if (o.json)
-		report_json(&o, &r, &pr);
+		report_json(&o, &ti, res, o.ntargets);
+	else if (o.csv)
+		report_csv(&o, res, o.ntargets);
 	else
-		report_text(&o, &r, &pr);
-	rc = EXIT_OK;
-out:
-	probe_unmap(&pr);
-	close(fd);
-	free(lat);
-	free(wr);
-	free(r.pass_classified);
-	free(r.pass_delta);
+		report_text(&o, &ti, res, o.ntargets);
+	fflush(stdout);
+	if (o.cdf && cdf_write(o.cdf, res, o.ntargets)) {
+		err_msg("%s: cannot write the CDF: %s", o.cdf, strerror(errno));
+		rc = EXIT_ERR;
+	}
+	if (o.plot) {
+		char tmp[] = "/tmp/cxdvirt-bench-cdf.XXXXXX";
+		const char *path = o.cdf;
+		int fd = -1;
+
+		if (!path) {
+			fd = mkstemp(tmp);
+			if (fd < 0 || cdf_write(tmp, res, o.ntargets)) {
+				err_msg("cannot write a temporary CDF file: %s", strerror(errno));
+				rc = EXIT_ERR;
+			}
+			path = tmp;
+		}
+		if (rc == EXIT_OK && plot_png(o.plot, path, o.title))
+			rc = EXIT_ERR;
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+	}
+	for (i = 0; i < o.ntargets; i++) {
+		free(res[i].pass_classified);
+		free(res[i].pass_delta);
+		free(res[i].pass_ns);
+		free(res[i].thread_all);
+		free(res[i].sorted);
+	}
 	return rc;
 }

@@ -1,0 +1,169 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of tests/lane/bench.sh, run by /init as /demo.sh (busybox sh).
+# Makes the devices of each row of docs/performance.md, runs cxdvirt-bench
+# and prints every report between marker lines on the TAP port:
+#
+#   CXDVIRT-BENCH-INFO key value...
+#   CXDVIRT-BENCH-JSON <run id>      then the JSON report, then
+#   CXDVIRT-BENCH-END
+#   CXDVIRT-BENCH-CDF                then the --cdf file, then
+#   CXDVIRT-BENCH-END
+#
+# The command line of each run is printed as "# run ID: cxdvirt-bench ..."
+# just before its JSON, so the host can put it in the document.
+. /tests/lib.sh
+
+CFS=/sys/kernel/config/cxdvirt
+TIMER=${BENCH_TIMER:-rdtscp}
+st=0
+
+info() { echo "CXDVIRT-BENCH-INFO $*"; }
+
+# mk NAME ATTR=VALUE...: configure (in the order given) and power on; prints
+# the device node. A preset= must come first (it loads the NAND timing).
+mk() {
+	name=$1
+	shift
+	dev_create "$name" "$@" >&2 || { echo "# cannot create $name" >&2; return 1; }
+	dev_on "$name" >&2 || return 1
+	d=$CFS/$name
+	info "dev $name $(dev_node "$name") t_read_ns=$(cat $d/t_read_ns) t_prog_ns=$(cat $d/t_prog_ns)" \
+		"channel_mbps=$(cat $d/channel_mbps) channels=$(cat $d/channels)" \
+		"dies_per_channel=$(cat $d/dies_per_channel) planes_per_die=$(cat $d/planes_per_die)" \
+		"nand_page_size=$(cat $d/nand_page_size) capacity=$(cat $d/capacity)" \
+		"cache_size=$(cat $d/cache_size) backing_node=$(cat $d/backing_node)" >&2
+	dev_node "$name"
+}
+
+# run ID CMD...: run a bench command, framing its JSON.
+run() {
+	id=$1
+	shift
+	echo "# run $id: $*"
+	echo "CXDVIRT-BENCH-JSON $id"
+	"$@" --json > /tmp/out.json 2> /tmp/err.txt
+	rc=$?
+	cat /tmp/out.json
+	echo "CXDVIRT-BENCH-END"
+	if [ $rc != 0 ]; then
+		echo "# run $id failed with status $rc:"
+		sed 's/^/#   /' /tmp/err.txt
+		st=1
+	fi
+}
+
+B="cxdvirt-bench --timer $TIMER"
+$B --target anon -n 16 -p 1 > /dev/null 2>&1 || { TIMER=clock; B="cxdvirt-bench --timer clock"; }
+info "kernel $(uname -r)"
+info "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+info "cpus $(grep -c ^processor /proc/cpuinfo)"
+info "timer $TIMER"
+
+# --- 1. hit latency: device pages in the cache vs plain memory of node 1 ----
+# Four rounds, the order of the two targets alternating, so drift in the
+# emulation's speed hits both alike; the document takes the median ratio.
+# scan_interval_ms=0: no accessed-bit scan (FIFO ignores hits); the default
+# scan (100 ms) is measured too.
+HIT=$(mk b_hit preset=znand capacity=64M cache_size=32M backing_node=1 scan_interval_ms=0) || st=1
+HITS=$(mk b_hits preset=znand capacity=64M cache_size=32M backing_node=1) || st=1
+HA="-n 4096 -p 3 --pattern chase"
+if [ -n "$HIT" ] && [ -n "$HITS" ]; then
+	for r in 1 2 3 4; do
+		if [ $((r % 2)) = 1 ]; then
+			run hit_r$r $B -t "$HIT" -L device-hit -t node:1 -L node1-plain $HA
+			run hitscan_r$r $B -t "$HITS" -L device-hit-scan100ms -t node:1 -L node1-plain $HA
+		else
+			run hit_r$r $B -t node:1 -L node1-plain -t "$HIT" -L device-hit $HA
+			run hitscan_r$r $B -t node:1 -L node1-plain -t "$HITS" -L device-hit-scan100ms $HA
+		fi
+	done
+	run hit_clock cxdvirt-bench --timer clock -t "$HIT" -L device-hit -t node:1 -L node1-plain $HA
+fi
+dev_rm b_hit
+dev_rm b_hits
+
+# --- 2. per-miss overhead: bare faults, misses with and without eviction ---
+BARE=$(mk b_bare capacity=64M cache_size=64M t_read_ns=0 t_prog_ns=0 channel_mbps=100000 backing_node=1) || st=1
+if [ -n "$BARE" ]; then
+	run bare_dev $B -t "$BARE" -L device-zero-latency -n 4096 -p 1 --cold --threshold 1
+	dev_rm b_bare
+fi
+run bare_anon $B -t node:1 -L anon-first-touch-read -n 4096 -p 1 --cold --threshold 1
+run bare_anon_w $B -t node:1 -L anon-first-touch-write -n 4096 -p 1 --cold -w 1 --threshold 1
+
+COLD=$(mk b_cold preset=znand capacity=64M cache_size=64M backing_node=1) || st=1
+if [ -n "$COLD" ]; then
+	run miss_cold $B -t "$COLD" -L znand-cold -n 4096 -p 1 --cold
+	dev_rm b_cold
+fi
+
+# --- 2 and 3. steady-state misses (each evicts a clean line): znand, femu ----
+for p in znand femu; do
+	D=$(mk b_$p preset=$p capacity=64M cache_size=8M backing_node=1) || { st=1; continue; }
+	run miss_$p $B -t "$D" -L $p -n 1024 -p 5 --evict --warmup 1
+	dev_rm b_$p
+done
+
+# --- 4. thread scaling on femu timing (40 us tR, 41 ns transfer) ------------
+# femu: 8 channels x 8 dies; page p is on channel p % 8, die (p / 8) % 8, so
+# a stride of 64 pages keeps a thread on one die. Distinct dies: thread 1
+# starts one page after thread 0 (--thread-step 1: channel 1). Same die: the
+# default thread step (pages x stride) is a multiple of 64.
+S=$(mk b_scal preset=femu capacity=256M cache_size=4M backing_node=1) || st=1
+if [ -n "$S" ]; then
+	run scal_1 $B -t "$S" -L 1-thread -n 128 --stride 64 -p 4 --evict
+	run scal_2d $B -t "$S" -L 2-threads-distinct-dies -n 128 --stride 64 -T 2 --thread-step 1 -p 4 --evict
+	run scal_2s $B -t "$S" -L 2-threads-same-die -n 128 --stride 64 -T 2 -p 4 --evict
+	# The same with the waits sleeping (hrtimer) instead of spinning, which
+	# frees the vCPU for the other thread's vCPU on a loaded host.
+	P=/sys/module/cxdvirt/parameters
+	sm=$(cat $P/spin_max_ns); we=$(cat $P/wake_early_ns)
+	echo 5000 > $P/spin_max_ns; echo 5000 > $P/wake_early_ns
+	info "param spin_max_ns=5000 wake_early_ns=5000 for the *_sleep runs"
+	run scal_1_sleep $B -t "$S" -L 1-thread-sleep -n 128 --stride 64 -p 4 --evict
+	run scal_2d_sleep $B -t "$S" -L 2-threads-distinct-dies-sleep -n 128 --stride 64 -T 2 --thread-step 1 -p 4 --evict
+	echo $sm > $P/spin_max_ns; echo $we > $P/wake_early_ns
+	dev_rm b_scal
+fi
+
+# --- CDF: znand and tlc with about half the accesses missing, plain memory --
+Z=$(mk c_znand preset=znand capacity=64M cache_size=8M backing_node=1) || st=1
+T=$(mk c_tlc preset=tlc capacity=64M cache_size=8M backing_node=1) || st=1
+if [ -n "$Z" ] && [ -n "$T" ]; then
+	run cdf $B -t "$Z" -L "znand device" -t "$T" -L "tlc device" -t node:1 -L "plain memory (node 1)" \
+		-n 4096 -p 2 --warmup 1 --pattern random --cdf /tmp/cdf.txt
+	echo "CXDVIRT-BENCH-CDF"
+	cat /tmp/cdf.txt
+	echo "CXDVIRT-BENCH-END"
+fi
+dev_rm c_znand
+dev_rm c_tlc
+
+# --- 5. node mode: the same chase on the emulated node under --membind ------
+N=b_node
+if dev_create $N mode=node phys_addr=0x100000000 capacity=512M target_node=2 >&2 &&
+   [ "$(dev_set $N power 1)" = OK ]; then
+	DAX=$(cat "$(dev_sys $N)/dax_device")
+	if daxctl reconfigure-device --mode=system-ram "$DAX" > /dev/null 2>&1; then
+		info "node $N $DAX node 2 online $(cat "$(dev_sys $N)/online")"
+		for r in 1 2 3 4; do
+			if [ $((r % 2)) = 1 ]; then
+				run node_r$r numactl --membind=2 $B -t anon -L emulated-node-2 -t node:1 -L node1-plain $HA
+			else
+				run node_r$r numactl --membind=2 $B -t node:1 -L node1-plain -t anon -L emulated-node-2 $HA
+			fi
+		done
+		daxctl offline-memory "$DAX" > /dev/null 2>&1 || echo "# offline-memory $DAX failed"
+	else
+		echo "# daxctl reconfigure-device $DAX failed"
+		st=1
+	fi
+	dev_set $N power 0 > /dev/null
+	rmdir "$CFS/$N"
+else
+	echo "# cannot power a node-mode device"
+	dev_rm $N 2>/dev/null
+	st=1
+fi
+exit $st
