@@ -8,6 +8,10 @@
 #   make build-matrix  -Werror module builds for Debian trixie 6.12 and sid 7.x
 #   make check-matrix  build + guest suite on bookworm 6.1, trixie 6.12, sid 7.x
 #   make C=1        the module build with sparse
+#   make bench      one guest run of the benchmark -> docs/performance.md and
+#                   docs/performance-cdf.png (tests/lane/bench.sh)
+#   make bench-model  the model's instructions per miss (valgrind), 16K vs 4M
+#                   cache lines, every policy -> docs/model-cost.md
 #
 # KDIR: kernel build tree; defaults to the running kernel's, else the newest
 # Debian linux-headers-*-amd64 the test lane installs.
@@ -20,6 +24,8 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Iinclude
 TOOLS_LIBS_DEV := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 TOOLS_CFLAGS_DEV := $(shell pkg-config --cflags json-c 2>/dev/null)
+# cxdvirt-dev onlines node-mode memory through libdaxctl (libdaxctl-dev).
+DEV_LIBS_DAXCTL := $(shell pkg-config --libs libdaxctl 2>/dev/null || echo -ldaxctl)
 
 MODEL_SRCS := $(wildcard driver/model/*.c)
 MODEL_OBJS := $(patsubst driver/model/%.c,tools/obj/model/%.o,$(MODEL_SRCS))
@@ -28,7 +34,7 @@ MODEL_HDRS := $(wildcard include/cxdvirt/*.h)
 TOOLS := tools/cxdvirt-dev tools/cxdvirt-bench tools/cxdvirt-sim
 MODEL_LIB := tools/libcxdmodel.a
 
-.PHONY: all module tools deps check unit guest demo clean sparse
+.PHONY: all module tools deps check unit guest demo clean sparse checkpatch
 
 all: module tools
 
@@ -37,7 +43,11 @@ module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(if $(C),C=$(C)) modules
 
 sparse:
-	$(MAKE) module C=2
+	$(MAKE) module C=2 CF=-Wsparse-error
+
+# The kernel's checkpatch.pl over the module's sources (tests/lane/checkpatch.sh).
+checkpatch:
+	tests/lane/checkpatch.sh
 
 tools: $(TOOLS) $(MODEL_LIB)
 
@@ -50,10 +60,10 @@ $(MODEL_LIB): $(MODEL_OBJS)
 	ar rcs $@ $^
 
 tools/cxdvirt-dev: $(wildcard tools/dev/*.c tools/dev/*.h) $(MODEL_LIB)
-	$(CC) $(CFLAGS) $(TOOLS_CFLAGS_DEV) -o $@ $(filter %.c,$^) $(MODEL_LIB) $(TOOLS_LIBS_DEV)
+	$(CC) $(CFLAGS) $(TOOLS_CFLAGS_DEV) -o $@ $(filter %.c,$^) $(MODEL_LIB) $(TOOLS_LIBS_DEV) $(DEV_LIBS_DAXCTL)
 
 tools/cxdvirt-bench: $(wildcard tools/bench/*.c tools/bench/*.h) $(MODEL_LIB)
-	$(CC) $(CFLAGS) $(TOOLS_CFLAGS_DEV) -pthread -o $@ $(filter %.c,$^) $(MODEL_LIB) $(TOOLS_LIBS_DEV) -lm
+	$(CC) $(CFLAGS) $(TOOLS_CFLAGS_DEV) -pthread -o $@ $(filter %.c,$^) $(MODEL_LIB) $(TOOLS_LIBS_DEV) -lnuma -lm
 
 tools/cxdvirt-sim: $(wildcard tools/sim/*.c tools/sim/*.h) $(MODEL_LIB)
 	$(CC) $(CFLAGS) $(TOOLS_CFLAGS_DEV) -o $@ $(filter %.c,$^) $(MODEL_LIB) $(TOOLS_LIBS_DEV)
@@ -94,6 +104,8 @@ guest: all
 
 check: deps
 	$(MAKE) all
+	$(MAKE) sparse
+	$(MAKE) checkpatch
 	$(MAKE) unit
 	$(MAKE) fuzz-smoke
 	$(MAKE) guest
@@ -110,11 +122,30 @@ check-matrix: deps
 	$(MAKE) all
 	tests/lane/matrix.sh bookworm trixie sid
 
+# Instructions per miss of the device model under callgrind, for caches of
+# 16K and 4M lines under every policy (tests/bench/model-cost.sh): prints a
+# markdown table, writes docs/model-cost.md, fails if 4M costs > 1.2x 16K.
+.PHONY: bench-model
+BENCH_MODEL := tests/bench/model-cost
+$(BENCH_MODEL): tests/bench/model-cost.c $(MODEL_HDRS) $(MODEL_LIB)
+	$(CC) $(CFLAGS) -o $@ $< $(MODEL_LIB)
+
+bench-model: $(BENCH_MODEL)
+	tests/bench/model-cost.sh $(BENCH_MODEL) docs/model-cost.md
+
+# The benchmark (tests/lane/bench.sh): one guest run of every row of
+# docs/performance.md, plus row 6 from bench-model; writes the document and
+# docs/performance-cdf.png.
+.PHONY: bench
+bench: deps
+	$(MAKE) all
+	tests/lane/bench.sh
+
 demo: deps
 	$(MAKE) all
 	tests/lane/demo.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
-	rm -rf tools/obj $(MODEL_LIB) $(TOOLS)
+	rm -rf tools/obj $(MODEL_LIB) $(TOOLS) $(BENCH_MODEL)
 	-$(MAKE) -C tests/unit clean

@@ -7,7 +7,7 @@ set -euo pipefail
 HOST_PKGS=(
 	build-essential bc bison flex libelf-dev kmod cpio sparse pkg-config
 	linux-headers-amd64
-	clang libclang-rt-14-dev libcmocka-dev libjson-c-dev libnuma-dev libdaxctl-dev
+	clang libclang-rt-14-dev libcmocka-dev libjson-c-dev libnuma-dev libdaxctl-dev libmemkind-dev
 	qemu-system-x86 busybox-static numactl daxctl gnuplot-nox
 	stress-ng redis-server redis-tools
 	debootstrap

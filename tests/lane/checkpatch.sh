@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# checkpatch.sh [FILE...]: run the kernel's scripts/checkpatch.pl over the
+# module's sources (default: driver/, hotplug/, include/).
+#
+# checkpatch.pl is not in the headers package. It comes from Debian's
+# linux-source package of the headers' kernel: apt-get download (never
+# installed), and only scripts/checkpatch.pl, spelling.txt and
+# const_structs.checkpatch are extracted, into
+# $CXDVIRT_CACHE/checkpatch/<version>/ (default /var/cache/cxdvirt).
+#
+# Ignored, on purpose:
+#   LINUX_VERSION_CODE, CONSTANT_COMPARISON  driver/compat.h is the one place
+#       that compares kernel versions, as out-of-tree code must;
+#   ARRAY_SIZE  the model (driver/model/) is plain C shared with userspace and
+#       has no kernel macros.
+set -euo pipefail
+
+LANE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$LANE_DIR/lib.sh"
+cd "$REPO_ROOT"
+
+cache=${CXDVIRT_CACHE:-/var/cache/cxdvirt}
+[ -w "$(dirname "$cache")" ] || [ -w "$cache" ] 2>/dev/null || cache=$LANE_DIR/.cache
+pkg=$(apt-cache depends linux-source 2>/dev/null | sed -n 's/.*Depends: \(linux-source-[0-9.]*\)$/\1/p' | head -n 1)
+[ -n "$pkg" ] || pkg=linux-source-6.1
+ver=$(apt-cache policy "$pkg" 2>/dev/null | sed -n 's/.*Candidate: //p')
+[ -n "$ver" ] || lane_die "checkpatch: $pkg not known to apt (apt-get update?)"
+dir=$cache/checkpatch/$ver
+if [ ! -x "$dir/scripts/checkpatch.pl" ]; then
+	lane_log "checkpatch: extracting checkpatch.pl from $pkg $ver"
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	(cd "$tmp" && apt-get download -qq "$pkg=$ver" >/dev/null)
+	dpkg-deb --fsys-tarfile "$tmp"/*.deb |
+		tar -x -C "$tmp" --wildcards '*/linux-source-*.tar.xz'
+	mkdir -p "$dir.tmp"
+	tar -xJf "$tmp"/usr/src/linux-source-*.tar.xz -C "$dir.tmp" \
+		--strip-components=1 --wildcards \
+		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch'
+	rm -rf "$dir"
+	mv "$dir.tmp" "$dir"
+fi
+
+if [ $# -eq 0 ]; then
+	set -- driver/*.c driver/*.h driver/model/*.c hotplug/*.c hotplug/*.h \
+		include/cxdvirt/*.h
+fi
+rc=0
+out=$(perl "$dir/scripts/checkpatch.pl" --no-tree --terse --show-types \
+	--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON,ARRAY_SIZE -f "$@") || rc=$?
+printf '%s\n' "$out" | grep -v ' total: 0 errors, 0 warnings' || true
+[ "$rc" -eq 0 ] && lane_log "checkpatch: clean ($# files)"
+exit "$rc"
