@@ -222,6 +222,22 @@ static const char *cxd_check_bool(struct cxd_dev *d, s64 v)
 	return NULL;
 }
 
+static const char *cxd_check_drain_high(struct cxd_dev *d, s64 v)
+{
+	if (v < 1 || v > 100)
+		return "out of range [1, 100] %";
+	if (v <= d->cfg.drain_low_pct)
+		return "not above drain_low_pct (lower drain_low_pct first)";
+	return NULL;
+}
+
+static const char *cxd_check_drain_low(struct cxd_dev *d, s64 v)
+{
+	if (v < 0 || v >= d->cfg.drain_high_pct)
+		return "not in [0, drain_high_pct)";
+	return NULL;
+}
+
 static const char *cxd_check_any(struct cxd_dev *d, s64 v)
 {
 	return NULL;
@@ -387,6 +403,10 @@ CXD_NUM_ATTR(prefetch_degree, prefetch_degree, CXD_U32, false, true,
 CXD_NUM_ATTR(prefetch_distance, prefetch_distance, CXD_U32, false, true,
 	     cxd_check_distance, "%u");
 CXD_NUM_ATTR(write_alloc, write_alloc, CXD_U32, false, true, cxd_check_bool, "%u");
+CXD_NUM_ATTR(drain_high_pct, drain_high_pct, CXD_U32, false, true,
+	     cxd_check_drain_high, "%u");
+CXD_NUM_ATTR(drain_low_pct, drain_low_pct, CXD_U32, false, true,
+	     cxd_check_drain_low, "%u");
 CXD_NUM_ATTR(skip_unwritten, skip_unwritten, CXD_U32, false, true,
 	     cxd_check_bool, "%u");
 CXD_NUM_ATTR(trace_entries, trace_entries, CXD_U32, false, false,
@@ -481,6 +501,33 @@ static ssize_t cxd_prefetch_store(struct config_item *item, const char *page,
 }
 CONFIGFS_ATTR(cxd_, prefetch);
 
+static ssize_t cxd_writeback_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%s\n", cxd_writeback_name(to_cxd(item)->cfg.writeback));
+}
+
+static ssize_t cxd_writeback_store(struct config_item *item, const char *page,
+				   size_t count)
+{
+	struct cxd_dev *d = to_cxd(item);
+	char buf[16];
+	int wb = -1;
+
+	if (!cxd_name_arg(page, count, buf, sizeof(buf)))
+		wb = cxd_writeback_parse(buf);
+	if (wb < 0) {
+		cxd_warn(d, "writeback: unknown mode (supported: evict drain)");
+		return -EINVAL;
+	}
+	mutex_lock(&cxd_cfg_mutex);
+	d->cfg.writeback = wb;
+	if (d->live)
+		cxd_apply_live(d);
+	mutex_unlock(&cxd_cfg_mutex);
+	return count;
+}
+CONFIGFS_ATTR(cxd_, writeback);
+
 /* preset: write a name to load that preset's NAND geometry and timing. */
 static ssize_t cxd_preset_show(struct config_item *item, char *page)
 {
@@ -561,7 +608,7 @@ CONFIGFS_ATTR_RO(cxd_, index);
 
 static ssize_t cxd_features_show(struct config_item *item, char *page)
 {
-	return sysfs_emit(page, "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns ways policy prefetch prefetch_degree prefetch_distance write_alloc skip_unwritten seed trace_entries preset scan_interval_ms mode target_node index power\n");
+	return sysfs_emit(page, "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns ways policy prefetch prefetch_degree prefetch_distance write_alloc skip_unwritten writeback drain_high_pct drain_low_pct seed trace_entries preset scan_interval_ms mode target_node index power\n");
 }
 CONFIGFS_ATTR_RO(cxd_, features);
 
@@ -613,6 +660,9 @@ static struct configfs_attribute *cxd_attrs[] = {
 	&cxd_attr_prefetch_distance,
 	&cxd_attr_write_alloc,
 	&cxd_attr_skip_unwritten,
+	&cxd_attr_writeback,
+	&cxd_attr_drain_high_pct,
+	&cxd_attr_drain_low_pct,
 	&cxd_attr_seed,
 	&cxd_attr_trace_entries,
 	&cxd_attr_preset,
@@ -667,6 +717,9 @@ static void cxd_cfg_defaults(struct cxd_cfg *c)
 	c->prefetch = CXD_PF_NONE;
 	c->prefetch_degree = 1;
 	c->write_alloc = CXD_WA_FETCH;
+	c->writeback = CXD_WB_EVICT;
+	c->drain_high_pct = 95;	/* CXDVirt's background drain marks */
+	c->drain_low_pct = 85;
 }
 
 static bool cxd_name_ok(const char *name)

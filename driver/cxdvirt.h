@@ -56,6 +56,9 @@ struct cxd_cfg {
 	u32 prefetch_distance;
 	u32 write_alloc;		/* enum cxd_write_alloc */
 	u32 skip_unwritten;		/* 0 or 1 */
+	u32 writeback;			/* enum cxd_writeback */
+	u32 drain_high_pct;
+	u32 drain_low_pct;
 	u64 seed;			/* random policy */
 	u32 trace_entries;		/* per-miss trace ring, 0: off */
 };
@@ -123,6 +126,7 @@ struct cxd_live {
 	struct mutex vma_lock;		/* protects @vmas */
 	struct list_head vmas;		/* struct cxd_vma_ref */
 	struct delayed_work scan_work;
+	struct work_struct drain_work;	/* background write-back (fault.c) */
 	unsigned int scan_interval_ms;	/* 0: stopped */
 	u64 scan_passes;		/* under @lock */
 	u64 scan_touched;		/* pages found accessed, under @lock */
@@ -152,6 +156,7 @@ void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c);
 /* fault.c */
 extern const struct file_operations cxd_fops;
 bool cxd_vma_is_ours(struct vm_area_struct *vma, struct cxd_live *l);
+void cxd_drain_work(struct work_struct *work);
 
 /* scan.c */
 void cxd_scan_init(struct cxd_live *l);

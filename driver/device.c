@@ -51,6 +51,9 @@ void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c)
 	m->prefetch_distance = c->prefetch_distance;
 	m->write_alloc = c->write_alloc;
 	m->skip_unwritten = c->skip_unwritten;
+	m->writeback = c->writeback;
+	m->drain_high_pct = c->drain_high_pct;
+	m->drain_low_pct = c->drain_low_pct;
 }
 
 static void cxd_free_pages(struct cxd_live *l)
@@ -254,6 +257,7 @@ int cxd_power_on(struct cxd_dev *d)
 	spin_lock_init(&l->lock);
 	spin_lock_init(&l->open_lock);
 	cxd_scan_init(l);
+	INIT_WORK(&l->drain_work, cxd_drain_work);
 	device_initialize(&l->dev);
 	l->dev.class = cxd_class;
 	l->dev.devt = MKDEV(MAJOR(cxd_devt_base), d->index);
@@ -347,6 +351,7 @@ int cxd_power_off(struct cxd_dev *d)
 	l->dead = true;
 	spin_unlock(&l->open_lock);
 	cxd_scan_stop(l);
+	cancel_work_sync(&l->drain_work);
 	cxd_trace_debugfs_remove(l);
 
 	/* No file is open, so no mapping exists and no fault can run. */

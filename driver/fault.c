@@ -28,6 +28,7 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/wait_bit.h>
+#include <linux/workqueue.h>
 
 #include "compat.h"
 #include "cxdvirt.h"
@@ -101,6 +102,8 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	spin_lock(&l->lock);
 	cxd_model_access(&l->model, pgoff, write ? CXD_ACC_WRITE : 0, t0, &acc);
 	spin_unlock(&l->lock);
+	if (acc.drain)
+		queue_work(system_unbound_wq, &l->drain_work);
 
 	/* Victims of the demand miss and of its prefetches leave every mapping. */
 	for (i = 0; i < acc.nvictims; i++)
@@ -126,6 +129,36 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 
 	clear_and_wake_up_bit(CXD_PG_LOCK, &l->pflags[pgoff]);
 	return ret;
+}
+
+#define CXD_DRAIN_BATCH	32
+
+/**
+ * cxd_drain_work() - the background write-back drain (writeback = drain).
+ * @work: the device's drain_work, queued by a fault whose access pushed
+ *	  occupancy above drain_high_pct.
+ *
+ * Evicts down to drain_low_pct in batches of CXD_DRAIN_BATCH lines, holding
+ * the device lock only while the model picks a batch, and unmaps each batch
+ * from every mapping outside it (the fault path's residency re-check covers
+ * a page mapped meanwhile). Dirty victims are written back at the time the
+ * batch runs, occupying their dies like any write-back.
+ * Context: workqueue (process), may sleep.
+ */
+void cxd_drain_work(struct work_struct *work)
+{
+	struct cxd_live *l = container_of(work, struct cxd_live, drain_work);
+	struct cxd_victim v[CXD_DRAIN_BATCH];
+	unsigned int i, n;
+
+	do {
+		spin_lock(&l->lock);
+		n = cxd_model_drain(&l->model, ktime_get_ns(), v, CXD_DRAIN_BATCH);
+		spin_unlock(&l->lock);
+		for (i = 0; i < n; i++)
+			cxd_unmap_page(l, v[i].page);
+		cond_resched();
+	} while (n == CXD_DRAIN_BATCH);
 }
 
 /*

@@ -93,6 +93,7 @@ CXD_STAT_ATTR(unwritten_skips, l->model.stats.unwritten_skips);
 CXD_STAT_ATTR(minor_hits, l->model.stats.hits);
 CXD_STAT_ATTR(evictions, l->model.stats.evictions);
 CXD_STAT_ATTR(clean_evictions, l->model.stats.clean_evictions);
+CXD_STAT_ATTR(drain_evictions, l->model.stats.drain_evictions);
 CXD_STAT_ATTR(dirty_evictions, l->model.stats.dirty_evictions);
 CXD_STAT_ATTR(writebacks, l->model.stats.writebacks);
 CXD_STAT_ATTR(erases, l->model.nand.erases);
@@ -224,6 +225,7 @@ static struct attribute *cxd_stats_attrs[] = {
 	&dev_attr_minor_hits.attr,
 	&dev_attr_evictions.attr,
 	&dev_attr_clean_evictions.attr,
+	&dev_attr_drain_evictions.attr,
 	&dev_attr_dirty_evictions.attr,
 	&dev_attr_writebacks.attr,
 	&dev_attr_erases.attr,

@@ -184,13 +184,27 @@ static uint32_t clock_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 
 /* -------------------------------------------------------------- RANDOM -- */
 
+/* Is @line holding a page (not on its set's free list)? */
+static bool line_resident(const struct cxd_cache *c, uint32_t line)
+{
+	uint64_t p = c->page_of_line[line];
+
+	return p < c->npages && c->line_of_page[p] == line;
+}
+
+/*
+ * A random line of the set, skipping the pinned one and free ones (a set is
+ * full when a fill evicts; the background drain may evict from a set that is
+ * not, and probes on to the next resident line).
+ */
 static uint32_t random_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 			     uint32_t base)
 {
-	uint32_t off = (uint32_t)(rng_next(c) % c->ways);
+	uint32_t off = (uint32_t)(rng_next(c) % c->ways), k;
 
-	if (base + off == c->pin_line)
-		off = (off + 1) % c->ways;
+	for (k = 0; k < c->ways; k++, off = (off + 1) % c->ways)
+		if (base + off != c->pin_line && line_resident(c, base + off))
+			break;
 	queue_unlink(c, &set->main, base + off);
 	return base + off;
 }
@@ -501,6 +515,7 @@ int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 	c->ghost_cap = nlines > c->nsets * c->small_cap ?
 		       nlines - c->nsets * c->small_cap : 1;
 	c->ghost_next = 0;
+	c->drain_cursor = 0;
 
 	for (i = 0; i < npages; i++)
 		c->line_of_page[i] = CXD_NO_LINE;
@@ -702,6 +717,58 @@ int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
 	c->ready_ns[line] = 0;
 	c->line_of_page[page] = line;
 	policy_ops(c)->inserted(c, set, line, ghost);
+	return 0;
+}
+
+/**
+ * cxd_cache_evict_one() - evict one resident line chosen by the policy,
+ * for the background drain, and put it on its set's free list.
+ * @c: cache.
+ * @v: filled with the victim (page CXD_NO_PAGE if none).
+ *
+ * Sets are visited round-robin from where the last call stopped, so a
+ * set-associative cache drains evenly; at the occupancies the drain runs at
+ * (drain_high_pct) nearly every set is non-empty, so this is O(1) amortised.
+ * The pinned line is never evicted. S3-FIFO remembers a line evicted from
+ * its small queue as a ghost, as on a fill.
+ *
+ * Return: 0, or -1 (nothing changes) if no line can be evicted.
+ */
+int cxd_cache_evict_one(struct cxd_cache *c, struct cxd_victim *v)
+{
+	struct cxd_cache_set *set = NULL;
+	uint32_t i, s, line;
+	uint8_t vf;
+
+	v->page = CXD_NO_PAGE;
+	v->dirty = false;
+	v->prefetched = false;
+	for (i = 0; i < c->nsets; i++) {
+		s = c->drain_cursor;
+		c->drain_cursor = (s + 1) % c->nsets;
+		if (c->sets[s].used > (c->pin_line / c->ways == s ? 1u : 0u)) {
+			set = &c->sets[s];
+			break;
+		}
+	}
+	if (!set)
+		return -1;
+	line = set_evict(c, set, s * c->ways);
+	if (line == CXD_NO_LINE)
+		return -1;
+	vf = c->line_flags[line];
+	v->page = c->page_of_line[line];
+	v->dirty = vf & CXD_LINE_DIRTY;
+	v->prefetched = vf & CXD_LINE_PREFETCH;
+	c->line_of_page[v->page] = CXD_NO_LINE;
+	if (c->policy == CXD_POLICY_S3FIFO && (vf & CXD_LINE_SMALL))
+		ghost_push(c, v->page);
+	c->page_of_line[line] = CXD_NO_PAGE;
+	c->line_flags[line] = 0;
+	c->next[line] = set->free_head;
+	set->free_head = line;
+	set->used--;
+	c->used--;
 	return 0;
 }
 

@@ -122,6 +122,9 @@ int cxd_model_init_cfg(struct cxd_model *m, const struct cxd_model_cfg *cfg,
 	m->prefetch_distance = 1;
 	m->write_alloc = CXD_WA_FETCH;
 	m->skip_unwritten = false;
+	m->writeback = CXD_WB_EVICT;
+	m->drain_high_pct = 95;	/* CXDVirt's background drain marks */
+	m->drain_low_pct = 85;
 	pf_reset_streams(m);
 	cxd_model_reset_stats(m);
 	return 0;
@@ -224,11 +227,10 @@ static void mark_written(struct cxd_model *m, uint64_t page)
 }
 
 /* Account for and report one victim; a dirty one is written back at @now. */
-static void take_victim(struct cxd_model *m, const struct cxd_victim *v,
-			uint64_t now, struct cxd_access *res)
+/* Count victim @v and write it back at @now if dirty. */
+static void account_victim(struct cxd_model *m, const struct cxd_victim *v,
+			   uint64_t now)
 {
-	if (v->page == CXD_NO_PAGE)
-		return;
 	m->stats.evictions++;
 	if (v->dirty) {
 		m->stats.dirty_evictions++;
@@ -240,6 +242,14 @@ static void take_victim(struct cxd_model *m, const struct cxd_victim *v,
 	}
 	if (v->prefetched)
 		m->stats.prefetch_polluting++;
+}
+
+static void take_victim(struct cxd_model *m, const struct cxd_victim *v,
+			uint64_t now, struct cxd_access *res)
+{
+	if (v->page == CXD_NO_PAGE)
+		return;
+	account_victim(m, v, now);
 	if (res->nvictims < CXD_MAX_VICTIMS)
 		res->victims[res->nvictims++] = *v;
 }
@@ -390,8 +400,21 @@ static void access_reset(struct cxd_access *res, uint64_t now_ns)
 	res->read.done_ns = now_ns;
 	res->prefetch_hit = false;
 	res->late = false;
+	res->drain = false;
 	res->nvictims = 0;
 	res->nprefetched = 0;
+}
+
+static uint32_t drain_lines(const struct cxd_model *m, uint32_t pct)
+{
+	return (uint32_t)((uint64_t)m->cache.nlines * pct / 100);
+}
+
+/* Should the background drain run? (see enum cxd_writeback) */
+static bool drain_wanted(const struct cxd_model *m)
+{
+	return m->writeback == CXD_WB_DRAIN &&
+	       m->cache.used > drain_lines(m, m->drain_high_pct);
 }
 
 /**
@@ -482,6 +505,7 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 		res->victim = res->victims[0].page;
 		res->victim_dirty = res->victims[0].dirty;
 	}
+	res->drain = drain_wanted(m);
 }
 
 /**
@@ -502,4 +526,67 @@ void cxd_model_reset_stats(struct cxd_model *m)
 	for (i = 0; i < ndies; i++)
 		m->nand.die_busy[i] = 0;
 	m->nand.erases = 0;
+}
+
+/**
+ * cxd_model_drain() - background write-back drain (enum cxd_writeback).
+ * @m:      model.
+ * @now_ns: when the drain runs; dirty victims are programmed from then.
+ * @out:    [@max] filled with the victims, which the caller unmaps.
+ * @max:    most lines to evict in this call.
+ *
+ * Evicts lines chosen by the policy while more than drain_low_pct of the
+ * lines are resident; each is counted as an eviction and a drain eviction,
+ * and a dirty one is written back. Runs whatever @m->writeback is, so a
+ * caller may also drain on demand. O(1) per line, amortised.
+ *
+ * Return: the number of victims written to @out.
+ */
+uint32_t cxd_model_drain(struct cxd_model *m, uint64_t now_ns,
+			 struct cxd_victim *out, uint32_t max)
+{
+	uint32_t low = drain_lines(m, m->drain_low_pct), n = 0;
+
+	while (n < max && m->cache.used > low) {
+		if (cxd_cache_evict_one(&m->cache, &out[n]))
+			break;
+		account_victim(m, &out[n], now_ns);
+		m->stats.drain_evictions++;
+		n++;
+	}
+	return n;
+}
+
+static const char *const cxd_writeback_names[CXD_WB_NR] = {
+	[CXD_WB_EVICT] = "evict",
+	[CXD_WB_DRAIN] = "drain",
+};
+
+/**
+ * cxd_writeback_name() - name of a write-back mode.
+ * @wb: mode.
+ * Return: "evict" or "drain", or NULL if @wb is unknown.
+ */
+const char *cxd_writeback_name(enum cxd_writeback wb)
+{
+	return (unsigned int)wb < CXD_WB_NR ? cxd_writeback_names[wb] : NULL;
+}
+
+/**
+ * cxd_writeback_parse() - write-back mode called @name.
+ * @name: exact name, no trailing newline.
+ * Return: the mode, or -1 if @name is unknown.
+ */
+int cxd_writeback_parse(const char *name)
+{
+	unsigned int i;
+	const char *a, *b;
+
+	for (i = 0; i < CXD_WB_NR; i++) {
+		for (a = name, b = cxd_writeback_names[i]; *a && *a == *b; a++, b++)
+			;
+		if (!*a && !*b)
+			return (int)i;
+	}
+	return -1;
 }

@@ -300,6 +300,7 @@ struct cxd_cache {
 	uint32_t *ghost;	/* [ghost_cap] ring of pages, S3-FIFO */
 	uint32_t ghost_cap;
 	uint32_t ghost_next;	/* next slot to write */
+	uint32_t drain_cursor;	/* next set the background drain looks at */
 };
 
 /**
@@ -337,6 +338,12 @@ int cxd_cache_set_dirty(struct cxd_cache *c, uint64_t page);
  * Return: the evicted page and *@victim_dirty, or CXD_NO_PAGE if none.
  */
 uint64_t cxd_cache_insert(struct cxd_cache *c, uint64_t page, bool *victim_dirty);
+struct cxd_victim;
+/**
+ * cxd_cache_evict_one() - evict one line chosen by the policy (background
+ * drain); see cache.c. Return: 0, or -1 if nothing can be evicted.
+ */
+int cxd_cache_evict_one(struct cxd_cache *c, struct cxd_victim *v);
 /* cxd_cache_fill() flags */
 #define CXD_FILL_PREFETCH	0x1u
 
@@ -416,6 +423,8 @@ void cxd_hist_add(struct cxd_hist *h, uint64_t ns);
  * @prefetch_late_ns:	sum of the waits of late prefetch hits (ns).
  * @prefetch_polluting:	prefetched pages evicted without being used.
  * @queue_ns:		sum over demand NAND reads of read.start_ns - arrival.
+ * @drain_evictions:	lines evicted by the background drain (also counted
+ *			in evictions).
  * @miss_hist:		log2 histogram of miss latency (done - arrival).
  * @queue_hist:		log2 histogram of the queueing delay of demand reads.
  *
@@ -440,6 +449,7 @@ struct cxd_model_stats {
 	uint64_t prefetch_late_ns;
 	uint64_t prefetch_polluting;
 	uint64_t queue_ns;
+	uint64_t drain_evictions;
 	struct cxd_hist miss_hist;
 	struct cxd_hist queue_hist;
 };
@@ -499,6 +509,30 @@ enum cxd_write_alloc {
 	CXD_WA_NR,
 };
 
+/**
+ * enum cxd_writeback - when dirty lines are written back to NAND.
+ * @CXD_WB_EVICT:	when a miss evicts them (the default).
+ * @CXD_WB_DRAIN:	also by a background drain: once more than
+ *			drain_high_pct of the lines are resident, lines are
+ *			evicted (dirty ones written back) until at most
+ *			drain_low_pct are, so misses usually find a free line
+ *			and do not wait for a write-back (CXDVirt drains
+ *			95% -> 85%). The drain runs off the miss path: the
+ *			module in a worker, the simulator at the access that
+ *			crossed the mark.
+ * @CXD_WB_NR:		number of modes.
+ */
+enum cxd_writeback {
+	CXD_WB_EVICT = 0,
+	CXD_WB_DRAIN,
+	CXD_WB_NR,
+};
+
+/** cxd_writeback_name() - "evict" or "drain"; NULL if unknown. */
+const char *cxd_writeback_name(enum cxd_writeback wb);
+/** cxd_writeback_parse() - mode for @name (exact), or -1. */
+int cxd_writeback_parse(const char *name);
+
 /* ---------------------------------------------------------- the model -- */
 
 /**
@@ -512,6 +546,9 @@ enum cxd_write_alloc {
  * @write_alloc:	enum cxd_write_alloc; may change between calls.
  * @skip_unwritten:	a read of a page never written back to NAND since
  *			init costs no NAND time (off by default).
+ * @writeback:		enum cxd_writeback; may change between calls.
+ * @drain_high_pct:	drain starts above this % of lines resident (1..100).
+ * @drain_low_pct:	drain stops at this % (< drain_high_pct).
  * @written:		[npages bits] private: page was programmed to NAND.
  * @streams:		private: stride prefetcher state.
  * @stamp:		private: stream replacement clock.
@@ -525,6 +562,9 @@ struct cxd_model {
 	uint32_t prefetch_distance;
 	uint32_t write_alloc;
 	bool skip_unwritten;
+	uint32_t writeback;
+	uint32_t drain_high_pct;
+	uint32_t drain_low_pct;
 	uint8_t *written;
 	struct cxd_pf_stream streams[CXD_PF_STREAMS];
 	uint64_t stamp;
@@ -562,6 +602,9 @@ struct cxd_model_cfg {
  *			a read only; otherwise start = done = now).
  * @prefetch_hit:	first demand use of a page brought in by prefetch.
  * @late:		... whose read was still in flight (done_ns > now).
+ * @drain:		writeback is CXD_WB_DRAIN and occupancy is above
+ *			drain_high_pct: the caller should run
+ *			cxd_model_drain() soon, off the miss path.
  * @nvictims:		entries in @victims. Every one must be unmapped by
  *			the caller. The demand page's victim comes first.
  * @victims:		pages evicted by this access and its prefetches. A
@@ -580,6 +623,7 @@ struct cxd_access {
 	struct cxd_nand_op read;
 	bool prefetch_hit;
 	bool late;
+	bool drain;
 	uint32_t nvictims;
 	struct cxd_victim victims[CXD_MAX_VICTIMS];
 	uint32_t nprefetched;
@@ -612,6 +656,15 @@ int cxd_model_init_cfg(struct cxd_model *m, const struct cxd_model_cfg *cfg,
  */
 void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 		      uint64_t now_ns, struct cxd_access *res);
+/**
+ * cxd_model_drain() - background write-back drain: while more than
+ * drain_low_pct of the lines are resident, evict lines chosen by the policy
+ * (dirty ones written back to NAND at @now_ns), at most @max of them.
+ * @out:	[@max] the victims; the caller unmaps them.
+ * Return: the number of victims (< @max when the low mark was reached).
+ */
+uint32_t cxd_model_drain(struct cxd_model *m, uint64_t now_ns,
+			 struct cxd_victim *out, uint32_t max);
 /** cxd_model_reset_stats() - zero @m->stats, the dies' busy time and erases. */
 void cxd_model_reset_stats(struct cxd_model *m);
 /** cxd_model_set_seed() - reseed the random policy (same seed, same run). */

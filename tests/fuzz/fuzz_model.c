@@ -142,10 +142,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	m.prefetch_distance = take(&in, 1) % 8;
 	m.write_alloc = take(&in, 1) % 2;
 	m.skip_unwritten = take(&in, 1) % 2;
+	m.writeback = take(&in, 1) % CXD_WB_NR;
+	m.drain_high_pct = 1 + take(&in, 1) % 100;
+	m.drain_low_pct = take(&in, 1) % m.drain_high_pct;
 	cxd_model_set_seed(&m, take(&in, 4));
 
 	while (in.n) {
-		unsigned int op = take(&in, 1) % 16;
+		unsigned int op = take(&in, 1) % 17;
 		uint64_t pg = take(&in, 2) % (cfg.npages + 2);	/* some out of range */
 		struct cxd_access acc;
 		bool before;
@@ -204,6 +207,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 15:
 			now += take(&in, 3) * 1000;
 			break;
+		case 16: {		/* the background drain ran */
+			struct cxd_victim dv[32];
+			uint32_t n = cxd_model_drain(&m, now, dv, 1 + pg % 32);
+			uint32_t low = (uint32_t)((uint64_t)m.cache.nlines *
+						  m.drain_low_pct / 100);
+
+			CHECK(n <= 1 + pg % 32, "drained %u", n);
+			CHECK(m.cache.used >= low || !n, "drained below the low mark");
+			for (i = 0; i < n; i++)
+				CHECK(!cxd_cache_resident(&m.cache, dv[i].page),
+				      "drained page %lu still resident",
+				      (unsigned long)dv[i].page);
+			evicted += n;
+			break;
+		}
 		}
 		check_counters(&m, inserted, evicted);
 		if (++op_count % 64 == 0)

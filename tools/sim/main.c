@@ -57,6 +57,7 @@ static void usage(FILE *out)
 "  --degree N             prefetch degree 1..16 (default 1)\n"
 "  --distance N           stride prefetch distance (default 1)\n"
 "  --write-alloc M        fetch (default) or nofetch\n"
+"  --writeback M          evict (default) or drain (background, 95% -> 85%)\n"
 "  --skip-unwritten       never-written pages cost no tR\n"
 "  --think NS             time between accesses (default 0)\n"
 "  --faults               only accesses that would fault in the module reach\n"
@@ -154,6 +155,13 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 		if (v < 0)
 			return -1;
 		cfg->prefetch = v;
+		return 0;
+	}
+	if (!strcmp(key, "writeback")) {
+		v = cxd_writeback_parse(val);
+		if (v < 0)
+			return -1;
+		cfg->writeback = v;
 		return 0;
 	}
 	if (!strcmp(key, "write-alloc")) {
@@ -300,6 +308,7 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 	m.prefetch_distance = cfg->distance;
 	m.write_alloc = cfg->write_alloc;
 	m.skip_unwritten = cfg->skip_unwritten;
+	m.writeback = cfg->writeback;
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < t->n; i++) {
@@ -330,6 +339,16 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 			for (j = 0; j < r.nvictims; j++)
 				mapped[r.victims[j].page] = 0;
 			mapped[page] = write ? 2 : 1;
+		}
+		/* The module drains in a worker right away; so does the replay. */
+		while (r.drain) {
+			struct cxd_victim dv[64];
+			uint32_t k, n = cxd_model_drain(&m, now, dv, 64);
+
+			for (k = 0; mapped && k < n; k++)
+				mapped[dv[k].page] = 0;
+			if (n < 64)
+				break;
 		}
 		now = r.done_ns + cfg->think_ns;
 	}
@@ -388,6 +407,8 @@ static json_object *metrics_json(const struct sim_cfg *cfg,
 		cfg->write_alloc == CXD_WA_NOFETCH ? "nofetch" : "fetch"));
 	json_object_object_add(c, "skip_unwritten",
 			       json_object_new_boolean(cfg->skip_unwritten));
+	json_object_object_add(c, "writeback", json_object_new_string(
+		cxd_writeback_name(cfg->writeback)));
 	json_object_object_add(c, "think_ns", json_object_new_uint64(cfg->think_ns));
 	json_object_object_add(c, "faults", json_object_new_boolean(cfg->faults));
 	json_object_object_add(c, "t_read_ns", json_object_new_uint64(cfg->nand.t_read_ns));
@@ -429,6 +450,8 @@ static json_object *metrics_json(const struct sim_cfg *cfg,
 	json_object_object_add(e, "clean", json_object_new_uint64(s->clean_evictions));
 	json_object_object_add(e, "dirty", json_object_new_uint64(s->dirty_evictions));
 	json_object_object_add(e, "writebacks", json_object_new_uint64(s->writebacks));
+	json_object_object_add(e, "drain_evictions",
+			       json_object_new_uint64(s->drain_evictions));
 	json_object_object_add(e, "erases", json_object_new_uint64(x->erases));
 	json_object_object_add(o, "evictions", e);
 
@@ -579,6 +602,7 @@ static const struct option long_opts[] = {
 	{ "degree", required_argument, NULL, 0 },
 	{ "distance", required_argument, NULL, 0 },
 	{ "write-alloc", required_argument, NULL, 0 },
+	{ "writeback", required_argument, NULL, 0 },
 	{ "skip-unwritten", no_argument, NULL, 0 },
 	{ "faults", no_argument, NULL, 0 },
 	{ "think", required_argument, NULL, 0 },

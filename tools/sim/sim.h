@@ -52,6 +52,8 @@ void trace_free(struct trace *t);
  * @distance:		stride prefetch distance.
  * @write_alloc:	enum cxd_write_alloc.
  * @skip_unwritten:	see struct cxd_model.
+ * @writeback:		enum cxd_writeback; drain runs at the access that
+ *			crossed drain_high_pct (95% -> 85%).
  * @seed:		random policy seed.
  * @think_ns:		time between the end of one access and the next.
  * @faults:		only what would fault in the module reaches the model
@@ -69,6 +71,7 @@ struct sim_cfg {
 	uint32_t distance;
 	uint32_t write_alloc;
 	bool skip_unwritten;
+	uint32_t writeback;	/* enum cxd_writeback */
 	uint64_t seed;
 	uint64_t think_ns;
 	bool faults;

@@ -18,7 +18,7 @@
  * a child that writes and verifies the owner's pages and exits.
  *
  * Meanwhile a control process switches the runtime attributes (policy,
- * t_read_ns, t_prog_ns, channel_mbps, scan_interval_ms), reads the stats and
+ * t_read_ns, t_prog_ns, channel_mbps, scan_interval_ms, writeback), reads the stats and
  * resets them, checking that counters never go down between its resets and
  * that misses >= evictions (the cache starts full of nothing after a reset,
  * so every eviction needs a miss... minus the lines already resident).
@@ -348,7 +348,10 @@ static void run_control(void)
 
 	while (now_ns() < t_end && !atomic_load(failures)) {
 		d = rnd(&s) % ndevs;
-		switch (rnd(&s) % 7) {
+		switch (rnd(&s) % 8) {
+		case 6:
+			cfg_write(d, "writeback", rnd(&s) & 1 ? "drain" : "evict");
+			break;
 		case 0:
 			cfg_write(d, "policy", policies[rnd(&s) % 6]);
 			break;
