@@ -528,6 +528,36 @@ static ssize_t cxd_writeback_store(struct config_item *item, const char *page,
 }
 CONFIGFS_ATTR(cxd_, writeback);
 
+static ssize_t cxd_stripe_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%s\n", cxd_stripe_name(to_cxd(item)->cfg.nand.stripe));
+}
+
+static ssize_t cxd_stripe_store(struct config_item *item, const char *page,
+				size_t count)
+{
+	struct cxd_dev *d = to_cxd(item);
+	char buf[16];
+	int st = -1, ret = count;
+
+	if (!cxd_name_arg(page, count, buf, sizeof(buf)))
+		st = cxd_stripe_parse(buf);
+	if (st < 0) {
+		cxd_warn(d, "stripe: unknown layout (supported: channel die plane)");
+		return -EINVAL;
+	}
+	mutex_lock(&cxd_cfg_mutex);
+	if (d->live) {
+		cxd_warn(d, "stripe: cannot change while powered (write 0 to power first)");
+		ret = -EINVAL;
+	} else {
+		d->cfg.nand.stripe = st;
+	}
+	mutex_unlock(&cxd_cfg_mutex);
+	return ret;
+}
+CONFIGFS_ATTR(cxd_, stripe);
+
 /* preset: write a name to load that preset's NAND geometry and timing. */
 static ssize_t cxd_preset_show(struct config_item *item, char *page)
 {
@@ -608,7 +638,7 @@ CONFIGFS_ATTR_RO(cxd_, index);
 
 static ssize_t cxd_features_show(struct config_item *item, char *page)
 {
-	return sysfs_emit(page, "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns ways policy prefetch prefetch_degree prefetch_distance write_alloc skip_unwritten writeback drain_high_pct drain_low_pct seed trace_entries preset scan_interval_ms mode target_node index power\n");
+	return sysfs_emit(page, "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns stripe ways policy prefetch prefetch_degree prefetch_distance write_alloc skip_unwritten writeback drain_high_pct drain_low_pct seed trace_entries preset scan_interval_ms mode target_node index power\n");
 }
 CONFIGFS_ATTR_RO(cxd_, features);
 
@@ -661,6 +691,7 @@ static struct configfs_attribute *cxd_attrs[] = {
 	&cxd_attr_write_alloc,
 	&cxd_attr_skip_unwritten,
 	&cxd_attr_writeback,
+	&cxd_attr_stripe,
 	&cxd_attr_drain_high_pct,
 	&cxd_attr_drain_low_pct,
 	&cxd_attr_seed,

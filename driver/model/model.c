@@ -579,11 +579,25 @@ const char *cxd_writeback_name(enum cxd_writeback wb)
  */
 int cxd_writeback_parse(const char *name)
 {
-	unsigned int i;
-	const char *a, *b;
+	return cxd_name_index(cxd_writeback_names, CXD_WB_NR, name);
+}
 
-	for (i = 0; i < CXD_WB_NR; i++) {
-		for (a = name, b = cxd_writeback_names[i]; *a && *a == *b; a++, b++)
+/**
+ * cxd_name_index() - index of @name in @names.
+ * @names: [@n] names (NULL entries are skipped).
+ * @n:     entries in @names.
+ * @name:  exact name to look up, no trailing newline; may be NULL.
+ * Return: the index, or -1 if absent.
+ */
+int cxd_name_index(const char *const *names, unsigned int n, const char *name)
+{
+	const char *a, *b;
+	unsigned int i;
+
+	for (i = 0; name && i < n; i++) {
+		if (!names[i])
+			continue;
+		for (a = name, b = names[i]; *a && *a == *b; a++, b++)
 			;
 		if (!*a && !*b)
 			return (int)i;

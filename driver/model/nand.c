@@ -65,9 +65,35 @@ int cxd_nand_cfg_valid(const struct cxd_nand_cfg *cfg)
 	if (cfg->planes_per_die > CXD_MAX_PLANES ||
 	    cfg->pages_per_block > CXD_MAX_PAGES_PER_BLOCK ||
 	    cfg->t_bers_ns > CXD_MAX_LATENCY_NS ||
-	    cfg->xfer_model >= CXD_XFER_NR)
+	    cfg->xfer_model >= CXD_XFER_NR || cfg->stripe >= CXD_STRIPE_NR)
 		return -1;
 	return 0;
+}
+
+static const char *const cxd_stripe_names[CXD_STRIPE_NR] = {
+	[CXD_STRIPE_CHANNEL] = "channel",
+	[CXD_STRIPE_DIE] = "die",
+	[CXD_STRIPE_PLANE] = "plane",
+};
+
+/**
+ * cxd_stripe_name() - name of a NAND page layout.
+ * @s: layout.
+ * Return: "channel", "die" or "plane", or NULL if @s is unknown.
+ */
+const char *cxd_stripe_name(enum cxd_stripe s)
+{
+	return (unsigned int)s < CXD_STRIPE_NR ? cxd_stripe_names[s] : NULL;
+}
+
+/**
+ * cxd_stripe_parse() - NAND page layout called @name.
+ * @name: exact name, no trailing newline.
+ * Return: the layout, or -1 if @name is unknown.
+ */
+int cxd_stripe_parse(const char *name)
+{
+	return cxd_name_index(cxd_stripe_names, CXD_STRIPE_NR, name);
 }
 
 /**
@@ -204,11 +230,29 @@ static void nand_locate(const struct cxd_nand *n, uint64_t page,
 	uint32_t planes = cxd_nand_planes(&n->cfg);
 
 	loc->nand_page = np;
-	loc->ch = (uint32_t)(np % n->cfg.channels);
-	np /= n->cfg.channels;
-	loc->die = (uint32_t)(np % n->cfg.dies_per_channel);
-	np /= n->cfg.dies_per_channel;
-	loc->plane = (uint32_t)(np % planes);
+	switch (n->cfg.stripe) {
+	case CXD_STRIPE_DIE:
+		loc->die = (uint32_t)(np % n->cfg.dies_per_channel);
+		np /= n->cfg.dies_per_channel;
+		loc->ch = (uint32_t)(np % n->cfg.channels);
+		np /= n->cfg.channels;
+		loc->plane = (uint32_t)(np % planes);
+		break;
+	case CXD_STRIPE_PLANE:
+		loc->plane = (uint32_t)(np % planes);
+		np /= planes;
+		loc->ch = (uint32_t)(np % n->cfg.channels);
+		np /= n->cfg.channels;
+		loc->die = (uint32_t)(np % n->cfg.dies_per_channel);
+		break;
+	default:	/* CXD_STRIPE_CHANNEL */
+		loc->ch = (uint32_t)(np % n->cfg.channels);
+		np /= n->cfg.channels;
+		loc->die = (uint32_t)(np % n->cfg.dies_per_channel);
+		np /= n->cfg.dies_per_channel;
+		loc->plane = (uint32_t)(np % planes);
+		break;
+	}
 	loc->die_idx = (uint64_t)loc->ch * n->cfg.dies_per_channel + loc->die;
 	loc->unit = loc->die_idx * planes + loc->plane;
 }

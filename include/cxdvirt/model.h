@@ -75,14 +75,16 @@ enum cxd_xfer_model {
  *			is preceded by a block erase of @t_bers_ns.
  * @t_bers_ns:		tBERS, block erase time (ns).
  * @xfer_model:		enum cxd_xfer_model; 0 is the exact MB/s formula.
+ * @stripe:		enum cxd_stripe; 0 is channel-first.
  *
  * The fields from @planes_per_die on were added later; zero in all of them
  * gives the original behaviour, so older initialisers stay valid.
  *
- * Host page p lives in NAND page n = p / (nand_page_size / 4096). NAND pages
- * are striped channel-first: channel = n % channels,
+ * Host page p lives in NAND page n = p / (nand_page_size / 4096). By default
+ * NAND pages are striped channel-first: channel = n % channels,
  * die = (n / channels) % dies_per_channel,
- * plane = (n / (channels * dies_per_channel)) % planes.
+ * plane = (n / (channels * dies_per_channel)) % planes; @stripe picks
+ * another order (enum cxd_stripe).
  */
 struct cxd_nand_cfg {
 	uint32_t channels;
@@ -95,7 +97,33 @@ struct cxd_nand_cfg {
 	uint32_t pages_per_block;
 	uint64_t t_bers_ns;
 	uint32_t xfer_model;
+	uint32_t stripe;
 };
+
+/**
+ * enum cxd_stripe - how consecutive NAND pages spread over the geometry.
+ * @CXD_STRIPE_CHANNEL:	channel-first (the default): channel = n % channels,
+ *			then die, then plane.
+ * @CXD_STRIPE_DIE:	die-first: die = n % dies_per_channel, then channel,
+ *			then plane (consecutive pages share a channel).
+ * @CXD_STRIPE_PLANE:	plane-first: plane = n % planes, then channel, then
+ *			die (consecutive pages share a die, as multi-plane
+ *			operations would use them).
+ * @CXD_STRIPE_NR:	number of layouts.
+ */
+enum cxd_stripe {
+	CXD_STRIPE_CHANNEL = 0,
+	CXD_STRIPE_DIE,
+	CXD_STRIPE_PLANE,
+	CXD_STRIPE_NR,
+};
+
+/** cxd_name_index() - index of exact @name in @names[@n], or -1 (model.c). */
+int cxd_name_index(const char *const *names, unsigned int n, const char *name);
+/** cxd_stripe_name() - "channel", "die", "plane"; NULL if unknown. */
+const char *cxd_stripe_name(enum cxd_stripe s);
+/** cxd_stripe_parse() - layout for @name (exact), or -1. */
+int cxd_stripe_parse(const char *name);
 
 /**
  * struct cxd_nand - NAND timing state: a next-free time per plane and channel.

@@ -129,6 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.nand.t_bers_ns = take(&in, 2) * 100;
 	cfg.nand.channel_mbps = 1 + take(&in, 2) % CXD_MAX_CHANNEL_MBPS;
 	cfg.nand.xfer_model = take(&in, 1) % 2;
+	cfg.nand.stripe = take(&in, 1) % CXD_STRIPE_NR;
 
 	msize = cxd_model_cfg_state_size(&cfg);
 	if (!msize)

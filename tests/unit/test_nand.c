@@ -282,6 +282,51 @@ static void test_program_delays_read(void **state)
 	nand_free(g);
 }
 
+/* Striping orders: channel-first (default), die-first, plane-first. */
+static void test_stripe(void **state)
+{
+	struct cxd_nand_cfg c = test_cfg(4, 2, 4096);
+	struct cxd_nand_op op;
+	struct nand_fix *f;
+
+	(void)state;
+	c.planes_per_die = 2;
+
+	c.stripe = CXD_STRIPE_DIE;
+	f = nand_new(&c);
+	cxd_nand_read(&f->n, 1, 0, &op);	/* die 1 of channel 0 */
+	assert_int_equal(op.channel, 0);
+	assert_int_equal(op.die, 1);
+	cxd_nand_read(&f->n, 2, 0, &op);	/* then the next channel */
+	assert_int_equal(op.channel, 1);
+	assert_int_equal(op.die, 0);
+	cxd_nand_read(&f->n, 8, 0, &op);	/* then plane 1 */
+	assert_int_equal(op.channel, 0);
+	assert_int_equal(op.die, 0);
+	assert_int_equal(op.plane, 1);
+	nand_free(f);
+
+	c.stripe = CXD_STRIPE_PLANE;
+	f = nand_new(&c);
+	cxd_nand_read(&f->n, 1, 0, &op);	/* plane 1 of ch 0 die 0 */
+	assert_int_equal(op.channel, 0);
+	assert_int_equal(op.die, 0);
+	assert_int_equal(op.plane, 1);
+	cxd_nand_read(&f->n, 2, 0, &op);	/* then the next channel */
+	assert_int_equal(op.channel, 1);
+	assert_int_equal(op.die, 0);
+	cxd_nand_read(&f->n, 8, 0, &op);	/* then die 1 */
+	assert_int_equal(op.channel, 0);
+	assert_int_equal(op.die, 1);
+	nand_free(f);
+
+	c.stripe = CXD_STRIPE_NR;
+	assert_int_equal(cxd_nand_cfg_valid(&c), -1);
+	assert_int_equal(cxd_stripe_parse("die"), CXD_STRIPE_DIE);
+	assert_int_equal(cxd_stripe_parse("dies"), -1);
+	assert_string_equal(cxd_stripe_name(CXD_STRIPE_PLANE), "plane");
+}
+
 static void test_page_mapping(void **state)
 {
 	struct cxd_nand_cfg c = test_cfg(8, 4, 16384);
@@ -546,6 +591,7 @@ int main(void)
 		cmocka_unit_test(test_program),
 		cmocka_unit_test(test_program_delays_read),
 		cmocka_unit_test(test_page_mapping),
+		cmocka_unit_test(test_stripe),
 		cmocka_unit_test(test_live_timing_change),
 		cmocka_unit_test(test_new_field_bounds),
 		cmocka_unit_test(test_xfer_nvmevirt),

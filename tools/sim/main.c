@@ -64,6 +64,7 @@ static void usage(FILE *out)
 "                         the model (mapped pages are native hits)\n"
 "  --t-read NS --t-prog NS --t-bers NS --channels N --dies N --planes N\n"
 "  --page-size SIZE --mbps N --pages-per-block N --xfer exact|nvmevirt\n"
+"  --stripe channel|die|plane\n"
 "                         override the preset's NAND figures\n"
 "  --compare KEY=V1,V2..  run once per value (KEY: any option name above)\n"
 "  --json                 JSON output\n"
@@ -155,6 +156,13 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 		if (v < 0)
 			return -1;
 		cfg->prefetch = v;
+		return 0;
+	}
+	if (!strcmp(key, "stripe")) {
+		v = cxd_stripe_parse(val);
+		if (v < 0)
+			return -1;
+		cfg->nand.stripe = v;
 		return 0;
 	}
 	if (!strcmp(key, "writeback")) {
@@ -603,6 +611,7 @@ static const struct option long_opts[] = {
 	{ "distance", required_argument, NULL, 0 },
 	{ "write-alloc", required_argument, NULL, 0 },
 	{ "writeback", required_argument, NULL, 0 },
+	{ "stripe", required_argument, NULL, 0 },
 	{ "skip-unwritten", no_argument, NULL, 0 },
 	{ "faults", no_argument, NULL, 0 },
 	{ "think", required_argument, NULL, 0 },
