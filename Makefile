@@ -8,8 +8,8 @@
 #   make build-matrix  -Werror module builds for Debian trixie 6.12 and sid 7.x
 #   make check-matrix  build + guest suite on bookworm 6.1, trixie 6.12, sid 7.x
 #   make C=1        the module build with sparse
-#   make bench      one guest run of the benchmark -> docs/performance.md and
-#                   docs/performance-cdf.png (tests/lane/bench.sh)
+#   make bench      the benchmark in the guest on 6.1, then on 6.12 and 7.x ->
+#                   docs/performance.md, docs/performance-cdf.png (tests/lane/bench.sh)
 #   make bench-model  the model's instructions per miss (valgrind), 16K vs 4M
 #                   cache lines, every policy -> docs/model-cost.md
 #
@@ -135,11 +135,12 @@ bench-model: $(BENCH_MODEL)
 
 # The benchmark (tests/lane/bench.sh): one guest run of every row of
 # docs/performance.md, plus row 6 from bench-model; writes the document and
-# docs/performance-cdf.png.
+# docs/performance-cdf.png. Then one more run and table for each newer kernel
+# of the matrix (trixie 6.12, sid 7.x; BENCH_ARGS='--kernels bookworm' skips them).
 .PHONY: bench
 bench: deps
 	$(MAKE) all
-	tests/lane/bench.sh
+	tests/lane/bench.sh $(BENCH_ARGS)
 
 demo: deps
 	$(MAKE) all

@@ -2,16 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # bench.sh [--kver KVER] [--out DIR] [--timeout SECS] [--doc FILE]
-#          [--from TAPLOG]
+#          [--from TAPLOG] [--kernels 'SUITE...'] [--keep-going]
 #
 # `make bench`: boot the test guest once, run every row of
 # docs/performance.md there (tests/lane/bench-guest.sh), then write the
 # document and its CDF plot (docs/performance-cdf.png) from that one run.
 # Row 6 comes from `make bench-model` on the host when the Makefile has it.
 #
+# --kernels (default 'bookworm trixie sid'): the kernels of the matrix
+# (tests/lane/matrix.sh). bookworm is the main run above (on the host's 6.1;
+# listed, its module is first rebuilt with -Werror). Every other suite gets
+# one more guest run of the same benchmark on its kernel, with the module
+# that `matrix.sh prepare SUITE` + `matrix.sh --build-only SUITE` build
+# (-Werror), and one more table in the document. A failed run is reported
+# there; bench.sh then exits non-zero, unless --keep-going.
+#
 # --from TAPLOG rebuilds the document from a saved guest log (OUT/guest-tap.log)
-# without booting. OUT (default tests/lane/out/bench) keeps console.log,
-# guest-tap.log, the JSON of each run (runs/ID.json) and the CDF data.
+# without booting, with the saved runs of the other kernels (OUT/SUITE/).
+# OUT (default tests/lane/out/bench) keeps console.log, guest-tap.log, the
+# JSON of each run (runs/ID.json) and the CDF data; OUT/SUITE/ the same for
+# each other kernel, plus matrix.log and status.
 set -euo pipefail
 
 LANE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -22,6 +32,8 @@ out=$LANE_DIR/out/bench
 tmo=1800
 doc=$REPO_ROOT/docs/performance.md
 from=
+kernels='bookworm trixie sid'
+keep_going=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kver) kver=$2; shift 2 ;;
@@ -29,7 +41,9 @@ while [ $# -gt 0 ]; do
 	--timeout) tmo=$2; shift 2 ;;
 	--doc) doc=$2; shift 2 ;;
 	--from) from=$2; shift 2 ;;
-	-h|--help) sed -n '3,15p' "$0"; exit 0 ;;
+	--kernels) kernels=$2; shift 2 ;;
+	--keep-going) keep_going=1; shift ;;
+	-h|--help) sed -n '3,24p' "$0"; exit 0 ;;
 	*) lane_die "unknown argument $1 (see --help)" ;;
 	esac
 done
@@ -37,41 +51,96 @@ png=${doc%.md}-cdf.png
 bench=$REPO_ROOT/tools/cxdvirt-bench
 [ -x "$bench" ] || lane_die "tools/cxdvirt-bench not built (make tools)"
 mkdir -p "$out"
+main_werror=0
+others=()
+for s in $kernels; do
+	case $s in
+	bookworm) main_werror=1 ;;
+	trixie|sid|forky|unstable|testing) others+=("$s") ;;
+	*) lane_die "unknown kernel suite $s (see --help)" ;;
+	esac
+done
+
+# bench_boot KERNEL-DIR KVER DIR: build DIR/initramfs.cpio.gz (the module:
+# CXDVIRT_KO, else ./cxdvirt.ko), boot it; prints why the run failed, nothing
+# when the guest finished with a clean console.
+bench_boot() {
+	local kdir_img=$1 kv=$2 dir=$3 rc=0 t0 bad
+	"$LANE_DIR/build-initramfs.sh" --kernel-dir "$kdir_img" --kver "$kv" \
+		--out "$dir/initramfs.cpio.gz" --tests '' \
+		--file "$LANE_DIR/bench-guest.sh:/demo.sh" >&2 || { echo "no initramfs"; return 0; }
+	lane_log "booting the bench guest on $kv (console: $dir/console.log; takes minutes)"
+	t0=$(date +%s)
+	lane_boot "$kdir_img/vmlinuz" "$dir/initramfs.cpio.gz" "$dir/console.log" \
+		"$dir/guest-tap.log" "$tmo" cxdvirt_mode=demo || rc=$?
+	lane_log "guest ran $(($(date +%s) - t0)) s (qemu status $rc)"
+	[ $rc = 0 ] || { echo "qemu status $rc (124: timeout)"; return 0; }
+	tr -d '\r' < "$dir/guest-tap.log" | grep -qx CXDVIRT-GUEST-DONE ||
+		{ echo "the guest did not finish"; return 0; }
+	bad=$(lane_bad_lines "$dir/console.log")
+	[ -z "$bad" ] || { echo "$bad" | head -n 20 >&2; echo "kernel problems on the console"; }
+}
+
+# bench_other SUITE: the benchmark on SUITE's kernel, into OUT/SUITE/:
+# status ("ok" or why it failed), kver, package, the guest's logs.
+bench_other() {
+	local s=$1 d=$out/$1 m=$REPO_ROOT/tests/lane/out/matrix/$1 kv= kdir= why=
+	rm -rf "$d"
+	mkdir -p "$d"
+	lane_log "$s: preparing the kernel, building the module (-Werror; log: $d/matrix.log)"
+	if ! { "$LANE_DIR/matrix.sh" prepare "$s" && "$LANE_DIR/matrix.sh" --build-only "$s"; } \
+		> "$d/matrix.log" 2>&1; then
+		why="tests/lane/matrix.sh could not prepare the kernel or build the module with -Werror"
+	else
+		read -r kv kdir < "$m/guest-kernel" || true
+		echo "$kv" > "$d/kver"
+		cat "$kdir/PACKAGE" > "$d/package" 2>/dev/null || true
+		# Our own copy: a concurrent matrix run may rebuild $m/cxdvirt.ko.
+		cp "$m/cxdvirt.ko" "$d/cxdvirt.ko"
+		if [ -z "$kv" ] || [ "$(modinfo -F vermagic "$d/cxdvirt.ko" | cut -d' ' -f1)" != "$kv" ]; then
+			why="$m/cxdvirt.ko is not built for $kv"
+		else
+			why=$(CXDVIRT_KO=$d/cxdvirt.ko bench_boot "$kdir" "$kv" "$d")
+		fi
+	fi
+	echo "${why:-ok}" > "$d/status"
+	[ -z "$why" ] || lane_log "$s: FAILED: $why (see $d/)"
+}
 
 if [ -z "$from" ]; then
 	[ -n "$kver" ] || kver=$(lane_default_kver)
 	[ -n "$kver" ] || lane_die "no kernel version"
+	if [ $main_werror = 1 ]; then
+		"$LANE_DIR/matrix.sh" --build-only bookworm ||
+			lane_die "the module does not build with -Werror"
+	fi
 	kdir_img=$("$LANE_DIR/fetch-kernel.sh" "$kver")
-	"$LANE_DIR/build-initramfs.sh" --kernel-dir "$kdir_img" --kver "$kver" \
-		--out "$out/initramfs.cpio.gz" --tests '' \
-		--file "$LANE_DIR/bench-guest.sh:/demo.sh"
-	lane_log "booting the bench guest (console: $out/console.log; takes minutes)"
-	rc=0
-	t0=$(date +%s)
-	lane_boot "$kdir_img/vmlinuz" "$out/initramfs.cpio.gz" "$out/console.log" \
-		"$out/guest-tap.log" "$tmo" cxdvirt_mode=demo || rc=$?
-	lane_log "guest ran $(($(date +%s) - t0)) s (qemu status $rc)"
-	[ $rc = 0 ] || lane_die "qemu status $rc (124: timeout); see $out/console.log"
-	tr -d '\r' < "$out/guest-tap.log" | grep -qx CXDVIRT-GUEST-DONE ||
-		lane_die "the guest did not finish; see $out/console.log"
-	bad=$(lane_bad_lines "$out/console.log")
-	[ -z "$bad" ] || { echo "$bad" | head -n 20; lane_die "kernel problems on the console"; }
+	why=$(bench_boot "$kdir_img" "$kver" "$out")
+	[ -z "$why" ] || lane_die "$why; see $out/console.log"
 	from=$out/guest-tap.log
+	for s in ${others[@]+"${others[@]}"}; do
+		bench_other "$s"
+	done
 fi
 
-# Split the guest log: runs/ID.json, runs/ID.cmd, cdf.txt, info.txt.
-rm -rf "$out/runs"
-mkdir -p "$out/runs"
-tr -d '\r' < "$from" | awk -v dir="$out" '
-	/^# run [a-z0-9_]+: / { id = $3; sub(/:$/, "", id); c = $0; sub(/^# run [a-z0-9_]+: /, "", c)
-				print c > (dir "/runs/" id ".cmd"); close(dir "/runs/" id ".cmd"); next }
-	/^CXDVIRT-BENCH-JSON / { cur = dir "/runs/" $2 ".json"; printf "" > cur; next }
-	/^CXDVIRT-BENCH-CDF$/ { cur = dir "/cdf.txt"; printf "" > cur; next }
-	/^CXDVIRT-BENCH-END$/ { if (cur != "") close(cur); cur = ""; next }
-	cur != "" { print >> cur }
-'
-tr -d '\r' < "$from" | sed -n 's/^CXDVIRT-BENCH-INFO //p' > "$out/info.txt"
-grep '^# run .* failed' <(tr -d '\r' < "$from") && lane_log "warning: some runs failed (rows may be empty)"
+# split_log TAPLOG DIR: DIR/runs/ID.json, runs/ID.cmd, cdf.txt, info.txt.
+split_log() {
+	local out=$2
+	rm -rf "$out/runs"
+	mkdir -p "$out/runs"
+	tr -d '\r' < "$1" | awk -v dir="$out" '
+		/^# run [a-z0-9_]+: / { id = $3; sub(/:$/, "", id); c = $0; sub(/^# run [a-z0-9_]+: /, "", c)
+					print c > (dir "/runs/" id ".cmd"); close(dir "/runs/" id ".cmd"); next }
+		/^CXDVIRT-BENCH-JSON / { cur = dir "/runs/" $2 ".json"; printf "" > cur; next }
+		/^CXDVIRT-BENCH-CDF$/ { cur = dir "/cdf.txt"; printf "" > cur; next }
+		/^CXDVIRT-BENCH-END$/ { if (cur != "") close(cur); cur = ""; next }
+		cur != "" { print >> cur }
+	'
+	tr -d '\r' < "$1" | sed -n 's/^CXDVIRT-BENCH-INFO //p' > "$out/info.txt"
+	grep '^# run .* failed' <(tr -d '\r' < "$1") && lane_log "warning: some runs failed (rows may be empty)"
+	return 0
+}
+split_log "$from" "$out"
 
 # The plot, on the host, with the same code as `cxdvirt-bench --plot`.
 plot_ok=0
@@ -195,8 +264,9 @@ On hardware the absolute figures become meaningful: hit P50 in the ~100 ns
 range of the backing node's DRAM (plus the timer pair, printed with each
 report), misses at the modeled time plus one fault.
 EOF_STATIC
-BENCH_OUT=$out BENCH_PNG=$(basename "$png") BENCH_PLOT_OK=$plot_ok \
-	perl -MJSON::PP -e '
+# The report: the whole document; with BENCH_TABLE=1 only the results table
+# of BENCH_OUT (rows 1-5), for the other kernels.
+report_pl='
 use strict; use warnings;
 my $out = $ENV{BENCH_OUT};
 sub slurp { my $f = shift; open(my $h, "<", $f) or return undef; local $/; my $s = <$h>; close $h; return $s }
@@ -283,6 +353,16 @@ my $ne = byname(run("node_r1"), qr/^emulated-node-2$/);
 row(5, "node mode: chase on the emulated node (numactl --membind=2) / plain memory of node 1, P50, median of 4 rounds",
     f($r5, 3) . " (rounds, ns: $r5s)", "<= 1.02", defined $r5 ? $r5 <= 1.02 : undef, "runs `node_r1`..`node_r4`");
 
+if ($ENV{BENCH_TABLE}) {
+	print "Guest kernel " . ($info{kernel} // "?") . ", clocksource " . ($info{clocksource} // "?") . ", " .
+	      ($info{cpus} // "?") . " vCPUs, timer " . ($info{timer} // "?") . ".\n\n";
+	print "| row | what | measured | goal | | from |\n|---|---|---|---|---|---|\n";
+	print "$_\n" for @rows;
+	my %seen; my @m = grep { !$seen{$_}++ } map { (split / /)[0] } @missed;
+	print "\nRows that miss their goal: " . join(", ", @m) . ".\n" if @m;
+	exit 0;
+}
+
 # 6. model cost
 my $mc6 = slurp("$out/model-cost.md") // "";
 if ($mc6 =~ /^\|/) { row(6, "model cost: instructions per miss", "see the table below", "-", undef, "`make bench-model`") }
@@ -292,7 +372,10 @@ else { row(6, "model cost: instructions per miss", "not available", "-", undef, 
 my $tm = $hd ? $hd->{timer} : undef;
 print "# cxdvirt performance\n\n";
 print "Generated by `make bench` (tests/lane/bench.sh) from one run of\n";
-print "tests/lane/bench-guest.sh in the test guest. Do not edit by hand: rerun.\n\n";
+print "tests/lane/bench-guest.sh in the test guest. Do not edit by hand: rerun.\n";
+my $kmd = slurp("$out/kernels.md") // "";
+print "The same rows on the newer kernels of the lane: [Other kernels](#other-kernels).\n" if $kmd =~ /\S/;
+print "\n";
 print "**These are TCG-guest figures.** The guest is QEMU with software CPU\n";
 print "emulation (2 vCPUs) on a shared 2-core host: every instruction, page\n";
 print "fault and timer read is emulated, several times slower than on hardware,\n";
@@ -324,6 +407,7 @@ print "$_\n" for @rows;
 print "\n";
 if (@missed) { print "Rows that miss their goal: " . join("; ", @missed) . ". Why: see [Limits](#what-limits-the-rows).\n\n" }
 if ($mc6 =~ /^\|/) { print "### Row 6: model cost (`make bench-model`, host)\n\n$mc6\n" }
+print $kmd if $kmd =~ /\S/;
 
 print "## Latency CDF\n\n";
 if ($ENV{BENCH_PLOT_OK}) {
@@ -361,7 +445,64 @@ print "\nCommands, as run in the guest (each also had `--timer $info{timer} --js
 for my $id (@ids) { my $c = cmdof($id); print "- `$id`: `$c`\n" if $c }
 print "\n";
 print slurp("$ENV{BENCH_OUT}/static.md") // "";
-' > "$doc.tmp" 2>"$out/report.err" || { cat "$out/report.err" >&2; lane_die "report failed"; }
+'
+
+# One table per other kernel (its saved run in OUT/SUITE/), or why it failed.
+kmd=$out/kernels.md
+: > "$kmd"
+failed=()
+for s in ${others[@]+"${others[@]}"}; do
+	d=$out/$s
+	if [ ! -f "$d/status" ]; then
+		lane_log "$s: no saved run in $d/, no table"
+		continue
+	fi
+	[ -s "$kmd" ] || cat > "$kmd" <<'EOF_KERNELS'
+## Other kernels
+
+The same benchmark (tests/lane/bench-guest.sh, the same rows and goals) on
+each newer Debian kernel of the lane's matrix (tests/lane/matrix.sh: the
+suite's stock kernel, cxdvirt.ko built with -Werror in that suite's chroot).
+Rows 1-5; row 6 runs on the host and does not depend on the guest kernel.
+
+These are TCG figures from the same machine, but each kernel is a separate
+guest boot at another time, under whatever else the host was running then:
+compare ratios across kernels only as far as they differ by more than the
+spread between the rounds of rows 1 and 5. The `from` column names runs of
+that kernel's own log (tests/lane/out/bench/SUITE/runs/).
+
+EOF_KERNELS
+	kv=$(sed -n 's/^kernel //p' "$d/info.txt" 2>/dev/null || true)
+	[ -n "$kv" ] || kv=$(cat "$d/kver" 2>/dev/null || echo "?")
+	pkg=$(sed -n 's/^linux-image-[^=]*=\([^ ]*\).*/\1/p' "$d/package" 2>/dev/null || true)
+	{
+		echo "### Linux $kv (Debian $s${pkg:+, package $pkg})"
+		echo
+	} >> "$kmd"
+	if [ -s "$d/guest-tap.log" ]; then
+		split_log "$d/guest-tap.log" "$d"
+	fi
+	st=$(cat "$d/status")
+	if [ "$st" != ok ]; then
+		failed+=("$s")
+		printf '**The run on this kernel failed:** %s (see %s/).\n\n' "$st" "${d#"$REPO_ROOT"/}" >> "$kmd"
+	fi
+	if compgen -G "$d/runs/*.json" > /dev/null; then
+		[ "$st" = ok ] || printf 'The rows from what the guest printed:\n\n' >> "$kmd"
+		BENCH_OUT=$d BENCH_TABLE=1 perl -MJSON::PP -e "$report_pl" >> "$kmd" 2>"$d/report.err" ||
+			{ cat "$d/report.err" >&2; lane_die "$s: report failed"; }
+		cat "$d/report.err" >&2
+		echo >> "$kmd"
+	fi
+done
+
+BENCH_OUT=$out BENCH_PNG=$(basename "$png") BENCH_PLOT_OK=$plot_ok \
+	perl -MJSON::PP -e "$report_pl" > "$doc.tmp" 2>"$out/report.err" ||
+	{ cat "$out/report.err" >&2; lane_die "report failed"; }
 cat "$out/report.err" >&2
 mv "$doc.tmp" "$doc"
 lane_log "done: $doc$( [ $plot_ok = 1 ] && echo " and $png")"
+if [ ${#failed[@]} -gt 0 ]; then
+	lane_log "the benchmark FAILED on: ${failed[*]} (see $doc)"
+	[ $keep_going = 1 ] || exit 1
+fi

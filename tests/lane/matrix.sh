@@ -32,6 +32,8 @@
 #                before building; also done by itself when the suite's
 #                mirror no longer has the image matching the chroot's headers
 # `prepare`      only make the chroot and the guest kernel ready
+# Unless --build-only, tests/lane/out/matrix/<suite>/guest-kernel then holds
+# "KVER KERNEL-DIR" of the prepared guest kernel (tests/lane/bench.sh reads it).
 #
 # Environment: CXDVIRT_CACHE, CXDVIRT_MIRROR (Debian mirror; default: the
 # one the host's apt sources use for its Debian suite),
@@ -53,7 +55,7 @@ while [ $# -gt 0 ]; do
 	--build-only) build_only=1; shift ;;
 	--refresh) refresh=1; shift ;;
 	--tests|--timeout|--test-timeout) run_args+=("$1" "$2"); shift 2 ;;
-	-h|--help) sed -n '3,39p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,41p' "$0"; exit 0 ;;
 	-*) lane_die "matrix: unknown argument $1 (see --help)" ;;
 	*) suites+=("$1"); shift ;;
 	esac
@@ -313,6 +315,8 @@ run_suite() {
 		fi
 	fi
 	lane_log "$suite: chroot and kernel $kver ($pkgver) ready in $(since "$t0")s"
+	# For other lane scripts (bench.sh): the guest kernel's KVER and folder.
+	[ $build_only = 1 ] || echo "$kver $kdir_img" > "$out/guest-kernel"
 	[ $prepare_only = 1 ] && return 0
 
 	t_build=$(now)
