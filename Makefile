@@ -8,6 +8,8 @@
 #   make build-matrix  -Werror module builds for Debian trixie 6.12 and sid 7.x
 #   make check-matrix  build + guest suite on bookworm 6.1, trixie 6.12, sid 7.x
 #   make C=1        the module build with sparse
+#   make check-debug  the guest suite on a KASAN/lockdep/kmemleak kernel built
+#                   from Debian's linux-source-6.1 (cached; tests/lane/check-debug.sh)
 #   make bench      the benchmark in the guest on 6.1, then on 6.12 and 7.x ->
 #                   docs/performance.md, docs/performance-cdf.png (tests/lane/bench.sh)
 #   make bench-model  the model's instructions per miss (valgrind), 16K vs 4M
@@ -121,6 +123,14 @@ build-matrix: deps
 check-matrix: deps
 	$(MAKE) all
 	tests/lane/matrix.sh bookworm trixie sid
+
+# The debug-kernel lane: build (once, cached under /var/cache/cxdvirt) a guest
+# kernel with KASAN, lockdep, kmemleak and friends (tests/lane/debug.config),
+# build cxdvirt.ko against it, run the guest suite, fail on any splat.
+# DEBUG_CACHED_ONLY=1 skips the lane when that kernel is not built yet.
+.PHONY: check-debug
+check-debug: deps
+	tests/lane/check-debug.sh $(if $(DEBUG_CACHED_ONLY),--cached-only)
 
 # Instructions per miss of the device model under callgrind, for caches of
 # 16K and 4M lines under every policy (tests/bench/model-cost.sh): prints a

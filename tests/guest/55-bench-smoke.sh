@@ -58,7 +58,11 @@ cmp_ok "${c:-0}" -gt 100 "random pattern: some accesses classified as misses ($c
 hits=$(grep '^  hits ' /tmp/b2.txt | awk '{ print $2 }')
 cmp_ok "${hits:-0}" -gt 100 "random pattern: some hits ($hits)"
 diff=$(( ${c:-0} > ${d:-0} ? ${c:-0} - ${d:-0} : ${d:-0} - ${c:-0} ))
-cmp_ok $((diff * 20)) -le "${d:-0}" "classified and counted misses within 5% ($c vs $d)"
+# The debug kernel (cxdvirt_debug=1: KASAN, lockdep) delays more hits past
+# the threshold: 15% there.
+PCT=5
+[ "${cxdvirt_debug:-0}" = 1 ] && PCT=15
+cmp_ok $((diff * 100)) -le $(( ${d:-0} * PCT )) "classified and counted misses within $PCT% ($c vs $d)"
 
 # 3. CSV, two threads, and a plain-memory target in the same run
 $B -t "$N" -L dev -t anon -L anon -n 64 -p 1 -T 2 --evict-pages 256 --csv > /tmp/b3.csv 2> /tmp/b3.err

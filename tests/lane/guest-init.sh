@@ -19,6 +19,8 @@
 # parameters to init as environment variables):
 #   cxdvirt_test_timeout=SECS   per-test limit (default 150)
 #   cxdvirt_mode=demo           run /demo.sh instead of the tests
+#   cxdvirt_debug=1             a debug kernel (tests/lane/check-debug.sh):
+#                               timing tests widen their upper bounds
 
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib64:/lib:/usr/lib
@@ -116,6 +118,74 @@ rmmod_test() {
 	fi
 }
 
+# kmemleak (debug kernels, tests/lane/debug.config): kmemleak_scan FILE
+# scans twice (an object is reported only once it has stayed unreferenced
+# and unchanged across a scan) and saves the report to FILE.
+KMEMLEAK=/sys/kernel/debug/kmemleak
+kmemleak_scan() {
+	echo scan > "$KMEMLEAK" && sleep 1 && echo scan > "$KMEMLEAK"
+	cat "$KMEMLEAK" > "$1" 2>&1
+}
+
+# kmemleak_test BEFORE AFTER RANGE: TAP over the reports taken with the
+# module loaded (its frames read "[cxdvirt]") and after rmmod (its frames are
+# bare addresses inside RANGE, "0xBASE SIZE" from /proc/modules). Reports
+# that do not involve cxdvirt (boot-time noise) are only counted.
+kmemleak_test() {
+	echo "1..2"
+	n=1
+	for f in "$1" "$2"; do
+		bad=$(awk -v range="$3" '
+			function hexval(h,   i, v) {
+				v = 0
+				for (i = 1; i <= length(h); i++)
+					v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+				return v
+			}
+			function hex8(v,   s, i, d) {	# no printf %x: busybox clips it to 32-bit signed
+				s = ""
+				for (i = 0; i < 8; i++) {
+					d = v % 16
+					s = substr("0123456789abcdef", d + 1, 1) s
+					v = (v - d) / 16
+				}
+				return s
+			}
+			BEGIN {
+				split(range, r, " ")
+				base = tolower(r[1]); sub(/^0x/, "", base)
+				hi = substr(base, 1, 8)
+				end = hexval(substr(base, 9)) + r[2]
+				endhex = end >= 4294967296 ? "ffffffff" : hex8(end)
+				lo = base
+				top = hi endhex
+			}
+			function flush() {
+				if (rec != "" && mine) printf "%s", rec
+				rec = ""; mine = 0
+			}
+			/^unreferenced object/ { flush() }
+			{ rec = rec $0 "\n" }
+			/\[cxdvirt\]/ { mine = 1 }
+			base != "" {
+				if (match($0, /0xffffffff[0-9a-f]+/)) {
+					a = substr($0, RSTART + 2, RLENGTH - 2)
+					if (length(a) == 16 && a >= lo && a < top) mine = 1
+				}
+			}
+			END { flush() }' "$f")
+		total=$(grep -c '^unreferenced object' "$f")
+		phase=$([ $n = 1 ] && echo "module loaded" || echo "after rmmod")
+		if [ -z "$bad" ]; then
+			echo "ok $n - no kmemleak report involving cxdvirt ($phase; $total unrelated)"
+		else
+			echo "not ok $n - kmemleak reports involving cxdvirt ($phase)"
+			echo "$bad" | sed 's/^/# /'
+		fi
+		n=$((n + 1))
+	done
+}
+
 # run_one SCRIPT SECS: run SCRIPT in its own session; after SECS seconds kill
 # everything in it. Stragglers it leaves behind are killed too, so none keeps
 # the output pipe open.
@@ -160,7 +230,16 @@ else
 	run_tap 00-insmod insmod_test
 	if grep -q '^cxdvirt ' /proc/modules; then
 		run_tests
+		if [ -w "$KMEMLEAK" ]; then
+			range=$(awk '$1 == "cxdvirt" { print $6, $2 }' /proc/modules)
+			kmemleak_scan /tmp/kmemleak.loaded
+		fi
 		run_tap zz-rmmod rmmod_test
+		if [ -w "$KMEMLEAK" ]; then
+			kmemleak_scan /tmp/kmemleak.unloaded
+			run_tap zz-kmemleak kmemleak_test /tmp/kmemleak.loaded \
+				/tmp/kmemleak.unloaded "$range"
+		fi
 	else
 		echo "init: module not loaded, guest tests not run"
 	fi

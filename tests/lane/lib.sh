@@ -51,13 +51,19 @@ lane_cache_root() {
 	fi
 }
 
-# Console lines that mean the guest kernel went wrong.
+# Console lines that mean the guest kernel went wrong. Most splats of the
+# debug kernel (tests/lane/debug.config) start with BUG: or WARNING: too; the
+# hung task detector says "INFO: task X blocked for more than N seconds",
+# debugobjects "ODEBUG:".
 LANE_BAD_RE='BUG:|WARNING:|Oops|panic|lockdep|KASAN|soft lockup|hung task|Call Trace'
+LANE_BAD_RE+='|blocked for more than|ODEBUG:|sleeping function called from invalid context'
+LANE_BAD_RE+='|possible circular locking|inconsistent lock state'
 
 # lane_bad_lines CONSOLE: print the offending console lines (the kernel
-# command line itself, which names panic=, is not one of them).
+# command line itself, which names panic=, is not one of them, nor the
+# debug kernel's boot banner "RCU lockdep checking is enabled.").
 lane_bad_lines() {
-	tr -d '\r' < "$1" | grep -nE "$LANE_BAD_RE" | grep -vE 'Command line:|Kernel command line:' || true
+	tr -d '\r' < "$1" | grep -nE "$LANE_BAD_RE" | grep -vE 'Command line:|Kernel command line:|RCU lockdep checking is enabled' || true
 }
 
 # lane_boot KERNEL INITRD CONSOLE TAPLOG TIMEOUT [CMDLINE-EXTRA...]

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run-guest.sh [--kver KVER] [--tests 'GLOB...'] [--timeout SECS] [--out DIR]
-#              [--verbose] [--kernel-dir DIR]
+#              [--verbose] [--kernel-dir DIR] [--test-timeout SECS]
+#              [--append 'KERNEL ARGS']
 #
 # Boot a throwaway QEMU guest (TCG) with Debian's stock kernel, insert
 # ./cxdvirt.ko, run tests/guest/NN-*.sh (those matching GLOB, e.g. '60*' or
@@ -20,6 +21,8 @@
 # (kernel cache), CXDVIRT_KO (module to test instead of ./cxdvirt.ko).
 # --kernel-dir DIR: a ready kernel folder (vmlinuz, lib/modules/KVER with
 # modules.dep) instead of fetch-kernel.sh's; tests/lane/matrix.sh uses it.
+# --test-timeout: the guest's per-test limit (default 150 s); --append: extra
+# guest kernel command line (tests/lane/check-debug.sh uses both).
 set -euo pipefail
 
 LANE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -32,6 +35,7 @@ tmo=600
 out=$LANE_DIR/out
 verbose=0
 test_timeout=150
+append_extra=
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -40,9 +44,10 @@ while [ $# -gt 0 ]; do
 	--tests) tests=$2; shift 2 ;;
 	--timeout) tmo=$2; shift 2 ;;
 	--test-timeout) test_timeout=$2; shift 2 ;;
+	--append) append_extra=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	-v|--verbose) verbose=1; shift ;;
-	-h|--help) sed -n '3,24p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,25p' "$0"; exit 0 ;;
 	*) lane_die "unknown argument $1 (see --help)" ;;
 	esac
 done
@@ -71,7 +76,7 @@ fi
 t0=$(date +%s.%N)
 boot_rc=0
 lane_boot "$kdir_img/vmlinuz" "$initrd" "$console" "$taplog" "$tmo" \
-	"cxdvirt_test_timeout=$test_timeout" || boot_rc=$?
+	"cxdvirt_test_timeout=$test_timeout" $append_extra || boot_rc=$?
 t1=$(date +%s.%N)
 if [ -n "$tail_pid" ]; then
 	sleep 0.2
