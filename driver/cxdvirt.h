@@ -151,6 +151,7 @@ extern const struct attribute_group *cxd_dev_groups[];
 int cxd_power_on(struct cxd_dev *d);
 int cxd_power_off(struct cxd_dev *d);
 unsigned long cxd_page_pfn(struct cxd_live *l, u64 pgoff);
+int cxd_check_reserved_range(struct cxd_dev *d, u64 start, u64 size);
 void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c);
 
 /* fault.c */

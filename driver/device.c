@@ -95,25 +95,49 @@ static int cxd_alloc_pages(struct cxd_dev *d, struct cxd_live *l)
 	return 0;
 }
 
-static int cxd_count_reserved(struct resource *res, void *arg)
+struct cxd_cover {
+	u64 next;	/* first byte not yet covered */
+	bool gap;
+};
+
+static int cxd_cover_one(struct resource *r, void *arg)
 {
-	*(u64 *)arg += resource_size(res);
+	struct cxd_cover *c = arg;
+
+	if (r->start > c->next)
+		c->gap = true;
+	c->next = max_t(u64, c->next, r->end + 1);
 	return 0;
 }
 
-/*
- * cxd_reserved_bytes() - bytes of [@start, @start + @size) covered by
- * reserved memory (E820 "Reserved", as memmap=SIZE$ADDR makes). A range that
- * runs into a hole is not fully covered, unlike region_intersects(), which
- * ignores holes.
+/**
+ * cxd_check_reserved_range() - is [@start, @start + @size) usable as a
+ * device's physical range: no System RAM, and every byte inside a reserved
+ * entry of the memory map (memmap=SIZE$ADDR)? region_intersects() does not
+ * see holes, so coverage is walked resource by resource.
+ * @d:		device, for the log line.
+ * @start:	first byte.
+ * @size:	bytes.
+ * Context: process. Return: 0, or -EINVAL with one log line saying why.
  */
-static u64 cxd_reserved_bytes(u64 start, u64 size)
+int cxd_check_reserved_range(struct cxd_dev *d, u64 start, u64 size)
 {
-	u64 covered = 0;
+	struct cxd_cover c = { .next = start };
 
+	if (region_intersects(start, size, IORESOURCE_SYSTEM_RAM,
+			      IORES_DESC_NONE) != REGION_DISJOINT) {
+		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) overlaps System RAM: reserve it with memmap=SIZE$ADDR",
+			 start, size);
+		return -EINVAL;
+	}
 	walk_iomem_res_desc(IORES_DESC_RESERVED, IORESOURCE_MEM, start,
-			    start + size - 1, &covered, cxd_count_reserved);
-	return covered;
+			    start + size - 1, &c, cxd_cover_one);
+	if (c.gap || c.next < start + size) {
+		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) is not entirely reserved memory (memmap=SIZE$ADDR)",
+			 start, size);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /*
@@ -132,17 +156,8 @@ static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *l)
 			 start, size);
 		return -EINVAL;
 	}
-	if (region_intersects(start, size, IORESOURCE_SYSTEM_RAM,
-			      IORES_DESC_NONE) != REGION_DISJOINT) {
-		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) overlaps System RAM: reserve it with memmap=SIZE$ADDR",
-			 start, size);
+	if (cxd_check_reserved_range(d, start, size))
 		return -EINVAL;
-	}
-	if (cxd_reserved_bytes(start, size) != size) {
-		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) is not entirely reserved memory (memmap=SIZE$ADDR)",
-			 start, size);
-		return -EINVAL;
-	}
 	l->res = request_mem_region(start, size, config_item_name(&d->item));
 	if (!l->res) {
 		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) is busy (another device or driver owns part of it)",

@@ -172,35 +172,6 @@ int cxd_node_adistance(const struct cxd_live *l)
 	return l->node->adistance;
 }
 
-struct cxd_cover {
-	u64 next;	/* first byte not yet covered */
-	bool gap;
-};
-
-static int cxd_cover_one(struct resource *r, void *arg)
-{
-	struct cxd_cover *c = arg;
-
-	if (r->start > c->next)
-		c->gap = true;
-	c->next = max_t(u64, c->next, r->end + 1);
-	return 0;
-}
-
-/*
- * Is every byte of the range inside a reserved entry of the memory map
- * (memmap=SIZE$ADDR)? region_intersects() does not see holes, so a range
- * that runs past the reservation would pass it.
- */
-static bool cxd_range_reserved(u64 start, u64 size)
-{
-	struct cxd_cover c = { .next = start };
-
-	walk_iomem_res_desc(IORES_DESC_RESERVED, IORESOURCE_MEM, start,
-			    start + size - 1, &c, cxd_cover_one);
-	return !c.gap && c.next >= start + size;
-}
-
 /*
  * Checks before anything changes. Each failure logs one line and returns
  * -EINVAL.
@@ -249,17 +220,8 @@ static int cxd_node_validate(struct cxd_dev *d)
 			 start, size);
 		return -EINVAL;
 	}
-	if (region_intersects(start, size, IORESOURCE_SYSTEM_RAM,
-			      IORES_DESC_NONE) != REGION_DISJOINT) {
-		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) overlaps System RAM: reserve it with memmap=SIZE$ADDR",
-			 start, size);
+	if (cxd_check_reserved_range(d, start, size))
 		return -EINVAL;
-	}
-	if (!cxd_range_reserved(start, size)) {
-		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) is not entirely reserved memory (memmap=SIZE$ADDR)",
-			 start, size);
-		return -EINVAL;
-	}
 	/*
 	 * Nobody may own any part of it: a trial claim fails on any busy
 	 * resource inside (a devdax-mode device, a driver). It is released at
