@@ -206,14 +206,7 @@ static bool str_eq(const char *a, const char *b)
  */
 int cxd_prefetch_parse(const char *name)
 {
-	unsigned int i;
-
-	if (!name)
-		return -1;
-	for (i = 0; i < CXD_PF_NR; i++)
-		if (str_eq(name, cxd_pf_names[i]))
-			return (int)i;
-	return -1;
+	return cxd_name_index(cxd_pf_names, CXD_PF_NR, name);
 }
 
 static bool page_written(const struct cxd_model *m, uint64_t page)
@@ -591,16 +584,10 @@ int cxd_writeback_parse(const char *name)
  */
 int cxd_name_index(const char *const *names, unsigned int n, const char *name)
 {
-	const char *a, *b;
 	unsigned int i;
 
-	for (i = 0; name && i < n; i++) {
-		if (!names[i])
-			continue;
-		for (a = name, b = names[i]; *a && *a == *b; a++, b++)
-			;
-		if (!*a && !*b)
+	for (i = 0; name && i < n; i++)
+		if (names[i] && str_eq(name, names[i]))
 			return (int)i;
-	}
 	return -1;
 }
