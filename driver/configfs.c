@@ -414,50 +414,6 @@ CXD_NUM_ATTR(trace_entries, trace_entries, CXD_U32, false, false,
 CXD_NUM_ATTR_HOOK(seed, seed, CXD_U64, false, true, cxd_check_any,
 		  cxd_stored_seed, "%llu");
 
-static ssize_t cxd_policy_show(struct config_item *item, char *page)
-{
-	return sysfs_emit(page, "%s\n", cxd_policy_name(to_cxd(item)->cfg.policy));
-}
-
-static ssize_t cxd_policy_store(struct config_item *item, const char *page,
-				size_t count)
-{
-	struct cxd_dev *d = to_cxd(item);
-	char buf[16];
-	size_t len = count;
-	int p;
-
-	if (len && page[len - 1] == '\n')
-		len--;
-	if (!len || len >= sizeof(buf) || strnlen(page, len) != len)
-		goto bad;
-	memcpy(buf, page, len);
-	buf[len] = '\0';
-	p = cxd_policy_parse(buf);
-	if (p < 0)
-		goto bad;
-
-	mutex_lock(&cxd_cfg_mutex);
-	d->cfg.policy = p;
-	if (d->live)
-		cxd_apply_live(d);
-	mutex_unlock(&cxd_cfg_mutex);
-	return count;
-bad:
-	{
-		char names[96];
-		int i, n = 0;
-
-		names[0] = '\0';
-		for (i = 0; i < CXD_POLICY_NR; i++)
-			n += scnprintf(names + n, sizeof(names) - n, "%s%s",
-				       i ? " " : "", cxd_policy_name(i));
-		cxd_warn(d, "policy: unknown policy (supported: %s)", names);
-	}
-	return -EINVAL;
-}
-CONFIGFS_ATTR(cxd_, policy);
-
 /*
  * cxd_name_arg() - copy a name written to an attribute into @buf (@len
  * bytes), dropping one trailing newline. Return: 0, or -EINVAL for an empty,
@@ -473,6 +429,36 @@ static int cxd_name_arg(const char *page, size_t count, char *buf, size_t len)
 	buf[count] = '\0';
 	return 0;
 }
+
+static ssize_t cxd_policy_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%s\n", cxd_policy_name(to_cxd(item)->cfg.policy));
+}
+
+static ssize_t cxd_policy_store(struct config_item *item, const char *page,
+				size_t count)
+{
+	struct cxd_dev *d = to_cxd(item);
+	char buf[16], names[96];
+	int i, n = 0, p = -1;
+
+	if (!cxd_name_arg(page, count, buf, sizeof(buf)))
+		p = cxd_policy_parse(buf);
+	if (p < 0) {
+		for (i = 0; i < CXD_POLICY_NR; i++)
+			n += scnprintf(names + n, sizeof(names) - n, "%s%s",
+				       i ? " " : "", cxd_policy_name(i));
+		cxd_warn(d, "policy: unknown policy (supported: %s)", names);
+		return -EINVAL;
+	}
+	mutex_lock(&cxd_cfg_mutex);
+	d->cfg.policy = p;
+	if (d->live)
+		cxd_apply_live(d);
+	mutex_unlock(&cxd_cfg_mutex);
+	return count;
+}
+CONFIGFS_ATTR(cxd_, policy);
 
 static ssize_t cxd_prefetch_show(struct config_item *item, char *page)
 {
