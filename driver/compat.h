@@ -240,4 +240,134 @@ static inline void cxd_flush_tlb_all_cpus(void)
 }
 #endif
 
+/*
+ * Node-mode latency (hotplug/nodelat.c): the hooks it needs and where their
+ * arguments are. CXD_NODE_LATENCY says whether this kernel is supported.
+ *
+ * - The NUMA-hinting fault: do_numa_page() is inlined in Debian's builds; its
+ *   out-of-line callee is probed at entry: 6.1 numa_migrate_prep(page, vma,
+ *   addr, page_nid, flags); from 6.12 (renamed in the 6.12 cycle)
+ *   numa_migrate_check(folio, vmf, addr, flags, writable, last_cpupid). Both
+ *   run with the PTE lock held, for every hinting fault, before any
+ *   migration decision.
+ * - A new anonymous page being mapped (the first touch): 6.1
+ *   page_add_new_anon_rmap(page, vma, address); 6.12
+ *   folio_add_new_anon_rmap(folio, vma, address, flags). PTE lock held.
+ * - Eviction makes a PTE PROT_NONE the way change_prot_numa() does: 6.1
+ *   keeps the write bit as its "saved write" (x86's pte_mk_savedwrite() is
+ *   pte_mkwrite(), and 6.1's do_numa_page() restores writability from it);
+ *   from 6.3 do_numa_page() recomputes writability, so the bit is dropped.
+ *   Then every CPU's TLB is flushed (__flush_tlb_all, exported up to 6.12).
+ *
+ * Only the argument layouts checked against these two kernels' sources are
+ * enabled. 7.x exports neither apply_to_existing_page_range() nor
+ * __flush_tlb_all() to modules, so eviction cannot be done safely there;
+ * kernels between 6.1 and 6.12 were not checked. On those, node_latency
+ * stays off and writing "on" fails with EOPNOTSUPP.
+ */
+#include <linux/kprobes.h>
+#include <linux/pgtable.h>
+
+/*
+ * pte_modify(old, PAGE_NONE) without pte_modify(): on x86 its change mask
+ * includes _PAGE_CC, i.e. cc_mask, which is not exported to modules. Keeps
+ * what pte_modify() keeps (pfn, caching, accessed, dirty, soft-dirty,
+ * uffd-wp and the encryption bit, all outside the flags cleared here),
+ * drops present/user/write/NX, sets PROTNONE and accessed as PAGE_NONE does,
+ * then inverts the pfn of the now non-present entry as x86's L1TF
+ * mitigation requires (flip_protnone_guard(), as in pte_modify()). @keep:
+ * flags of @old to keep (6.1's saved write bit).
+ */
+static inline pte_t __cxd_pte_mkprotnone(pte_t old, pteval_t keep)
+{
+	pteval_t v = pte_val(old), n;
+
+	n = v & ~(_PAGE_PRESENT | _PAGE_RW | _PAGE_USER | _PAGE_NX |
+		  _PAGE_GLOBAL);
+	n |= (v & keep) | _PAGE_PROTNONE | _PAGE_ACCESSED;
+	n = flip_protnone_guard(v, n, PTE_PFN_MASK);
+	return __pte(n);
+}
+
+struct cxd_nl_hook_args {
+	unsigned long pfn;
+	struct vm_area_struct *vma;
+	unsigned long addr;
+	bool write;		/* known to be a write access */
+	bool large;		/* a THP or other large folio */
+};
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0) && \
+	LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define CXD_NODE_LATENCY	1
+#define CXD_NL_HINT_SYM		"numa_migrate_prep"
+#define CXD_NL_NEW_SYM		"page_add_new_anon_rmap"
+
+static inline void cxd_nl_hint_args(struct pt_regs *regs,
+				    struct cxd_nl_hook_args *a)
+{
+	struct page *page = (struct page *)regs_get_kernel_argument(regs, 0);
+
+	a->vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 1);
+	a->addr = regs_get_kernel_argument(regs, 2);
+	a->pfn = page_to_pfn(page);
+	a->large = PageCompound(page);
+	a->write = false;	/* 6.1 does not pass the fault flags */
+}
+
+static inline void cxd_nl_new_args(struct pt_regs *regs,
+				   struct cxd_nl_hook_args *a)
+{
+	struct page *page = (struct page *)regs_get_kernel_argument(regs, 0);
+
+	a->vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 1);
+	a->addr = regs_get_kernel_argument(regs, 2);
+	a->pfn = page_to_pfn(page);
+	a->large = PageCompound(page);
+	a->write = true;
+}
+
+static inline pte_t cxd_pte_mkprotnone(pte_t old)
+{
+	return __cxd_pte_mkprotnone(old, pte_write(old) ? _PAGE_RW : 0);
+}
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0) && \
+	LINUX_VERSION_CODE < KERNEL_VERSION(7, 0, 0)
+#define CXD_NODE_LATENCY	1
+#define CXD_NL_HINT_SYM		"numa_migrate_check"
+#define CXD_NL_NEW_SYM		"folio_add_new_anon_rmap"
+
+static inline void cxd_nl_hint_args(struct pt_regs *regs,
+				    struct cxd_nl_hook_args *a)
+{
+	struct folio *folio = (struct folio *)regs_get_kernel_argument(regs, 0);
+	struct vm_fault *vmf = (struct vm_fault *)regs_get_kernel_argument(regs, 1);
+
+	a->vma = vmf->vma;
+	a->addr = regs_get_kernel_argument(regs, 2);
+	a->pfn = pte_pfn(vmf->orig_pte);
+	a->large = folio_test_large(folio);
+	a->write = vmf->flags & FAULT_FLAG_WRITE;
+}
+
+static inline void cxd_nl_new_args(struct pt_regs *regs,
+				   struct cxd_nl_hook_args *a)
+{
+	struct folio *folio = (struct folio *)regs_get_kernel_argument(regs, 0);
+
+	a->vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 1);
+	a->addr = regs_get_kernel_argument(regs, 2);
+	a->pfn = folio_pfn(folio);
+	a->large = folio_test_large(folio);
+	a->write = true;
+}
+
+static inline pte_t cxd_pte_mkprotnone(pte_t old)
+{
+	return __cxd_pte_mkprotnone(old, 0);
+}
+#else
+#define CXD_NODE_LATENCY	0
+#endif
+
 #endif /* CXDVIRT_COMPAT_H */

@@ -616,6 +616,45 @@ static ssize_t cxd_mode_store(struct config_item *item, const char *page,
 }
 CONFIGFS_ATTR(cxd_, mode);
 
+static const char *const cxd_onoff_names[] = { "off", "on" };
+
+static ssize_t cxd_node_latency_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%s\n",
+			  cxd_onoff_names[to_cxd(item)->cfg.node_latency]);
+}
+
+/*
+ * Not live: the hooks are attached at power-on. "on" needs a kernel whose
+ * hooks node mode knows (hotplug/nodelat.c, compat.h).
+ */
+static ssize_t cxd_node_latency_store(struct config_item *item,
+				      const char *page, size_t count)
+{
+	struct cxd_dev *d = to_cxd(item);
+	int v = sysfs_match_string(cxd_onoff_names, page);
+	int ret = count;
+
+	if (v < 0) {
+		cxd_warn(d, "node_latency: not on or off");
+		return -EINVAL;
+	}
+	if (v && !cxd_nodelat_supported()) {
+		cxd_warn(d, "node_latency: not supported on this kernel (Linux 6.1 and 6.12 are; 7.x does not export the TLB flush and page-range walk eviction needs)");
+		return -EOPNOTSUPP;
+	}
+	mutex_lock(&cxd_cfg_mutex);
+	if (d->live) {
+		cxd_warn(d, "node_latency: cannot change while powered (write 0 to power first)");
+		ret = -EINVAL;
+	} else {
+		d->cfg.node_latency = v;
+	}
+	mutex_unlock(&cxd_cfg_mutex);
+	return ret;
+}
+CONFIGFS_ATTR(cxd_, node_latency);
+
 static ssize_t cxd_index_show(struct config_item *item, char *page)
 {
 	return sysfs_emit(page, "%d\n", to_cxd(item)->index);
@@ -624,7 +663,7 @@ CONFIGFS_ATTR_RO(cxd_, index);
 
 static ssize_t cxd_features_show(struct config_item *item, char *page)
 {
-	return sysfs_emit(page, "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns stripe ways policy prefetch prefetch_degree prefetch_distance write_alloc skip_unwritten writeback drain_high_pct drain_low_pct seed trace_entries preset scan_interval_ms mode target_node index power\n");
+	return sysfs_emit(page, "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns stripe ways policy prefetch prefetch_degree prefetch_distance write_alloc skip_unwritten writeback drain_high_pct drain_low_pct seed trace_entries preset scan_interval_ms mode target_node node_latency index power\n");
 }
 CONFIGFS_ATTR_RO(cxd_, features);
 
@@ -685,6 +724,7 @@ static struct configfs_attribute *cxd_attrs[] = {
 	&cxd_attr_preset,
 	&cxd_attr_mode,
 	&cxd_attr_target_node,
+	&cxd_attr_node_latency,
 	&cxd_attr_index,
 	&cxd_attr_features,
 	&cxd_attr_power,
@@ -737,6 +777,7 @@ static void cxd_cfg_defaults(struct cxd_cfg *c)
 	c->writeback = CXD_WB_EVICT;
 	c->drain_high_pct = 95;	/* CXDVirt's background drain marks */
 	c->drain_low_pct = 85;
+	c->node_latency = cxd_nodelat_supported();
 }
 
 static bool cxd_name_ok(const char *name)

@@ -4,8 +4,10 @@
  * files: configfs.c (configuration, one config_item per device), device.c
  * (power on/off: backing memory, model, char device), fault.c (the devdax-style
  * file and its fault path), sysfs.c (state and statistics), trace.c (the
- * per-miss trace ring, read through debugfs) and, for node mode,
- * hotplug/node.c (the range as a dax device and a NUMA node).
+ * per-miss trace ring, read through debugfs), miss.c (the miss wait and
+ * accounting both exposures share) and, for node mode, hotplug/node.c (the
+ * range as a dax device and a NUMA node) and hotplug/nodelat.c (the model
+ * applied to the node's memory).
  */
 #ifndef CXDVIRT_H
 #define CXDVIRT_H
@@ -61,6 +63,7 @@ struct cxd_cfg {
 	u32 drain_low_pct;
 	u64 seed;			/* random policy */
 	u32 trace_entries;		/* per-miss trace ring, 0: off */
+	u32 node_latency;		/* node mode: apply the model (0 or 1) */
 };
 
 struct cxd_live;
@@ -158,6 +161,11 @@ void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c);
 extern const struct file_operations cxd_fops;
 bool cxd_vma_is_ours(struct vm_area_struct *vma, struct cxd_live *l);
 void cxd_drain_work(struct work_struct *work);
+
+/* miss.c: shared by the devdax fault path and node-mode latency */
+bool cxd_wait_until(u64 deadline);
+void cxd_miss_account(struct cxd_live *l, u64 page, bool write, u64 t0,
+		      u64 t1, const struct cxd_access *acc);
 
 /* scan.c */
 void cxd_scan_init(struct cxd_live *l);

@@ -21,7 +21,6 @@
  * no PTE of a non-resident page survives.
  */
 #include <linux/fs.h>
-#include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -32,42 +31,6 @@
 
 #include "compat.h"
 #include "cxdvirt.h"
-
-/* Longest busy-wait ever done, so a bad parameter cannot cause a soft lockup. */
-#define CXD_SPIN_CAP_NS	5000000ul
-
-static unsigned long spin_max_ns = 1000000;
-module_param(spin_max_ns, ulong, 0644);
-MODULE_PARM_DESC(spin_max_ns,
-		 "miss waits up to this many ns busy-wait; longer ones sleep (default 1000000, at most 5000000)");
-
-static unsigned long wake_early_ns = 200000;
-module_param(wake_early_ns, ulong, 0644);
-MODULE_PARM_DESC(wake_early_ns,
-		 "a sleeping miss wakes this many ns early and spins to the deadline (default 200000)");
-
-/*
- * cxd_wait_until() - return at CLOCK_MONOTONIC time @deadline (ns), not
- * before. Short waits spin on ktime; long ones sleep on an hrtimer until
- * wake_early_ns before the deadline, then spin. Context: process, may sleep.
- */
-static void cxd_wait_until(u64 deadline)
-{
-	u64 now = ktime_get_ns();
-
-	if (deadline <= now)
-		return;
-	/* Never spin for more than CXD_SPIN_CAP_NS, whatever the parameters say. */
-	if (deadline - now > min(spin_max_ns, CXD_SPIN_CAP_NS)) {
-		u64 early = min(wake_early_ns, CXD_SPIN_CAP_NS);
-		ktime_t wake = ns_to_ktime(deadline - min(early, deadline - now));
-
-		set_current_state(TASK_UNINTERRUPTIBLE);
-		schedule_hrtimeout(&wake, HRTIMER_MODE_ABS);
-	}
-	while (ktime_get_ns() < deadline)
-		cpu_relax();
-}
 
 static inline struct cxd_live *vma_live(struct vm_area_struct *vma)
 {
@@ -119,9 +82,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	resident = cxd_cache_resident(&l->model.cache, pgoff);
 	if (!acc.hit) {
 		t1 = ktime_get_ns();
-		l->miss_ns_total += t1 - t0;
-		cxd_hist_add(&l->miss_hist, t1 - t0);
-		cxd_trace_miss(l, pgoff, write, t0, t1, &acc);
+		cxd_miss_account(l, pgoff, write, t0, t1, &acc);
 	}
 	spin_unlock(&l->lock);
 	if (!resident)

@@ -356,9 +356,71 @@ static const struct attribute_group cxd_node_group = {
 	.is_visible = cxd_node_visible,
 };
 
+/*
+ * Node-mode latency (hotplug/nodelat.c): node_latency/ holds "enabled" and
+ * the counters of struct cxd_nodelat_stats; only for node-mode devices.
+ */
+static ssize_t enabled_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  dev_live(dev)->cdev_owner->cfg.node_latency ? 1 : 0);
+}
+static DEVICE_ATTR_RO(enabled);
+
+#define CXD_NODELAT_ATTR(_name)						\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	struct cxd_nodelat_stats st;					\
+									\
+	cxd_node_get_lat_stats(dev_live(dev), &st);			\
+	return sysfs_emit(buf, "%llu\n", st._name);			\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+CXD_NODELAT_ATTR(tracked_mms);
+CXD_NODELAT_ATTR(first_touches);
+CXD_NODELAT_ATTR(hint_faults);
+CXD_NODELAT_ATTR(evicted_ptes);
+CXD_NODELAT_ATTR(evictions_unmapped);
+CXD_NODELAT_ATTR(late_writebacks);
+CXD_NODELAT_ATTR(thp_untracked_pages);
+CXD_NODELAT_ATTR(kernel_accesses);
+CXD_NODELAT_ATTR(events_dropped);
+CXD_NODELAT_ATTR(pending);
+
+static struct attribute *cxd_nodelat_attrs[] = {
+	&dev_attr_enabled.attr,
+	&dev_attr_tracked_mms.attr,
+	&dev_attr_first_touches.attr,
+	&dev_attr_hint_faults.attr,
+	&dev_attr_evicted_ptes.attr,
+	&dev_attr_evictions_unmapped.attr,
+	&dev_attr_late_writebacks.attr,
+	&dev_attr_thp_untracked_pages.attr,
+	&dev_attr_kernel_accesses.attr,
+	&dev_attr_events_dropped.attr,
+	&dev_attr_pending.attr,
+	NULL,
+};
+
+static umode_t cxd_nodelat_visible(struct kobject *kobj, struct attribute *a,
+				   int n)
+{
+	return dev_live(kobj_to_dev(kobj))->node ? a->mode : 0;
+}
+
+static const struct attribute_group cxd_nodelat_group = {
+	.name = "node_latency",
+	.attrs = cxd_nodelat_attrs,
+	.is_visible = cxd_nodelat_visible,
+};
+
 const struct attribute_group *cxd_dev_groups[] = {
 	&cxd_dev_group,
 	&cxd_stats_group,
 	&cxd_node_group,
+	&cxd_nodelat_group,
 	NULL,
 };

@@ -46,7 +46,7 @@
 
 #include "compat.h"
 #include "cxdvirt.h"
-#include "../hotplug/node.h"
+#include "node.h"
 
 /* Unloaded DRAM access latency the abstract distance is scaled against. */
 #define CXD_DRAM_NS		100
@@ -67,6 +67,8 @@
  * @mtype:	our memory type, set on @nid before kmem can bind (kernels
  *		before 6.7; NULL on newer ones, where kmem owns it).
  * @res_name:	name of the range in /proc/iomem.
+ * @lat:	node-mode latency state (hotplug/nodelat.c), NULL when
+ *		node_latency is off.
  */
 struct cxd_node {
 	struct list_head list;
@@ -79,6 +81,7 @@ struct cxd_node {
 	struct platform_device *pdev;
 	struct memory_dev_type *mtype;
 	char res_name[CXD_NAME_MAX + sizeof(CXD_NAME ":")];
+	struct cxd_nodelat *lat;
 };
 
 static LIST_HEAD(cxd_nodes);
@@ -347,11 +350,19 @@ int cxd_node_attach(struct cxd_dev *d, struct cxd_live *l)
 		ret = n->id;
 		goto err_mtype;
 	}
+	/* Hooks first: the memory may come up online as soon as it is added. */
+	if (d->cfg.node_latency) {
+		ret = cxd_nodelat_start(l, config_item_name(&d->item), n->start,
+					n->size, d->cfg.scan_interval_ms,
+					&n->lat);
+		if (ret)
+			goto err_region;
+	}
 	ret = cxd_hmem_add(n);
 	if (ret) {
 		cxd_warn(d, "power: cannot register platform device hmem.%d: %d",
 			 n->id, ret);
-		goto err_region;
+		goto err_lat;
 	}
 	if (!cxd_hmem_bound(n->pdev)) {
 		/* No udev in some setups: load the driver; it binds on load. */
@@ -366,13 +377,16 @@ int cxd_node_attach(struct cxd_dev *d, struct cxd_live *l)
 	list_add_tail(&n->list, &cxd_nodes);
 	l->node = n;
 	cxd_node_check_auto_online(n);
-	pr_info(CXD_NAME ": %s: range [0x%llx-0x%llx] registered as hmem.%d for node %d (abstract distance %d)\n",
+	pr_info(CXD_NAME ": %s: range [0x%llx-0x%llx] registered as hmem.%d for node %d (abstract distance %d, node_latency %s)\n",
 		config_item_name(&d->item), n->start, n->start + n->size - 1,
-		n->id, n->nid, n->adistance);
+		n->id, n->nid, n->adistance, n->lat ? "on" : "off");
 	return 0;
 
 err_pdev:
 	platform_device_unregister(n->pdev);
+err_lat:
+	if (n->lat)
+		cxd_nodelat_stop(n->lat);
 err_region:
 	memregion_free(n->id);
 err_mtype:
@@ -413,7 +427,9 @@ static void cxd_node_blocks(const struct cxd_node *n, u64 *online,
  *
  * Context: process; caller holds cxd_cfg_mutex.
  * Return: 0, or -EBUSY (with one log line) while part of the range is
- * online memory.
+ * online memory. Node-mode latency needs nothing more: with the memory
+ * offline no PTE maps it, and accesses still queued on tasks keep their
+ * own references (hotplug/nodelat.c).
  */
 int cxd_node_busy(struct cxd_live *l)
 {
@@ -447,6 +463,8 @@ void cxd_node_detach(struct cxd_live *l)
 
 	lockdep_assert_held(&cxd_cfg_mutex);
 	list_del(&n->list);
+	if (n->lat)
+		cxd_nodelat_stop(n->lat);
 	platform_device_unregister(n->pdev);
 	memregion_free(n->id);
 	/* After the unbind: kmem's own clear must find our type still set. */
@@ -515,4 +533,16 @@ void cxd_node_get_state(const struct cxd_live *l, struct cxd_node_state *st)
 		}
 	}
 	st->node_used_bytes = used << PAGE_SHIFT;
+}
+
+/**
+ * cxd_node_get_lat_stats() - node-mode latency counters of device @l.
+ * @l:	powered node-mode device.
+ * @st:	filled in; all zero when node_latency is off.
+ * Context: process (sysfs show).
+ */
+void cxd_node_get_lat_stats(const struct cxd_live *l,
+			    struct cxd_nodelat_stats *st)
+{
+	cxd_nodelat_get_stats(l->node->lat, st);
 }

@@ -237,6 +237,17 @@ static void account_victim(struct cxd_model *m, const struct cxd_victim *v,
 		m->stats.prefetch_polluting++;
 }
 
+void cxd_model_late_writeback(struct cxd_model *m, uint64_t page,
+			      uint64_t now_ns)
+{
+	if (m->stats.clean_evictions)
+		m->stats.clean_evictions--;
+	m->stats.dirty_evictions++;
+	m->stats.writebacks++;
+	cxd_nand_program(&m->nand, page, now_ns, NULL);
+	mark_written(m, page);
+}
+
 static void take_victim(struct cxd_model *m, const struct cxd_victim *v,
 			uint64_t now, struct cxd_access *res)
 {

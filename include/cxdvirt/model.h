@@ -695,6 +695,19 @@ uint32_t cxd_model_drain(struct cxd_model *m, uint64_t now_ns,
 			 struct cxd_victim *out, uint32_t max);
 /** cxd_model_reset_stats() - zero @m->stats, the dies' busy time and erases. */
 void cxd_model_reset_stats(struct cxd_model *m);
+/**
+ * cxd_model_late_writeback() - a victim evicted clean was dirty after all.
+ * @m:      model.
+ * @page:   the victim's host page.
+ * @now_ns: when its write-back starts.
+ *
+ * For exposures that learn of a write to a resident page only when it is
+ * evicted (node mode reads the PTE's dirty bit then): the page is programmed
+ * to NAND at @now_ns, and the eviction counted clean is recounted as dirty
+ * (dirty_evictions, writebacks).
+ */
+void cxd_model_late_writeback(struct cxd_model *m, uint64_t page,
+			      uint64_t now_ns);
 /** cxd_model_set_seed() - reseed the random policy (same seed, same run). */
 void cxd_model_set_seed(struct cxd_model *m, uint64_t seed);
 

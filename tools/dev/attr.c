@@ -38,6 +38,7 @@ const struct attr_desc attr_table[] = {
 	{ "scan_interval_ms",	ATTR_U64,	UNIT_NONE },
 	{ "mode",		ATTR_WORD,	UNIT_NONE },
 	{ "target_node",	ATTR_NODE,	UNIT_NONE },
+	{ "node_latency",	ATTR_WORD,	UNIT_NONE },
 	{ "preset",		ATTR_WORD,	UNIT_NONE },
 	{ "index",		ATTR_RO,	UNIT_NONE },
 	{ "power",		ATTR_BOOL,	UNIT_NONE },

@@ -8,7 +8,8 @@
  *   name, index, power, dev ("/dev/cxdvirtN" when powered, not in node mode),
  *   every configfs attribute (SHOW_ATTRS; "features" as an array),
  *   cache_used, the node-mode files (dax_device, online, online_bytes,
- *   movable_bytes, node_used_bytes, adistance) when sysfs has them,
+ *   movable_bytes, node_used_bytes, adistance, and node_latency: { the
+ *   files of node_latency/ }) when sysfs has them,
  *   and "stats": { counter: value, ..., miss_latency_hist:
  *   [ { low_ns, count }, ... ], mean_miss_ns, mean_model_ns } (SHOW_SYSFS,
  *   powered devices only). mean_* are computed here: total / misses.
@@ -253,6 +254,34 @@ static const struct {
 	{ "adistance",		UNIT_NONE,	false },
 };
 
+/* node_latency/ (docs/numa-mode.md): the model applied to node memory. */
+static const char *const nodelat_files[] = {
+	"enabled", "tracked_mms", "first_touches", "hint_faults",
+	"evicted_ptes", "evictions_unmapped", "late_writebacks",
+	"thp_untracked_pages", "kernel_accesses", "events_dropped", "pending",
+};
+
+static void add_nodelat(struct json_object *obj, int index)
+{
+	struct json_object *nl = NULL;
+	char rel[64], val[CXD_VAL_MAX];
+	uint64_t u;
+	size_t i;
+
+	for (i = 0; i < sizeof(nodelat_files) / sizeof(nodelat_files[0]); i++) {
+		snprintf(rel, sizeof(rel), "node_latency/%s", nodelat_files[i]);
+		if (cxd_sysfs_read(index, rel, val, sizeof(val)) ||
+		    parse_u64(val, &u))
+			continue;
+		if (!nl)
+			nl = json_object_new_object();
+		json_object_object_add(nl, nodelat_files[i],
+				       json_object_new_uint64(u));
+	}
+	if (nl)
+		json_object_object_add(obj, "node_latency", nl);
+}
+
 static void add_node(struct json_object *obj, int index, bool human)
 {
 	char val[CXD_VAL_MAX];
@@ -269,6 +298,7 @@ static void add_node(struct json_object *obj, int index, bool human)
 			json_object_object_add(obj, node_files[i].file,
 					       json_u64_unit(u, node_files[i].unit, human));
 	}
+	add_nodelat(obj, index);
 }
 
 static void add_sysfs(struct json_object *obj, int index, bool human)

@@ -1,0 +1,908 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxdvirt node-mode latency: the device model applied, per access, to memory
+ * onlined as a NUMA node (node_latency = on). See docs/numa-mode.md.
+ *
+ * Memory of the node belongs to ordinary processes: the kernel allocates it
+ * and maps it, cxdvirt only changes the protection of PTEs that map it.
+ *
+ * - A page resident in the modeled cache is mapped normally and runs
+ *   natively.
+ * - A page evicted from the modeled cache gets a PROT_NONE PTE in every
+ *   process that maps it, the same PTE the kernel's NUMA balancing uses
+ *   (a "NUMA-hinting" entry). Touching it faults into do_numa_page(), which
+ *   makes the PTE accessible again (a task bound to the node never has its
+ *   page migrated: its policy has no MPOL_F_MOF).
+ * - A kprobe on do_numa_page()'s out-of-line callee (compat.h) sees that
+ *   fault, with the PTE lock held. It only records the access and queues a
+ *   task_work on the faulting task.
+ * - A kprobe on the "new anonymous page" rmap call sees a first touch: a page
+ *   of the node newly allocated and mapped. That is an access like any
+ *   other (a write; skip_unwritten decides whether it pays tR).
+ * - The task_work runs on the task's way back to user space (process
+ *   context, no lock held): it runs the model, makes each victim PROT_NONE
+ *   wherever it is mapped, and waits until the modeled completion time with
+ *   cxd_wait_until(), as the devdax fault path does.
+ *
+ * The reverse map (device page -> PTEs) is built from what the hooks see:
+ * the user address a page was last accessed at, and the set of address
+ * spaces (mms) that touched the device, plus their children (the
+ * task_newtask tracepoint): anonymous pages keep their address across fork.
+ * Eviction looks the page up at that address in each tracked mm.
+ *
+ * Eviction follows the rules the kernel's own PROT_NONE changes follow:
+ * mmap_lock held for read, the mm's TLB-flush-pending count raised while
+ * PTEs change (x86's pte_accessible() trusts a PROT_NONE PTE to be out of
+ * every TLB only when no flush is pending), PTEs changed under their lock
+ * with ptep_modify_prot_start/commit, then every CPU's TLB flushed once per
+ * batch. A PTE found dirty has its dirty bit moved to the folio first (as
+ * try_to_unmap() does); if the model evicted that line as clean, the write
+ * it could not see is charged then (cxd_model_late_writeback()).
+ *
+ * Hits: the accessed-bit scan of this file walks the tracked pages every
+ * scan_interval_ms, feeds accessed pages to the policy and moves dirty bits
+ * to the model, as scan.c does for devdax mappings.
+ *
+ * What this cannot see is counted where possible and listed in
+ * docs/numa-mode.md: kernel accesses through the direct map, DMA, GUP that
+ * follows PROT_NONE entries, pages the hooks never saw being mapped (page
+ * cache, shmem, pages migrated onto the node) and THP (thp_untracked_pages).
+ *
+ * Lifetime: struct cxd_nodelat is refcounted. The device holds one reference
+ * from cxd_nodelat_start() to cxd_nodelat_stop(); each queued task_work holds
+ * one, plus a module reference, so neither the state nor the code goes away
+ * under a task that has not yet returned to user space. The state holds a
+ * reference on the device's struct device, so the model outlives it.
+ */
+#include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/mm_inline.h>
+#include <linux/module.h>
+#include <linux/rculist.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/task_work.h>
+#include <linux/tracepoint.h>
+#include <linux/vmalloc.h>
+#include <linux/workqueue.h>
+
+#include "compat.h"
+#include "cxdvirt.h"
+#include "node.h"
+
+#define CXD_NL_DRAIN_BATCH	32
+#define CXD_NL_SCAN_IDLE_MS	500	/* poll period while scanning is off */
+#define CXD_NL_SCAN_BATCH	64
+
+struct cxd_nl_mm {
+	struct list_head node;
+	struct mm_struct *mm;		/* mmgrab()ed */
+};
+
+/**
+ * struct cxd_nodelat - node-mode latency state of one powered device.
+ * @list:	entry in cxd_nl_devs (RCU; the hooks look devices up there).
+ * @ref:	see "Lifetime" above.
+ * @l:		the device; a reference on @l->dev is held.
+ * @name:	device name, for log lines.
+ * @pfn_lo:	first pfn of the device's range.
+ * @pfn_hi:	one past the last pfn.
+ * @va:		per device page, the user address it was last accessed at
+ *		(0: none seen). Written locklessly, read by eviction.
+ * @mm_lock:	protects @mms and @nmms (taken in the hooks: a spinlock).
+ * @mms:	address spaces that touched the device (struct cxd_nl_mm).
+ * @nmms:	entries in @mms.
+ * @drain_work:	background write-back drain (writeback = drain).
+ * @scan_work:	accessed-bit scan.
+ * @stopping:	set by cxd_nodelat_stop(): works stop re-arming.
+ * @pending:	queued task_works not yet run.
+ * @st:		counters shown in sysfs (struct cxd_nodelat_stats).
+ */
+struct cxd_nodelat {
+	struct list_head list;
+	struct kref ref;
+	struct cxd_live *l;
+	const char *name;
+	unsigned long pfn_lo;
+	unsigned long pfn_hi;
+	unsigned long *va;
+	spinlock_t mm_lock;
+	struct list_head mms;
+	unsigned int nmms;
+	struct work_struct drain_work;
+	struct delayed_work scan_work;
+	bool stopping;
+	atomic_t pending;
+	struct {
+		atomic64_t thp_pages;
+		atomic64_t kernel_accesses;
+		atomic64_t dropped;
+		atomic64_t evict_ptes;
+		atomic64_t evict_unmapped;
+		atomic64_t late_writebacks;
+		atomic64_t first_touches;
+		atomic64_t hint_faults;
+		atomic64_t scan_passes;
+		atomic64_t scan_touched;
+	} st;
+};
+
+/* One access seen by a hook, to be run by the task_work. */
+struct cxd_nl_work {
+	struct callback_head cb;
+	struct cxd_nodelat *nl;
+	u64 page;
+	unsigned long va;
+	struct mm_struct *mm;		/* compared only, not referenced */
+	unsigned int flags;		/* CXD_ACC_WRITE */
+	u64 t_fault;			/* when the hook saw it, ns */
+};
+
+static LIST_HEAD(cxd_nl_devs);		/* RCU readers: the hooks */
+static DEFINE_SPINLOCK(cxd_nl_devs_lock);
+static unsigned int cxd_nl_users;	/* under cxd_cfg_mutex */
+
+/* ---------------------------------------------------------- lifetime -- */
+
+static void cxd_nl_release(struct kref *ref)
+{
+	struct cxd_nodelat *nl = container_of(ref, struct cxd_nodelat, ref);
+	struct cxd_nl_mm *m, *tmp;
+
+	list_for_each_entry_safe(m, tmp, &nl->mms, node) {
+		mmdrop(m->mm);
+		kfree(m);
+	}
+	kvfree(nl->va);
+	put_device(&nl->l->dev);
+	kfree(nl);
+}
+
+static void cxd_nl_put(struct cxd_nodelat *nl)
+{
+	kref_put(&nl->ref, cxd_nl_release);
+}
+
+/* --------------------------------------------------------- mm tracking -- */
+
+static bool cxd_nl_mm_tracked(struct cxd_nodelat *nl, struct mm_struct *mm)
+{
+	struct cxd_nl_mm *m;
+
+	list_for_each_entry(m, &nl->mms, node)
+		if (m->mm == mm)
+			return true;
+	return false;
+}
+
+/*
+ * Track @mm. @m is a preallocated entry or NULL (then one is allocated with
+ * GFP_ATOMIC). Context: any. Return: true if @m was used.
+ */
+static bool cxd_nl_mm_add(struct cxd_nodelat *nl, struct mm_struct *mm,
+			  struct cxd_nl_mm *m)
+{
+	unsigned long flags;
+	bool used = false;
+
+	spin_lock_irqsave(&nl->mm_lock, flags);
+	if (!cxd_nl_mm_tracked(nl, mm)) {
+		if (!m)
+			m = kmalloc(sizeof(*m), GFP_ATOMIC | __GFP_NOWARN);
+		else
+			used = true;
+		if (m) {
+			mmgrab(mm);
+			m->mm = mm;
+			list_add_tail(&m->node, &nl->mms);
+			nl->nmms++;
+		} else {
+			atomic64_inc(&nl->st.dropped);
+		}
+	}
+	spin_unlock_irqrestore(&nl->mm_lock, flags);
+	return used;
+}
+
+/* Forget mms whose address space is gone. Context: process. */
+static void cxd_nl_mm_prune(struct cxd_nodelat *nl)
+{
+	struct cxd_nl_mm *m, *tmp;
+	LIST_HEAD(dead);
+	unsigned long flags;
+
+	spin_lock_irqsave(&nl->mm_lock, flags);
+	list_for_each_entry_safe(m, tmp, &nl->mms, node) {
+		if (!atomic_read(&m->mm->mm_users)) {
+			list_move(&m->node, &dead);
+			nl->nmms--;
+		}
+	}
+	spin_unlock_irqrestore(&nl->mm_lock, flags);
+	list_for_each_entry_safe(m, tmp, &dead, node) {
+		mmdrop(m->mm);
+		kfree(m);
+	}
+}
+
+/*
+ * Snapshot the tracked mms, each with a reference on its address space
+ * (mmget), into a new array. Context: process. Return: the array (kfree it
+ * after cxd_nl_mms_put()) or NULL, and the count in *@n.
+ */
+static struct mm_struct **cxd_nl_mms_get(struct cxd_nodelat *nl,
+					 unsigned int *n)
+{
+	struct mm_struct **v;
+	struct cxd_nl_mm *m;
+	unsigned int cap = READ_ONCE(nl->nmms) + 4, i = 0;
+	unsigned long flags;
+
+	*n = 0;
+	v = kmalloc_array(cap, sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return NULL;
+	spin_lock_irqsave(&nl->mm_lock, flags);
+	list_for_each_entry(m, &nl->mms, node) {
+		if (i == cap)
+			break;
+		if (mmget_not_zero(m->mm))
+			v[i++] = m->mm;
+	}
+	spin_unlock_irqrestore(&nl->mm_lock, flags);
+	*n = i;
+	return v;
+}
+
+static void cxd_nl_mms_put(struct mm_struct **v, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		mmput(v[i]);
+	kfree(v);
+}
+
+/* ------------------------------------------------------------ eviction -- */
+
+/*
+ * Is there a PTE table for @va? apply_to_existing_page_range() warns on a
+ * leaf (huge) PMD, so those are skipped here; the mmap_lock held for read
+ * keeps a table from turning into a huge PMD (collapse takes it for write).
+ */
+static bool cxd_nl_pte_table(struct mm_struct *mm, unsigned long va)
+{
+	pgd_t *pgd = pgd_offset(mm, va);
+	p4d_t *p4d;
+	pud_t *pud;
+	pmd_t *pmd, pmdv;
+
+	if (pgd_none(*pgd) || pgd_bad(*pgd))
+		return false;
+	p4d = p4d_offset(pgd, va);
+	if (p4d_none(*p4d) || p4d_bad(*p4d))
+		return false;
+	pud = pud_offset(p4d, va);
+	if (pud_none(*pud) || pud_leaf(*pud) || pud_bad(*pud))
+		return false;
+	pmd = pmd_offset(pud, va);
+	pmdv = READ_ONCE(*pmd);
+	return pmd_present(pmdv) && !pmd_leaf(pmdv) && !pmd_bad(pmdv);
+}
+
+/* What a PTE callback does with the PTE of one device page. */
+struct cxd_nl_pte {
+	struct vm_area_struct *vma;
+	unsigned long pfn;
+	bool protnone;		/* evict: make it PROT_NONE; scan: test bits */
+	bool found;		/* a PTE mapped the page */
+	bool dirty;		/* it was dirty (bit moved to the folio) */
+	bool young;		/* scan: it was accessed (bit cleared) */
+};
+
+/* Move a dirty PTE's dirty bit to its (anonymous) folio. PTE lock held. */
+static pte_t cxd_nl_pte_clean(pte_t pte, struct page *page)
+{
+	folio_mark_dirty(page_folio(page));
+	return pte_mkclean(pte);
+}
+
+static int cxd_nl_pte_fn(pte_t *ptep, unsigned long addr, void *data)
+{
+	struct cxd_nl_pte *p = data;
+	pte_t old = ptep_get(ptep), new;
+	struct page *page;
+
+	if (!pte_present(old) || pte_protnone(old) || pte_pfn(old) != p->pfn)
+		return 0;
+	page = pfn_to_page(p->pfn);
+	if (!PageAnon(page))
+		return 0;
+	p->found = true;
+	if (!p->protnone) {
+		/* Scan: clear and report the accessed and dirty bits. */
+		if (!pte_young(old) && !pte_dirty(old))
+			return 0;
+		old = ptep_modify_prot_start(p->vma, addr, ptep);
+		new = pte_mkold(old);
+		if (pte_dirty(old)) {
+			new = cxd_nl_pte_clean(new, page);
+			p->dirty = true;
+		}
+		p->young |= pte_young(old);
+		ptep_modify_prot_commit(p->vma, addr, ptep, old, new);
+		return 0;
+	}
+	old = ptep_modify_prot_start(p->vma, addr, ptep);
+	new = cxd_pte_mkprotnone(old);
+	if (pte_dirty(old)) {
+		new = cxd_nl_pte_clean(new, page);
+		p->dirty = true;
+	}
+	ptep_modify_prot_commit(p->vma, addr, ptep, old, new);
+	return 0;
+}
+
+/*
+ * Apply @p to device page @page in @mm. Caller holds @mm's mmap_lock for
+ * read. Return: true if a PTE of @mm mapped the page.
+ */
+static bool cxd_nl_pte_apply(struct cxd_nodelat *nl, struct mm_struct *mm,
+			     u64 page, struct cxd_nl_pte *p)
+{
+	unsigned long va = READ_ONCE(nl->va[page]);
+	struct vm_area_struct *vma;
+
+	if (!va)
+		return false;
+	vma = vma_lookup(mm, va);
+	if (!vma || !vma_is_accessible(vma) ||
+	    (vma->vm_flags & (VM_PFNMAP | VM_MIXEDMAP | VM_IO | VM_HUGETLB)))
+		return false;
+	if (!cxd_nl_pte_table(mm, va))
+		return false;
+	p->vma = vma;
+	p->pfn = nl->pfn_lo + page;
+	p->found = false;
+	apply_to_existing_page_range(mm, va, PAGE_SIZE, cxd_nl_pte_fn, p);
+	return p->found;
+}
+
+/*
+ * Evict @n victims: make each PROT_NONE in every tracked mm, then flush every
+ * CPU's TLB once. A victim found dirty that the model evicted clean is
+ * charged a write-back now. Context: process, may sleep; no lock held.
+ */
+static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
+			 unsigned int n)
+{
+	bool found[CXD_MAX_VICTIMS > CXD_NL_DRAIN_BATCH ?
+		   CXD_MAX_VICTIMS : CXD_NL_DRAIN_BATCH] = { };
+	bool dirty[ARRAY_SIZE(found)] = { };
+	struct cxd_live *l = nl->l;
+	struct mm_struct **mms;
+	unsigned int i, j, nm;
+	bool changed = false;
+	u64 now;
+
+	if (!n)
+		return;
+	n = min_t(unsigned int, n, ARRAY_SIZE(found));
+	mms = cxd_nl_mms_get(nl, &nm);
+	for (j = 0; j < nm; j++) {
+		struct mm_struct *mm = mms[j];
+
+		mmap_read_lock(mm);
+		inc_tlb_flush_pending(mm);
+		for (i = 0; i < n; i++) {
+			struct cxd_nl_pte p = { .protnone = true };
+
+			if (cxd_nl_pte_apply(nl, mm, v[i].page, &p)) {
+				found[i] = true;
+				dirty[i] |= p.dirty;
+				changed = true;
+				atomic64_inc(&nl->st.evict_ptes);
+			}
+		}
+		mmap_read_unlock(mm);
+	}
+	if (changed)
+		cxd_flush_tlb_all_cpus();
+	for (j = 0; j < nm; j++)
+		dec_tlb_flush_pending(mms[j]);
+	if (mms)
+		cxd_nl_mms_put(mms, nm);
+
+	now = ktime_get_ns();
+	for (i = 0; i < n; i++) {
+		if (!found[i])
+			atomic64_inc(&nl->st.evict_unmapped);
+		if (dirty[i] && !v[i].dirty) {
+			spin_lock(&l->lock);
+			cxd_model_late_writeback(&l->model, v[i].page, now);
+			spin_unlock(&l->lock);
+			atomic64_inc(&nl->st.late_writebacks);
+		}
+	}
+}
+
+/* Background write-back drain, as cxd_drain_work() for devdax. */
+static void cxd_nl_drain_work(struct work_struct *work)
+{
+	struct cxd_nodelat *nl = container_of(work, struct cxd_nodelat,
+					      drain_work);
+	struct cxd_victim v[CXD_NL_DRAIN_BATCH];
+	struct cxd_live *l = nl->l;
+	unsigned int n;
+
+	do {
+		spin_lock(&l->lock);
+		n = cxd_model_drain(&l->model, ktime_get_ns(), v,
+				    CXD_NL_DRAIN_BATCH);
+		spin_unlock(&l->lock);
+		cxd_nl_evict(nl, v, n);
+		cond_resched();
+	} while (n == CXD_NL_DRAIN_BATCH && !READ_ONCE(nl->stopping));
+}
+
+/* -------------------------------------------------------------- access -- */
+
+/*
+ * One access to device page @page at user address @va of @mm by the current
+ * task, seen by a hook at @t0 (CLOCK_MONOTONIC ns): the model's now, so the
+ * time between the fault and this task_work hides inside the modeled wait.
+ * Runs the model, evicts the victims and waits for the modeled completion.
+ * Context: task_work (process), no lock held.
+ */
+static void cxd_nl_access(struct cxd_nodelat *nl, u64 page, unsigned long va,
+			  struct mm_struct *mm, unsigned int flags, u64 t0)
+{
+	struct cxd_live *l = nl->l;
+	struct cxd_access *acc;
+	struct cxd_nl_mm *m;
+	u64 t1;
+
+	WRITE_ONCE(nl->va[page], va);
+	if (mm == current->mm) {
+		m = kmalloc(sizeof(*m), GFP_KERNEL);
+		if (m && !cxd_nl_mm_add(nl, mm, m))
+			kfree(m);
+	}
+
+	acc = kmalloc(sizeof(*acc), GFP_KERNEL);
+	if (!acc) {
+		atomic64_inc(&nl->st.dropped);
+		return;
+	}
+	spin_lock(&l->lock);
+	cxd_model_access(&l->model, page, flags, t0, acc);
+	spin_unlock(&l->lock);
+	if (acc->drain && !READ_ONCE(nl->stopping))
+		queue_work(system_unbound_wq, &nl->drain_work);
+
+	cxd_nl_evict(nl, acc->victims, acc->nvictims);
+	if (!acc->hit || acc->late)
+		cxd_wait_until(acc->done_ns);
+	if (!acc->hit) {
+		t1 = ktime_get_ns();
+		spin_lock(&l->lock);
+		cxd_miss_account(l, page, flags & CXD_ACC_WRITE, t0, t1, acc);
+		spin_unlock(&l->lock);
+	}
+	kfree(acc);
+}
+
+static void cxd_nl_work_fn(struct callback_head *cb)
+{
+	struct cxd_nl_work *w = container_of(cb, struct cxd_nl_work, cb);
+	struct cxd_nodelat *nl = w->nl;
+
+	if (!READ_ONCE(nl->stopping))
+		cxd_nl_access(nl, w->page, w->va, w->mm, w->flags,
+			      w->t_fault);
+	atomic_dec(&nl->pending);
+	cxd_nl_put(nl);
+	kfree(w);
+	module_put(THIS_MODULE);
+}
+
+/* The device whose range holds @pfn. Caller is in an RCU read section. */
+static struct cxd_nodelat *cxd_nl_find(unsigned long pfn)
+{
+	struct cxd_nodelat *nl;
+
+	list_for_each_entry_rcu(nl, &cxd_nl_devs, list)
+		if (pfn >= nl->pfn_lo && pfn < nl->pfn_hi)
+			return nl;
+	return NULL;
+}
+
+/*
+ * A hook saw an access to a page of a device: queue the model's work on the
+ * current task. Context: atomic (kprobe, PTE lock held); never sleeps.
+ */
+static void cxd_nl_event(const struct cxd_nl_hook_args *a, bool first_touch)
+{
+	struct cxd_nodelat *nl;
+	struct cxd_nl_work *w;
+
+	rcu_read_lock();
+	nl = cxd_nl_find(a->pfn);
+	if (!nl || READ_ONCE(nl->stopping))
+		goto out;
+	if (a->large) {
+		/* Residency is per 4 KiB page: a THP escapes the model. */
+		if (first_touch)
+			atomic64_add(compound_nr(pfn_to_page(a->pfn)),
+				     &nl->st.thp_pages);
+		goto out;
+	}
+	if (!current->mm || (current->flags & (PF_KTHREAD | PF_EXITING))) {
+		atomic64_inc(&nl->st.kernel_accesses);
+		goto out;
+	}
+	w = kmalloc(sizeof(*w), GFP_ATOMIC | __GFP_NOWARN);
+	if (!w) {
+		atomic64_inc(&nl->st.dropped);
+		goto out;
+	}
+	w->t_fault = ktime_get_ns();
+	w->page = a->pfn - nl->pfn_lo;
+	w->va = a->addr & PAGE_MASK;
+	w->mm = a->vma->vm_mm;
+	w->flags = a->write ? CXD_ACC_WRITE : 0;
+	w->nl = nl;
+	kref_get(&nl->ref);	/* the list's reference keeps it above 0 */
+	__module_get(THIS_MODULE);
+	atomic_inc(&nl->pending);
+	init_task_work(&w->cb, cxd_nl_work_fn);
+	if (task_work_add(current, &w->cb, TWA_RESUME)) {
+		atomic_dec(&nl->pending);
+		kref_put(&nl->ref, cxd_nl_release);	/* never the last */
+		module_put(THIS_MODULE);
+		kfree(w);
+		atomic64_inc(&nl->st.dropped);
+		goto out;
+	}
+	atomic64_inc(first_touch ? &nl->st.first_touches : &nl->st.hint_faults);
+out:
+	rcu_read_unlock();
+}
+
+#if CXD_NODE_LATENCY
+static int cxd_nl_hint_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct cxd_nl_hook_args a;
+
+	cxd_nl_hint_args(regs, &a);
+	cxd_nl_event(&a, false);
+	return 0;
+}
+
+static int cxd_nl_new_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct cxd_nl_hook_args a;
+
+	cxd_nl_new_args(regs, &a);
+	cxd_nl_event(&a, true);
+	return 0;
+}
+
+static struct kprobe cxd_nl_kp_hint = {
+	.symbol_name = CXD_NL_HINT_SYM,
+	.pre_handler = cxd_nl_hint_pre,
+};
+
+static struct kprobe cxd_nl_kp_new = {
+	.symbol_name = CXD_NL_NEW_SYM,
+	.pre_handler = cxd_nl_new_pre,
+};
+#endif
+
+/*
+ * A new task: a child with its own mm (fork) inherits its parent's anonymous
+ * pages at the same addresses, so it is tracked wherever the parent is.
+ * Context: the task_newtask tracepoint (preemption off).
+ */
+static void cxd_nl_newtask(void *data, struct task_struct *task,
+			   unsigned long clone_flags)
+{
+	struct mm_struct *parent = current->mm, *child = task->mm;
+	struct cxd_nodelat *nl;
+	bool tracked;
+
+	if (!parent || !child || child == parent || (clone_flags & CLONE_VM))
+		return;
+	rcu_read_lock();
+	list_for_each_entry_rcu(nl, &cxd_nl_devs, list) {
+		unsigned long flags;
+
+		spin_lock_irqsave(&nl->mm_lock, flags);
+		tracked = cxd_nl_mm_tracked(nl, parent);
+		spin_unlock_irqrestore(&nl->mm_lock, flags);
+		if (tracked)
+			cxd_nl_mm_add(nl, child, NULL);
+	}
+	rcu_read_unlock();
+}
+
+static struct tracepoint *cxd_nl_tp_newtask;
+
+static void cxd_nl_find_tp(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "task_newtask"))
+		cxd_nl_tp_newtask = tp;
+}
+
+/* Register the hooks for the first user. Context: cxd_cfg_mutex held. */
+static int cxd_nl_hooks_get(const char *name)
+{
+#if CXD_NODE_LATENCY
+	int ret;
+
+	lockdep_assert_held(&cxd_cfg_mutex);
+	if (cxd_nl_users++)
+		return 0;
+	for_each_kernel_tracepoint(cxd_nl_find_tp, NULL);
+	if (!cxd_nl_tp_newtask) {
+		pr_warn(CXD_NAME ": %s: power: node_latency: tracepoint task_newtask not found\n",
+			name);
+		ret = -EOPNOTSUPP;
+		goto err;
+	}
+	ret = tracepoint_probe_register(cxd_nl_tp_newtask, cxd_nl_newtask,
+					NULL);
+	if (ret) {
+		pr_warn(CXD_NAME ": %s: power: node_latency: cannot attach to task_newtask: %d\n",
+			name, ret);
+		goto err;
+	}
+	/* kprobe structures are reused: clear what a registration left. */
+	cxd_nl_kp_hint.addr = NULL;
+	cxd_nl_kp_hint.flags = 0;
+	ret = register_kprobe(&cxd_nl_kp_hint);
+	if (ret) {
+		pr_warn(CXD_NAME ": %s: power: node_latency: cannot probe %s (%d): this kernel is not supported\n",
+			name, CXD_NL_HINT_SYM, ret);
+		ret = -EOPNOTSUPP;
+		goto err_tp;
+	}
+	cxd_nl_kp_new.addr = NULL;
+	cxd_nl_kp_new.flags = 0;
+	ret = register_kprobe(&cxd_nl_kp_new);
+	if (ret) {
+		pr_warn(CXD_NAME ": %s: power: node_latency: cannot probe %s (%d): this kernel is not supported\n",
+			name, CXD_NL_NEW_SYM, ret);
+		ret = -EOPNOTSUPP;
+		goto err_hint;
+	}
+	return 0;
+
+err_hint:
+	unregister_kprobe(&cxd_nl_kp_hint);
+err_tp:
+	tracepoint_probe_unregister(cxd_nl_tp_newtask, cxd_nl_newtask, NULL);
+	tracepoint_synchronize_unregister();
+err:
+	cxd_nl_users--;
+	return ret;
+#else
+	return -EOPNOTSUPP;
+#endif
+}
+
+/* Unregister the hooks after the last user. Context: cxd_cfg_mutex held. */
+static void cxd_nl_hooks_put(void)
+{
+#if CXD_NODE_LATENCY
+	lockdep_assert_held(&cxd_cfg_mutex);
+	if (--cxd_nl_users)
+		return;
+	unregister_kprobe(&cxd_nl_kp_new);
+	unregister_kprobe(&cxd_nl_kp_hint);
+	tracepoint_probe_unregister(cxd_nl_tp_newtask, cxd_nl_newtask, NULL);
+	tracepoint_synchronize_unregister();
+#endif
+}
+
+/* ---------------------------------------------------------------- scan -- */
+
+/*
+ * One accessed-bit pass over the tracked pages: an accessed page is reported
+ * to the policy (cxd_cache_touch()), a dirty one marks its line dirty.
+ */
+static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
+{
+	struct cxd_live *l = nl->l;
+	u64 touched[CXD_NL_SCAN_BATCH], dirtied[CXD_NL_SCAN_BATCH];
+	unsigned int nt = 0, nd = 0, i, j, nm;
+	struct mm_struct **mms;
+	bool cleared = false;
+	u64 page;
+
+	mms = cxd_nl_mms_get(nl, &nm);
+	for (j = 0; j < nm; j++) {
+		struct mm_struct *mm = mms[j];
+
+		mmap_read_lock(mm);
+		inc_tlb_flush_pending(mm);
+		for (page = 0; page < l->npages; page++) {
+			struct cxd_nl_pte p = { .protnone = false };
+
+			if (!READ_ONCE(nl->va[page]))
+				continue;
+			if (!cxd_nl_pte_apply(nl, mm, page, &p))
+				continue;
+			if (p.young)
+				touched[nt++] = page;
+			if (p.dirty)
+				dirtied[nd++] = page;
+			cleared |= p.young || p.dirty;
+			if (nt == CXD_NL_SCAN_BATCH || nd == CXD_NL_SCAN_BATCH) {
+				spin_lock(&l->lock);
+				for (i = 0; i < nt; i++)
+					cxd_cache_touch(&l->model.cache,
+							touched[i]);
+				for (i = 0; i < nd; i++)
+					cxd_cache_set_dirty(&l->model.cache,
+							    dirtied[i]);
+				spin_unlock(&l->lock);
+				atomic64_add(nt, &nl->st.scan_touched);
+				nt = 0;
+				nd = 0;
+			}
+			if (!(page % 1024) && need_resched()) {
+				mmap_read_unlock(mm);
+				cond_resched();
+				mmap_read_lock(mm);
+			}
+		}
+		mmap_read_unlock(mm);
+	}
+	spin_lock(&l->lock);
+	for (i = 0; i < nt; i++)
+		cxd_cache_touch(&l->model.cache, touched[i]);
+	for (i = 0; i < nd; i++)
+		cxd_cache_set_dirty(&l->model.cache, dirtied[i]);
+	l->scan_passes++;
+	l->scan_touched += nt;
+	spin_unlock(&l->lock);
+	atomic64_add(nt, &nl->st.scan_touched);
+	atomic64_inc(&nl->st.scan_passes);
+	/* The accessed and dirty bits are set again only on a TLB fill. */
+	if (cleared)
+		cxd_flush_tlb_all_cpus();
+	for (j = 0; j < nm; j++)
+		dec_tlb_flush_pending(mms[j]);
+	if (mms)
+		cxd_nl_mms_put(mms, nm);
+}
+
+static void cxd_nl_scan_work(struct work_struct *work)
+{
+	struct cxd_nodelat *nl = container_of(to_delayed_work(work),
+					      struct cxd_nodelat, scan_work);
+	unsigned int ms = READ_ONCE(nl->l->scan_interval_ms);
+
+	cxd_nl_mm_prune(nl);
+	if (ms)
+		cxd_nl_scan_pass(nl);
+	if (!READ_ONCE(nl->stopping))
+		queue_delayed_work(system_unbound_wq, &nl->scan_work,
+				   msecs_to_jiffies(ms ? ms : CXD_NL_SCAN_IDLE_MS));
+}
+
+/* ----------------------------------------------------------------- API -- */
+
+/**
+ * cxd_nodelat_supported() - can this kernel run node_latency?
+ * Return: true where compat.h enables it (Debian 6.1 and 6.12 layouts);
+ * whether the hooks really attach is known only at power-on.
+ */
+bool cxd_nodelat_supported(void)
+{
+	return CXD_NODE_LATENCY;
+}
+
+/**
+ * cxd_nodelat_start() - apply the model to the memory of node-mode device @l.
+ * @l:		powered node-mode device (its model is initialised).
+ * @name:	device name, for log lines; must outlive the state.
+ * @start:	first byte of the device's range.
+ * @size:	bytes.
+ * @scan_interval_ms: accessed-bit scan period, ms (0: off); follows
+ *		@l->scan_interval_ms from then on (a live attribute).
+ * @out:	receives the new state.
+ *
+ * Context: process; caller holds cxd_cfg_mutex.
+ * Return: 0; -ENOMEM; -EOPNOTSUPP (one log line) when the hooks cannot be
+ * attached on this kernel.
+ */
+int cxd_nodelat_start(struct cxd_live *l, const char *name, u64 start,
+		      u64 size, unsigned int scan_interval_ms,
+		      struct cxd_nodelat **out)
+{
+	struct cxd_nodelat *nl;
+	int ret;
+
+	nl = kzalloc(sizeof(*nl), GFP_KERNEL);
+	if (!nl)
+		return -ENOMEM;
+	nl->va = kvcalloc(size >> PAGE_SHIFT, sizeof(*nl->va), GFP_KERNEL);
+	if (!nl->va) {
+		kfree(nl);
+		return -ENOMEM;
+	}
+	kref_init(&nl->ref);
+	nl->l = l;
+	get_device(&l->dev);
+	nl->name = name;
+	nl->pfn_lo = PHYS_PFN(start);
+	nl->pfn_hi = PHYS_PFN(start + size);
+	spin_lock_init(&nl->mm_lock);
+	INIT_LIST_HEAD(&nl->mms);
+	INIT_WORK(&nl->drain_work, cxd_nl_drain_work);
+	INIT_DELAYED_WORK(&nl->scan_work, cxd_nl_scan_work);
+
+	ret = cxd_nl_hooks_get(name);
+	if (ret) {
+		cxd_nl_put(nl);
+		return ret;
+	}
+	spin_lock(&cxd_nl_devs_lock);
+	list_add_tail_rcu(&nl->list, &cxd_nl_devs);
+	spin_unlock(&cxd_nl_devs_lock);
+	WRITE_ONCE(l->scan_interval_ms, scan_interval_ms);
+	queue_delayed_work(system_unbound_wq, &nl->scan_work, 0);
+	*out = nl;
+	return 0;
+}
+
+/**
+ * cxd_nodelat_stop() - stop applying the model; undo cxd_nodelat_start().
+ * @nl:	state; may live on until queued task_works have run.
+ *
+ * The device's memory is offline by now (power-off refuses otherwise), so no
+ * PTE of any process maps it and no PROT_NONE entry of ours survives.
+ * Context: process; caller holds cxd_cfg_mutex.
+ */
+void cxd_nodelat_stop(struct cxd_nodelat *nl)
+{
+	WRITE_ONCE(nl->stopping, true);
+	spin_lock(&cxd_nl_devs_lock);
+	list_del_rcu(&nl->list);
+	spin_unlock(&cxd_nl_devs_lock);
+	cxd_nl_hooks_put();
+	synchronize_rcu();	/* no hook sees @nl any more */
+	cancel_delayed_work_sync(&nl->scan_work);
+	cancel_work_sync(&nl->drain_work);
+	cxd_nl_put(nl);
+}
+
+/**
+ * cxd_nodelat_get_stats() - counters of node-mode latency @nl.
+ * @nl:	state, or NULL (node_latency off): all zero.
+ * @st:	filled in (see struct cxd_nodelat_stats).
+ * Context: any.
+ */
+void cxd_nodelat_get_stats(struct cxd_nodelat *nl,
+			   struct cxd_nodelat_stats *st)
+{
+	unsigned long flags;
+
+	memset(st, 0, sizeof(*st));
+	if (!nl)
+		return;
+	st->thp_untracked_pages = atomic64_read(&nl->st.thp_pages);
+	st->kernel_accesses = atomic64_read(&nl->st.kernel_accesses);
+	st->events_dropped = atomic64_read(&nl->st.dropped);
+	st->evicted_ptes = atomic64_read(&nl->st.evict_ptes);
+	st->evictions_unmapped = atomic64_read(&nl->st.evict_unmapped);
+	st->late_writebacks = atomic64_read(&nl->st.late_writebacks);
+	st->first_touches = atomic64_read(&nl->st.first_touches);
+	st->hint_faults = atomic64_read(&nl->st.hint_faults);
+	st->pending = atomic_read(&nl->pending);
+	spin_lock_irqsave(&nl->mm_lock, flags);
+	st->tracked_mms = nl->nmms;
+	spin_unlock_irqrestore(&nl->mm_lock, flags);
+}

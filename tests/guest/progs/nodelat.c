@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nodelat: an unmodified-style program on a node-mode device's NUMA node.
+ * Its buffer is anonymous memory bound to NODE with mbind(MPOL_BIND) (the
+ * rest of the process stays on its default node, so the device sees only the
+ * buffer) and MADV_NOHUGEPAGE (residency is per 4 KiB page).
+ *
+ *   nodelat lat NODE DEV NPAGES MODEL_NS [LO HI]
+ *       pass 1 writes one word of each page (a first touch: a miss), timed;
+ *       pass 2 reads each page again (resident: a hit), timed. Checks: the
+ *       device's misses grew by NPAGES in pass 1 and not at all in pass 2,
+ *       median miss in [LO, HI] x MODEL_NS (default 1.0, 1.3), median hit
+ *       below median miss / 10.
+ *   nodelat cyclic NODE DEV NPAGES
+ *       writes NPAGES pages, then reads them cyclically twice; prints the
+ *       device's misses of each read pass ("pass N misses M").
+ *   nodelat replay NODE TRACE NPAGES
+ *       writes pages 0..NPAGES-1 in order, then replays TRACE (`R|W PAGE`)
+ *       on them, one word per access.
+ *   nodelat verify NODE NPAGES SECONDS SEED
+ *       fills NPAGES pages with a checksummed pattern and, for SECONDS,
+ *       rewrites and checks random pages, forks a child that checks every
+ *       page and writes its own copy (COW), moves pages off the node and
+ *       back (mbind MPOL_MF_MOVE, migrate_pages), and munmaps and remaps a
+ *       part. Every page is checked after each step.
+ *
+ * DEV is the device's sysfs directory name (cxdvirtN). TAP on stdout.
+ */
+#include "common.h"
+
+#include <numaif.h>
+#include <sys/wait.h>
+
+static void *node_buf(int node, unsigned long npages)
+{
+	unsigned long mask[16] = { 0 };
+	size_t len = npages * PAGE;
+	void *p;
+
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, len, MADV_NOHUGEPAGE);
+	mask[node / 64] |= 1ul << (node % 64);
+	if (mbind(p, len, MPOL_BIND, mask, sizeof(mask) * 8, 0)) {
+		diag("mbind: %s", strerror(errno));
+		munmap(p, len);
+		return NULL;
+	}
+	return p;
+}
+
+static int page_node(void *addr)
+{
+	int status = -1;
+	void *pages[1] = { addr };
+
+	if (move_pages(0, 1, pages, NULL, &status, 0))
+		return -1;
+	return status;
+}
+
+static int cmd_lat(int argc, char **argv)
+{
+	int node = atoi(argv[2]);
+	const char *dev = argv[3];
+	unsigned long n = strtoul(argv[4], NULL, 0), i;
+	uint64_t model = strtoull(argv[5], NULL, 0);
+	double lo = argc > 6 ? atof(argv[6]) : 1.0;
+	double hi = argc > 7 ? atof(argv[7]) : 1.3;
+	uint64_t *miss = calloc(n, sizeof(*miss));
+	uint64_t *hit = calloc(n, sizeof(*hit));
+	volatile char *b = node_buf(node, n);
+	int64_t m0, m1, m2;
+	uint64_t pm, ph, t;
+
+	if (!ok(b && miss && hit, "buffer of %lu pages bound to node %d", n, node))
+		return tap_exit();
+	m0 = dev_stat(dev, "misses");
+	for (i = 0; i < n; i++) {
+		t = now_ns();
+		b[i * PAGE] = (char)i;
+		miss[i] = now_ns() - t;
+	}
+	m1 = dev_stat(dev, "misses");
+	ok(page_node((void *)b) == node, "the buffer's pages are on node %d (%d)",
+	   node, page_node((void *)b));
+	for (i = 0; i < n; i++) {
+		t = now_ns();
+		(void)b[i * PAGE];
+		hit[i] = now_ns() - t;
+	}
+	m2 = dev_stat(dev, "misses");
+	ok(m1 - m0 == (int64_t)n, "pass 1 (first touch): misses grew by %lu (%" PRId64 ")",
+	   n, m1 - m0);
+	ok(m2 == m1, "pass 2 (resident): no miss (%" PRId64 ")", m2 - m1);
+	pm = quantile(miss, n, 0.5);
+	ph = quantile(hit, n, 0.5);
+	diag("miss ns: p10 %" PRIu64 " p50 %" PRIu64 " p90 %" PRIu64 " (model %" PRIu64 ")",
+	     quantile(miss, n, 0.1), pm, quantile(miss, n, 0.9), model);
+	diag("hit ns: p10 %" PRIu64 " p50 %" PRIu64 " p90 %" PRIu64,
+	     quantile(hit, n, 0.1), ph, quantile(hit, n, 0.9));
+	ok(pm >= lo * model && pm <= hi * model,
+	   "median miss %" PRIu64 " ns within [%.2f, %.2f] x model %" PRIu64,
+	   pm, lo, hi, model);
+	ok(ph * 10 < pm, "median hit %" PRIu64 " ns below median miss / 10", ph);
+	return tap_exit();
+}
+
+static int cmd_cyclic(int argc, char **argv)
+{
+	int node = atoi(argv[2]);
+	const char *dev = argv[3];
+	unsigned long n = strtoul(argv[4], NULL, 0), i;
+	volatile char *b = node_buf(node, n);
+	int64_t m;
+	int pass;
+
+	if (!ok(b != NULL, "buffer of %lu pages bound to node %d", n, node))
+		return tap_exit();
+	for (i = 0; i < n; i++)
+		b[i * PAGE] = 1;
+	for (pass = 1; pass <= 2; pass++) {
+		m = dev_stat(dev, "misses");
+		for (i = 0; i < n; i++)
+			(void)b[i * PAGE];
+		printf("pass %d misses %" PRId64 "\n", pass,
+		       dev_stat(dev, "misses") - m);
+	}
+	return tap_exit();
+}
+
+static int cmd_replay(int argc, char **argv)
+{
+	int node = atoi(argv[2]);
+	FILE *f = fopen(argv[3], "r");
+	unsigned long n = strtoul(argv[4], NULL, 0), i, pg;
+	volatile uint64_t *b = node_buf(node, n);
+	char op;
+
+	if (!f || !b)
+		return 2;
+	for (i = 0; i < n; i++)
+		b[i * (PAGE / 8)] = i;
+	while (fscanf(f, " %c %lu", &op, &pg) == 2) {
+		if (pg >= n)
+			return 2;
+		if (op == 'W')
+			b[pg * (PAGE / 8)] = pg;
+		else
+			(void)b[pg * (PAGE / 8)];
+	}
+	return 0;
+}
+
+/* Check every page against its expected seed; returns bad pages. */
+static unsigned long check_all(volatile uint64_t *b, const uint64_t *seed,
+			       unsigned long n)
+{
+	unsigned long i, bad = 0;
+
+	for (i = 0; i < n; i++)
+		if (check_page(b + i * (PAGE / 8), seed[i], i, PAGE / 8) >= 0)
+			bad++;
+	return bad;
+}
+
+static int move_range(void *p, size_t len, int node)
+{
+	unsigned long mask[16] = { 0 };
+
+	mask[node / 64] |= 1ul << (node % 64);
+	return mbind(p, len, MPOL_BIND, mask, sizeof(mask) * 8,
+		     MPOL_MF_MOVE | MPOL_MF_STRICT);
+}
+
+static int cmd_verify(int argc, char **argv)
+{
+	int node = atoi(argv[2]);
+	unsigned long n = strtoul(argv[3], NULL, 0), i, bad, rounds = 0;
+	uint64_t secs = strtoull(argv[4], NULL, 0);
+	uint64_t s0 = strtoull(argv[5], NULL, 0), rng = s0 | 1;
+	volatile uint64_t *b = node_buf(node, n);
+	uint64_t *seed = calloc(n, sizeof(*seed));
+	uint64_t end = now_ns() + secs * 1000000000ull;
+	unsigned long part = n / 4;
+	int status;
+	pid_t pid;
+
+	if (!ok(b && seed, "buffer of %lu pages bound to node %d", n, node))
+		return tap_exit();
+	for (i = 0; i < n; i++) {
+		seed[i] = s0;
+		fill_page(b + i * (PAGE / 8), s0, i, PAGE / 8);
+	}
+	bad = check_all(b, seed, n);
+	ok(!bad, "filled %lu pages: %lu bad", n, bad);
+
+	while (now_ns() < end) {
+		rounds++;
+		for (i = 0; i < n; i++) {
+			rng ^= rng << 13;
+			rng ^= rng >> 7;
+			rng ^= rng << 17;
+			unsigned long pg = rng % n;
+
+			seed[pg] = rng;
+			fill_page(b + pg * (PAGE / 8), rng, pg, PAGE / 8);
+		}
+		if ((bad = check_all(b, seed, n)))
+			break;
+
+		/* fork: the child sees the parent's data, then writes its own. */
+		pid = fork();
+		if (!pid) {
+			unsigned long cbad = check_all(b, seed, n);
+
+			for (i = 0; i < n; i += 2)
+				fill_page(b + i * (PAGE / 8), ~seed[i], i, PAGE / 8);
+			_exit(cbad ? 1 : 0);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+		    !WIFEXITED(status) || WEXITSTATUS(status)) {
+			bad = ~0ul;
+			diag("round %lu: child saw wrong data or failed", rounds);
+			break;
+		}
+		if ((bad = check_all(b, seed, n)))
+			break;
+
+		/* Move a quarter off the node and back. */
+		if (node > 0 && move_range((void *)b, part * PAGE, 0) == 0)
+			move_range((void *)b, part * PAGE, node);
+		if ((bad = check_all(b, seed, n)))
+			break;
+
+		/* munmap and remap the last quarter: fresh zero pages. */
+		munmap((void *)(b + (n - part) * (PAGE / 8)), part * PAGE);
+		if (mmap((void *)(b + (n - part) * (PAGE / 8)), part * PAGE,
+			 PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED) {
+			bad = ~0ul;
+			break;
+		}
+		move_range((void *)(b + (n - part) * (PAGE / 8)), part * PAGE, node);
+		madvise((void *)(b + (n - part) * (PAGE / 8)), part * PAGE,
+			MADV_NOHUGEPAGE);
+		for (i = n - part; i < n; i++) {
+			seed[i] = rng + i;
+			fill_page(b + i * (PAGE / 8), seed[i], i, PAGE / 8);
+		}
+		if ((bad = check_all(b, seed, n)))
+			break;
+	}
+	ok(!bad, "%lu rounds of rewrite, fork, move off and back, remap: %lu bad pages",
+	   rounds, bad);
+	ok(rounds > 0, "at least one round ran");
+	return tap_exit();
+}
+
+int main(int argc, char **argv)
+{
+	tap_init();
+	if (argc >= 6 && !strcmp(argv[1], "lat"))
+		return cmd_lat(argc, argv);
+	if (argc >= 5 && !strcmp(argv[1], "cyclic"))
+		return cmd_cyclic(argc, argv);
+	if (argc >= 5 && !strcmp(argv[1], "replay"))
+		return cmd_replay(argc, argv);
+	if (argc >= 6 && !strcmp(argv[1], "verify"))
+		return cmd_verify(argc, argv);
+	fprintf(stderr, "usage: see the top of %s\n", __FILE__);
+	return 2;
+}
