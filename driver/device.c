@@ -212,6 +212,9 @@ static int cxd_power_on_node(struct cxd_dev *d, struct cxd_live *l)
 	int ret;
 
 	l->dev.devt = 0;
+	ret = cxd_trace_alloc(l, d->cfg.trace_entries);
+	if (ret)
+		return ret;
 	ret = cxd_node_attach(d, l);
 	if (ret)
 		return ret;
@@ -222,6 +225,7 @@ static int cxd_power_on_node(struct cxd_dev *d, struct cxd_live *l)
 		return ret;
 	}
 	d->live = l;
+	cxd_trace_debugfs_add(l);
 	return 0;
 }
 
@@ -349,6 +353,7 @@ int cxd_power_off(struct cxd_dev *d)
 		if (cxd_node_busy(l))
 			return -EBUSY;
 		cxd_scan_stop(l);
+		cxd_trace_debugfs_remove(l);
 		device_del(&l->dev);
 		cxd_node_detach(l);
 		d->live = NULL;

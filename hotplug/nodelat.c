@@ -70,6 +70,18 @@
 #include "cxdvirt.h"
 #include "node.h"
 
+/**
+ * cxd_nodelat_supported() - can this kernel run node_latency?
+ * Return: true where compat.h enables it (Debian 6.1 and 6.12 layouts);
+ * whether the hooks really attach is known only at power-on.
+ */
+bool cxd_nodelat_supported(void)
+{
+	return CXD_NODE_LATENCY;
+}
+
+#if CXD_NODE_LATENCY
+
 #define CXD_NL_DRAIN_BATCH	32
 #define CXD_NL_SCAN_IDLE_MS	500	/* poll period while scanning is off */
 #define CXD_NL_SCAN_BATCH	64
@@ -569,7 +581,6 @@ out:
 	rcu_read_unlock();
 }
 
-#if CXD_NODE_LATENCY
 static int cxd_nl_hint_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	struct cxd_nl_hook_args a;
@@ -597,7 +608,6 @@ static struct kprobe cxd_nl_kp_new = {
 	.symbol_name = CXD_NL_NEW_SYM,
 	.pre_handler = cxd_nl_new_pre,
 };
-#endif
 
 /*
  * A new task: a child with its own mm (fork) inherits its parent's anonymous
@@ -637,7 +647,6 @@ static void cxd_nl_find_tp(struct tracepoint *tp, void *priv)
 /* Register the hooks for the first user. Context: cxd_cfg_mutex held. */
 static int cxd_nl_hooks_get(const char *name)
 {
-#if CXD_NODE_LATENCY
 	int ret;
 
 	lockdep_assert_held(&cxd_cfg_mutex);
@@ -686,15 +695,11 @@ err_tp:
 err:
 	cxd_nl_users--;
 	return ret;
-#else
-	return -EOPNOTSUPP;
-#endif
 }
 
 /* Unregister the hooks after the last user. Context: cxd_cfg_mutex held. */
 static void cxd_nl_hooks_put(void)
 {
-#if CXD_NODE_LATENCY
 	lockdep_assert_held(&cxd_cfg_mutex);
 	if (--cxd_nl_users)
 		return;
@@ -702,7 +707,6 @@ static void cxd_nl_hooks_put(void)
 	unregister_kprobe(&cxd_nl_kp_hint);
 	tracepoint_probe_unregister(cxd_nl_tp_newtask, cxd_nl_newtask, NULL);
 	tracepoint_synchronize_unregister();
-#endif
 }
 
 /* ---------------------------------------------------------------- scan -- */
@@ -793,16 +797,6 @@ static void cxd_nl_scan_work(struct work_struct *work)
 }
 
 /* ----------------------------------------------------------------- API -- */
-
-/**
- * cxd_nodelat_supported() - can this kernel run node_latency?
- * Return: true where compat.h enables it (Debian 6.1 and 6.12 layouts);
- * whether the hooks really attach is known only at power-on.
- */
-bool cxd_nodelat_supported(void)
-{
-	return CXD_NODE_LATENCY;
-}
 
 /**
  * cxd_nodelat_start() - apply the model to the memory of node-mode device @l.
@@ -906,3 +900,25 @@ void cxd_nodelat_get_stats(struct cxd_nodelat *nl,
 	st->tracked_mms = nl->nmms;
 	spin_unlock_irqrestore(&nl->mm_lock, flags);
 }
+#else /* !CXD_NODE_LATENCY */
+
+int cxd_nodelat_start(struct cxd_live *l, const char *name, u64 start,
+		      u64 size, unsigned int scan_interval_ms,
+		      struct cxd_nodelat **out)
+{
+	pr_warn(CXD_NAME ": %s: power: node_latency is not supported on this kernel\n",
+		name);
+	return -EOPNOTSUPP;
+}
+
+void cxd_nodelat_stop(struct cxd_nodelat *nl)
+{
+}
+
+void cxd_nodelat_get_stats(struct cxd_nodelat *nl,
+			   struct cxd_nodelat_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+}
+
+#endif /* CXD_NODE_LATENCY */

@@ -60,4 +60,37 @@ for p in $PRESETS; do
 	echo 0 > "$CFS/demo_$p/power"
 	rmdir "$CFS/demo_$p"
 done
+
+# Node mode: the znand model applied to memory onlined as NUMA node
+# $NODE_NODE (docs/numa-mode.md), measured with an unmodified program run
+# under numactl --membind.
+d=$CFS/demo_node
+if mkdir "$d"; then
+	for kv in $NODE_CONFIGFS_OPTS $PRESET_znand; do
+		echo "${kv#*=}" > "$d/${kv%%=*}" || echo "# demo_node: $kv refused"
+	done
+	if echo 1 > "$d/power"; then
+		dax=$(cat /sys/class/cxdvirt/cxdvirt$(cat $d/index)/dax_device)
+		daxctl reconfigure-device --mode=system-ram "$dax" > /dev/null 2>&1 ||
+			echo "# daxctl reconfigure-device $dax failed"
+		echo "CXDVIRT-DEMO-DEV znand node$NODE_NODE numactl" \
+			"t_read_ns=$(cat $d/t_read_ns) channel_mbps=$(cat $d/channel_mbps)" \
+			"nand_page_size=$(cat $d/nand_page_size) channels=$(cat $d/channels)" \
+			"dies_per_channel=$(cat $d/dies_per_channel) cache_size=$(cat $d/cache_size)" \
+			"node_latency=$(cat $d/node_latency)"
+		for kind in hit miss; do
+			eval "args=\$BENCH_NODE_${kind}_ARGS"
+			echo "# numactl --membind=$NODE_NODE cxdvirt-bench --target anon $args"
+			echo "CXDVIRT-DEMO-JSON znand@node$NODE_NODE $kind"
+			numactl --membind=$NODE_NODE cxdvirt-bench --target anon $args || st=1
+			echo "CXDVIRT-DEMO-JSON-END"
+		done
+		daxctl offline-memory "$dax" > /dev/null 2>&1
+		echo 0 > "$d/power" || echo "# demo_node: power 0 refused"
+	else
+		echo "# cannot power on a node-mode device"
+		st=1
+	fi
+	rmdir "$d"
+fi
 exit $st

@@ -4,8 +4,9 @@
 # demo.sh [--kver KVER] [--out DIR] [--timeout SECS]
 #
 # Boot the test guest, create two devices (presets znand and tlc), run
-# cxdvirt-bench on each and print a table of hit and miss latency (P50/P99)
-# taken from the guest's output. Needs `make` (module and tools) first;
+# cxdvirt-bench on each, then a node-mode znand device with the bench run
+# under numactl --membind, and print a table of hit and miss latency
+# (P50/P99) taken from the guest's output. Needs `make` (module and tools) first;
 # `make demo` does both.
 #
 # The bench command lines are the BENCH_*_ARGS below; the device options are
@@ -26,6 +27,13 @@ DEV_OPTS="--capacity 64M --cache-size 8M"
 CONFIGFS_OPTS="cache_size=8M capacity=64M"
 PRESET_znand="t_read_ns=3000 t_prog_ns=100000 channels=8 dies_per_channel=16 channel_mbps=1200 nand_page_size=4096"
 PRESET_tlc="t_read_ns=40000 t_prog_ns=200000 channels=8 dies_per_channel=8"
+# The third row: a node-mode device (znand) as NUMA node 2 of the guest, and
+# the bench on anonymous memory under numactl --membind=2. Misses: an
+# eviction pass of 4096 pages (twice the 2048-line cache) before each pass.
+NODE_NODE=2
+NODE_CONFIGFS_OPTS="mode=node phys_addr=0x100000000 capacity=512M target_node=2 cache_size=8M"
+BENCH_NODE_hit_ARGS="--pages 1024 --passes 3 --pattern chase --json"
+BENCH_NODE_miss_ARGS="--pages 1024 --passes 3 --pattern chase --evict --evict-pages 4096 --json"
 # ------------------------------------------------------------------------------
 
 kver=
@@ -47,7 +55,8 @@ done
 mkdir -p "$out"
 env_file=$out/demo.env
 {
-	for v in PRESETS BENCH_hit_ARGS BENCH_miss_ARGS DEV_OPTS CONFIGFS_OPTS PRESET_znand PRESET_tlc; do
+	for v in PRESETS BENCH_hit_ARGS BENCH_miss_ARGS DEV_OPTS CONFIGFS_OPTS PRESET_znand PRESET_tlc \
+		NODE_NODE NODE_CONFIGFS_OPTS BENCH_NODE_hit_ARGS BENCH_NODE_miss_ARGS; do
 		printf "%s='%s'\n" "$v" "${!v}"
 	done
 } > "$env_file"
@@ -78,8 +87,9 @@ tr -d '\r' < "$taplog" | perl -MJSON::PP -e '
 		chomp;
 		if (/^CXDVIRT-DEMO-DEV (\S+) (\S+) (\S+) (.*)$/) {
 			my %a = map { split /=/, $_, 2 } split / /, $4;
-			$dev{$1} = { node => $2, how => $3, %a };
-			push @order, $1;
+			my $k = $3 eq "numactl" ? "$1\@$2" : $1;
+			$dev{$k} = { preset => $1, node => $2, how => $3, %a };
+			push @order, $k;
 		} elsif (/^CXDVIRT-DEMO-JSON (\S+) (\S+)$/) {
 			$cur = "$1 $2"; $buf = "";
 		} elsif (/^CXDVIRT-DEMO-JSON-END$/) {
@@ -96,10 +106,11 @@ tr -d '\r' < "$taplog" | perl -MJSON::PP -e '
 		"hit P50", "hit P99", "miss P50", "miss P99", "model", "hits", "misses";
 	printf "%-8s %-14s %-11s %9s %9s %9s %9s %10s %8s %8s\n", "", "", "", "us", "us", "us", "us", "us", "", "";
 	my $ok = @order ? 1 : 0;
-	for my $p (@order) {
-		my $d = $dev{$p};
-		my $h = $res{"$p hit"}  // {};
-		my $m = $res{"$p miss"} // {};
+	for my $k (@order) {
+		my $d = $dev{$k};
+		my $p = $d->{preset};
+		my $h = $res{"$k hit"}  // {};
+		my $m = $res{"$k miss"} // {};
 		$ok = 0 unless %$h && %$m;
 		my $xfer = int(($d->{nand_page_size} * 1000 + $d->{channel_mbps} - 1) / $d->{channel_mbps});
 		printf "%-8s %-14s %-11s %9s %9s %9s %9s %10s %8s %8s\n", $p, $d->{node}, $d->{how},
@@ -109,6 +120,7 @@ tr -d '\r' < "$taplog" | perl -MJSON::PP -e '
 			$h->{hits}{count} // "-", $m->{misses}{count} // "-";
 	}
 	print "model = t_read_ns + nand_page_size / channel_mbps (one uncontended miss)\n";
+	print "node2: node-mode device, bench run under numactl --membind=2 (node_latency on)\n";
 	exit($ok ? 0 : 1);
 ' || failed=1
 
