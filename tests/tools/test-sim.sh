@@ -47,10 +47,11 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-echo "1..21"
+plan=27
+echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
-	for i in $(seq 19); do
+	for i in $(seq $plan); do
 		echo "not ok $i - cxdvirt-sim not built ($sim)"
 	done
 	exit 1
@@ -91,6 +92,42 @@ check "znand --xfer nvmevirt: serial miss = 6232 ns" 6232 \
 "$sim" --cache 256K --think 1000 "$tmp/scan65" >"$tmp/out" 2>&1
 check "elapsed = misses * latency + accesses * think" \
 	$((650 * 6414 + 650 * 1000)) "$(field "$tmp/out" 'elapsed (ns)')"
+
+# Every policy on one 11-access trace through a 3-line cache, each hit
+# count worked out by hand (and different for each policy):
+#  fifo:   3 4 5, 4 hit, 2 evicts 3, 3 evicts 4, 5 hit, 2 hit, 1 evicts 5,
+#          3 hit, 1 hit: 5 hits.
+#  lifo:   4 hit, 2 evicts 5, 3 hit, 5 evicts 2, 2 evicts 5, 1 evicts 2,
+#          3 hit, 1 hit: 4 hits.
+#  lru:    4 hit, 2 evicts 3, 3 evicts 5, 5 evicts 4, 2 hit, 1 evicts 3,
+#          3 evicts 5, 1 hit: 3 hits.
+#  clock:  4 hit (reference bit), 2 evicts 3, 3 clears 4's bit and evicts
+#          5, 5 evicts 2, 2 evicts 4, 1 evicts 3, 3 evicts 5, 1 hit: 2.
+#  s3fifo: (small queue 1 line, ghost 2 pages) 4 hit in the small queue;
+#          2 evicts 3 (ghost); 3 (ghost) promotes 4 to main, evicts 5
+#          (ghost); 5 (ghost) evicts 2 (ghost); 2 (ghost) evicts 4 from
+#          main; 1 evicts 3; 3 (forgotten by the ghost) evicts 1 (ghost);
+#          1 (ghost) evicts 3: 1 hit.
+printf 'R %s\n' 3 4 5 4 2 3 5 2 1 3 1 >"$tmp/mixed"
+for p in fifo:5 lifo:4 lru:3 clock:2 s3fifo:1; do
+	"$sim" --capacity 1M --cache 12K --policy "${p%:*}" --json "$tmp/mixed" \
+		>"$tmp/json" 2>&1
+	check "${p%:*}: exact hits of an 11-access trace on 3 lines" "${p#*:}" \
+		"$(jfield hits <"$tmp/json")"
+done
+# random on 2 lines, 0 1 2 four times: each miss of a full cache evicts
+# line (xorshift64* draw) mod 2 (cxd_cache_set_seed()). Seed 0 draws
+# 0 1 0 1 1 0 1: hits on the third round's 1 and the fourth round's 0 and 2
+# (3 hits). Seed 3 draws 1 1 0 0 1 0: hits on the second round's 0, the
+# third round's 1 and the fourth round's 0 and 2 (4 hits).
+printf 'R %s\n' 0 1 2 0 1 2 0 1 2 0 1 2 >"$tmp/three"
+r=
+for seed in 0 3; do
+	"$sim" --capacity 1M --cache 8K --policy random --seed $seed --json \
+		"$tmp/three" >"$tmp/json" 2>&1
+	r="$r $(jfield hits <"$tmp/json")"
+done
+check "random: exact hits for seeds 0 and 3" " 3 4" "$r"
 
 # JSON output
 "$sim" --cache 256K --json "$tmp/scan65" >"$tmp/json" 2>&1
@@ -140,10 +177,12 @@ else
 	else not_ok "a bad trace line fails, naming the line" "$(cat "$tmp/err")"; fi
 fi
 
-if "$sim" --policy nosuch "$tmp/seq" >/dev/null 2>&1; then
-	not_ok "an unknown policy is a usage error"
+"$sim" --policy nosuch "$tmp/seq" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 2 ] && [ -s "$tmp/err" ]; then
+	ok "an unknown policy is a usage error (exit 2)"
 else
-	ok "an unknown policy is a usage error"
+	not_ok "an unknown policy is a usage error (exit 2)" "exit $rc: $(head -c 200 "$tmp/err")"
 fi
 
 # Set-associative conflicts: pages 0, 64, 128 share set 0 of a 2-way cache

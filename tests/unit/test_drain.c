@@ -90,6 +90,52 @@ static void test_watermarks(void **state __attribute__((unused)))
 	drop(f);
 }
 
+/*
+ * The drain's write-backs are programmed at the drain's time and occupy the
+ * NAND: on one channel with one die, two dirty victims drained at T take
+ * the channel for two transfers and the die for tPROG twice (the second
+ * program's transfer overlaps the first tPROG). A read on that die arriving
+ * at T starts when the second program ends and completes after tR and its
+ * own transfer.
+ */
+static void test_drain_nand_timing(void **state __attribute__((unused)))
+{
+	struct cxd_model_cfg cfg = {
+		.npages = 1024, .nlines = 10, .ways = 0,
+		.policy = CXD_POLICY_FIFO, .nand = test_cfg(1, 1, 4096),
+	};
+	struct cxd_victim out[10];
+	struct cxd_access acc;
+	const uint64_t t = 100000000;
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	f->mem = junk_alloc(cxd_model_cfg_state_size(&cfg));
+	assert_int_equal(cxd_model_init_cfg(&f->m, &cfg, f->mem), 0);
+	f->m.writeback = CXD_WB_DRAIN;
+	write_pages(&f->m, 0, 10, &acc);	/* 95% of 10 is 9: drain */
+	assert_true(acc.drain);
+	assert_int_equal(f->m.nand.die_busy[0], 10 * T_R);
+
+	/* 85% of 10 lines is 8: two victims, pages 0 and 1, both dirty */
+	assert_int_equal(cxd_model_drain(&f->m, t, out, 10), 2);
+	assert_int_equal(out[0].page, 0);
+	assert_int_equal(out[1].page, 1);
+	assert_true(out[0].dirty && out[1].dirty);
+	assert_int_equal(f->m.nand.chan_free[0], t + 2 * XFER_4K);
+	assert_int_equal(f->m.nand.die_free[0], t + XFER_4K + 2 * T_PROG);
+	assert_int_equal(f->m.nand.die_busy[0], 10 * T_R + 2 * T_PROG);
+
+	/* a read miss at T waits for both programs, then pays tR + transfer */
+	cxd_model_access(&f->m, 500, 0, t, &acc);
+	assert_false(acc.hit);
+	assert_int_equal(acc.nvictims, 0);
+	assert_int_equal(acc.read.start_ns, t + XFER_4K + 2 * T_PROG);
+	assert_int_equal(acc.done_ns,
+			 t + XFER_4K + 2 * T_PROG + T_R + XFER_4K);
+	drop(f);
+}
+
 /* @max bounds one call; repeated calls reach the low mark. */
 static void test_batches(void **state __attribute__((unused)))
 {
@@ -172,6 +218,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_off_by_default),
 		cmocka_unit_test(test_watermarks),
+		cmocka_unit_test(test_drain_nand_timing),
 		cmocka_unit_test(test_batches),
 		cmocka_unit_test(test_sets_round_robin),
 		cmocka_unit_test(test_random_partial_sets),

@@ -391,6 +391,79 @@ static void test_histograms(void **state)
 	model_free(f);
 }
 
+/* The histograms take latencies (done or start - arrival), not times. */
+static void test_histograms_later(void **state)
+{
+	struct cxd_nand_cfg c = test_cfg(1, 1, 4096);
+	struct model_fix *f = model_new(64, 64, &c);
+	const uint64_t t = 1ull << 33;	/* past the last bucket's bound */
+	struct cxd_access r;
+
+	(void)state;
+	cxd_model_access(&f->m, 0, 0, t, &r);
+	cxd_model_access(&f->m, 1, 0, t, &r);
+	/* latencies 6414 and 9828 ns (buckets 3, 4), queueing 0 and 3000 */
+	assert_int_equal(f->m.stats.miss_hist.count[3], 1);
+	assert_int_equal(f->m.stats.miss_hist.count[4], 1);
+	assert_int_equal(f->m.stats.miss_hist.count[CXD_HIST_BUCKETS - 1], 0);
+	assert_int_equal(f->m.stats.queue_hist.count[0], 1);
+	assert_int_equal(f->m.stats.queue_hist.count[cxd_hist_bucket(3000)], 1);
+	assert_int_equal(f->m.stats.queue_hist.count[CXD_HIST_BUCKETS - 1], 0);
+	assert_int_equal(f->m.stats.model_miss_ns, 6414 + 9828);
+	assert_int_equal(f->m.stats.queue_ns, 3000);
+	model_free(f);
+}
+
+/* xorshift64* as documented for the random policy (cxd_cache_set_seed()). */
+static uint64_t ref_rng(uint64_t *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * 0x2545f4914f6cdd1dull;
+}
+
+/*
+ * The random policy through the model against a reference: a full,
+ * fully associative cache of @cfg->nlines lines (filled in line order from
+ * empty) evicts line rng() % nlines, whose page is the victim, and the new
+ * page takes that line. Checks every victim and the hit count.
+ */
+static void run_seeded_reference(const struct cxd_model_cfg *cfg,
+				 uint64_t seed)
+{
+	struct model_fix *f = model_new_cfg(cfg);
+	uint64_t line_page[64], x = seed, p, page, want, hits = 0;
+	uint32_t used = 0, l, n = cfg->nlines;
+	struct cxd_access r;
+	bool hit;
+
+	assert_true(n <= 64);
+	cxd_model_set_seed(&f->m, seed);
+	for (p = 0; p < 5000; p++) {
+		page = (p * 37) % 200;
+		hit = false;
+		for (l = 0; l < used; l++)
+			hit |= line_page[l] == page;
+		want = CXD_NO_PAGE;
+		if (hit) {
+			hits++;
+		} else if (used < n) {
+			line_page[used++] = page;
+		} else {
+			l = (uint32_t)(ref_rng(&x) % n);
+			want = line_page[l];
+			line_page[l] = page;
+		}
+		cxd_model_access(&f->m, page, 0, p * 1000, &r);
+		assert_int_equal(r.hit, hit);
+		assert_int_equal(r.victim, want);
+	}
+	assert_int_equal(f->m.stats.hits, hits);
+	assert_int_equal(f->m.stats.evictions, 5000 - hits - n);
+	model_free(f);
+}
+
 /* The random policy through the model: same seed, same run. */
 static void test_seeded_model(void **state)
 {
@@ -416,6 +489,10 @@ static void test_seeded_model(void **state)
 	assert_true(a->m.stats.hits > 0);
 	model_free(a);
 	model_free(b);
+
+	/* ... and the victims are the ones the seed picks */
+	run_seeded_reference(&cfg, 99);
+	run_seeded_reference(&cfg, 7);
 }
 
 int main(void)
@@ -432,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_write_alloc),
 		cmocka_unit_test(test_skip_unwritten),
 		cmocka_unit_test(test_histograms),
+		cmocka_unit_test(test_histograms_later),
 		cmocka_unit_test(test_seeded_model),
 	};
 

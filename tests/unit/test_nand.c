@@ -376,6 +376,12 @@ static void test_page_mapping(void **state)
 			 250000 + 13654);
 	cxd_nand_program(&f->n, 130, 300000, NULL);
 	assert_int_equal(f->n.die_free[0], 300000 + 13654 + T_PROG);
+	/*
+	 * 2 is in NAND page 0 like 1, read last: without the program it
+	 * would skip tR; after it, tR is paid again.
+	 */
+	assert_int_equal(cxd_nand_read(&f->n, 2, 500000, NULL),
+			 550000 + 13654);
 	assert_int_equal(cxd_nand_read(&f->n, 130, 1000000, NULL),
 			 1050000 + 13654);
 	nand_free(f);

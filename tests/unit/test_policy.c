@@ -244,6 +244,168 @@ static void test_s3fifo(void **state)
 	pol_free(f);
 }
 
+/* One step of a scripted trace: the victim and the queue lengths after it. */
+struct s3_step {
+	uint64_t page, victim;
+	uint32_t small, main;
+};
+
+static void run_steps(struct pol_fix *f, const struct s3_step *st,
+		      unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		assert_int_equal(acc(f, st[i].page), st[i].victim);
+		assert_int_equal(f->c.sets[0].small.len, st[i].small);
+		assert_int_equal(f->c.sets[0].main.len, st[i].main);
+		check_sets(&f->c);
+	}
+}
+
+#define NONE CXD_NO_PAGE
+
+/*
+ * S3-FIFO, exact victims of a scripted trace on 4 lines (small queue share
+ * 1 line, ghost 3 pages). Page 0 is used in the small queue (promoted to
+ * main at the first eviction), then hit three times in the main queue: its
+ * frequency reaches 3, the cap, so the main queue's hand passes over it
+ * three times (steps 12, 18, 24) before it is the victim (step 30). In
+ * between, each new page evicts from the main queue only when the small
+ * queue is empty, and the previous small-queue victim comes straight back
+ * from the ghost into the main queue, evicting the small queue's single
+ * line: a small queue at its share (1 of 1) is evicted from, so once the
+ * cache is full the queues alternate between 1 + 3 and 0 + 4 lines.
+ */
+static void test_s3fifo_victims(void **state)
+{
+	static const struct s3_step trace[] = {
+		/* page, victim, small, main after the access */
+		{  0, NONE, 1, 0 },
+		{  1, NONE, 2, 0 },
+		{  2, NONE, 3, 0 },
+		{  3, NONE, 4, 0 },
+		{  0, NONE, 4, 0 },	/* hit in small: freq 1 */
+		{  4,    1, 3, 1 },	/* 0 promoted (freq 0), 1 ghosted */
+		{  0, NONE, 3, 1 },	/* hits in main: freq 1, 2, 3 */
+		{  0, NONE, 3, 1 },
+		{  0, NONE, 3, 1 },
+		{  1,    2, 2, 2 },	/* ghost hit: 1 into main */
+		{  2,    3, 1, 3 },
+		{  3,    4, 0, 4 },	/* small at its share: evicted */
+		{  5,    1, 1, 3 },	/* small empty: main, 0 freq 3 -> 2 */
+		{  4,    5, 0, 4 },
+		{  6,    2, 1, 3 },
+		{  5,    6, 0, 4 },
+		{  7,    3, 1, 3 },
+		{  6,    7, 0, 4 },
+		{  8,    4, 1, 3 },	/* 0 freq 2 -> 1 */
+		{  7,    8, 0, 4 },
+		{  9,    5, 1, 3 },
+		{  8,    9, 0, 4 },
+		{ 10,    6, 1, 3 },
+		{  9,   10, 0, 4 },
+		{ 11,    7, 1, 3 },	/* 0 freq 1 -> 0 */
+		{ 10,   11, 0, 4 },
+		{ 12,    8, 1, 3 },
+		{ 11,   12, 0, 4 },
+		{ 13,    9, 1, 3 },
+		{ 12,   13, 0, 4 },
+		{ 14,    0, 1, 3 },	/* 0's fourth turn: the victim */
+		{ 13,   14, 0, 4 },
+	};
+	/* Two hits in the small queue: promoted with its frequency cleared. */
+	static const struct s3_step promote[] = {
+		{ 0, NONE, 1, 0 },
+		{ 1, NONE, 2, 0 },
+		{ 2, NONE, 3, 0 },
+		{ 3, NONE, 4, 0 },
+		{ 0, NONE, 4, 0 },
+		{ 0, NONE, 4, 0 },	/* freq 2 */
+		{ 4,    1, 3, 1 },	/* promoted, freq 0 */
+		{ 1,    2, 2, 2 },
+		{ 2,    3, 1, 3 },
+		{ 3,    4, 0, 4 },
+		{ 5,    0, 1, 3 },	/* freq 0 at the hand: the victim */
+	};
+	struct pol_fix *f = pol_new(100, 4, 0, CXD_POLICY_S3FIFO);
+
+	(void)state;
+	assert_int_equal(f->c.small_cap, 1);
+	assert_int_equal(f->c.ghost_cap, 3);
+	run_steps(f, trace, sizeof(trace) / sizeof(trace[0]));
+	pol_free(f);
+
+	f = pol_new(100, 4, 0, CXD_POLICY_S3FIFO);
+	run_steps(f, promote, sizeof(promote) / sizeof(promote[0]));
+	pol_free(f);
+}
+
+/*
+ * S3-FIFO with a 2-line small queue (20 lines): once the cache is full and
+ * the main queue holds the 18 pages used twice, each new page evicts the
+ * small queue's oldest (its share is reached), so the small queue stays at
+ * exactly 2 lines and the main queue keeps all 18.
+ */
+static void test_s3fifo_small_share(void **state)
+{
+	struct pol_fix *f = pol_new(1000, 20, 0, CXD_POLICY_S3FIFO);
+	uint64_t p;
+
+	(void)state;
+	assert_int_equal(f->c.small_cap, 2);
+	for (p = 0; p < 20; p++)
+		acc(f, p);
+	for (p = 0; p < 18; p++)	/* used again: promoted when evicted */
+		acc(f, p);
+	assert_int_equal(acc(f, 100), 18);
+	assert_int_equal(f->c.sets[0].small.len, 2);	/* 19, 100 */
+	assert_int_equal(f->c.sets[0].main.len, 18);
+	assert_int_equal(acc(f, 101), 19);
+	for (p = 102; p < 150; p++) {
+		assert_int_equal(acc(f, p), p - 2);
+		assert_int_equal(f->c.sets[0].small.len, 2);
+		assert_int_equal(f->c.sets[0].main.len, 18);
+	}
+	for (p = 0; p < 18; p++)
+		assert_true(cxd_cache_resident(&f->c, p));
+	check_sets(&f->c);
+	pol_free(f);
+}
+
+/*
+ * Random: every way of a set is a victim equally often. 4 lines, 4000
+ * evictions: each way's share within [20%, 30%] (the expected 1000 is
+ * 36 standard deviations away from either bound, for any seed).
+ */
+static void test_random_distribution(void **state)
+{
+	static const uint64_t seeds[] = { 0, 1, 42, 0xdeadbeef };
+	unsigned int s, i, per_way[4];
+	struct pol_fix *f;
+	uint64_t p;
+
+	(void)state;
+	for (s = 0; s < 4; s++) {
+		f = pol_new(8192, 4, 0, CXD_POLICY_RANDOM);
+		cxd_cache_set_seed(&f->c, seeds[s]);
+		memset(per_way, 0, sizeof(per_way));
+		for (p = 0; p < 4; p++)
+			assert_int_equal(acc(f, p), CXD_NO_PAGE);
+		for (i = 0; i < 4000; i++) {
+			p = 4 + i;
+			assert_true(acc(f, p) != CXD_NO_PAGE);
+			/* the new page took the victim's line */
+			per_way[f->c.line_of_page[p]]++;
+		}
+		for (i = 0; i < 4; i++) {
+			assert_in_range(per_way[i], 800, 1200);
+		}
+		check_sets(&f->c);
+		pol_free(f);
+	}
+}
+
 static void run_random_policy(uint64_t seed, uint64_t *victims, unsigned int n)
 {
 	struct pol_fix *f = pol_new(4096, 64, 0, CXD_POLICY_RANDOM);
@@ -437,6 +599,9 @@ int main(void)
 		cmocka_unit_test(test_lru_vs_fifo),
 		cmocka_unit_test(test_clock_second_chance),
 		cmocka_unit_test(test_s3fifo),
+		cmocka_unit_test(test_s3fifo_victims),
+		cmocka_unit_test(test_s3fifo_small_share),
+		cmocka_unit_test(test_random_distribution),
 		cmocka_unit_test(test_random_reproducible),
 		cmocka_unit_test(test_switch_keeps_residency),
 		cmocka_unit_test(test_set_conflicts),

@@ -188,6 +188,7 @@ static void test_degree_bounds(void **state)
 	struct pf_fix *f = pf_new(1024, 64, 0, &c, CXD_POLICY_FIFO,
 				  CXD_PF_NEXT, 100);
 	struct cxd_access r;
+	unsigned int i;
 
 	(void)state;
 	cxd_model_access(&f->m, 0, 0, 0, &r);
@@ -200,9 +201,37 @@ static void test_degree_bounds(void **state)
 	assert_int_equal(r.nprefetched, 1);
 	/* a full cache of prefetches: at most 1 + 16 victims */
 	cxd_model_access(&f->m, 600, 0, 0, &r);
+	assert_int_equal(f->m.cache.used, 17 + 4 + 2 + 2);
+	f->m.prefetch_degree = 16;
+	cxd_model_access(&f->m, 200, 0, 0, &r);	/* 17 lines more: 42 */
+	cxd_model_access(&f->m, 300, 0, 0, &r);	/* 59 */
+	f->m.prefetch_degree = 4;
+	cxd_model_access(&f->m, 400, 0, 0, &r);	/* 64: full */
+	assert_int_equal(f->m.cache.used, 64);
+	assert_int_equal(f->m.stats.evictions, 0);
 	f->m.prefetch_degree = 16;
 	cxd_model_access(&f->m, 700, 0, 0, &r);
 	assert_true(r.nvictims <= CXD_MAX_VICTIMS);
+	/* FIFO: the demand miss evicts page 0, its 16 prefetches 1..16 */
+	assert_false(r.hit);
+	assert_int_equal(r.nvictims, CXD_MAX_VICTIMS);
+	assert_int_equal(r.nprefetched, 16);
+	for (i = 0; i < CXD_MAX_VICTIMS; i++) {
+		assert_int_equal(r.victims[i].page, i);
+		assert_false(r.victims[i].dirty);
+		/* 1..16 were prefetched by the first access, never used */
+		assert_int_equal(r.victims[i].prefetched, i > 0);
+		assert_false(cxd_cache_resident(&f->m.cache, i));
+	}
+	for (i = 0; i < 16; i++) {
+		assert_int_equal(r.prefetched[i], 701 + i);
+		assert_true(cxd_cache_resident(&f->m.cache, 701 + i));
+	}
+	assert_int_equal(r.victim, 0);
+	assert_true(cxd_cache_resident(&f->m.cache, 700));
+	assert_int_equal(f->m.cache.used, 64);
+	assert_int_equal(f->m.stats.evictions, CXD_MAX_VICTIMS);
+	assert_int_equal(f->m.stats.prefetch_polluting, 16);
 	pf_free(f);
 }
 
@@ -260,6 +289,69 @@ static void test_stride(void **state)
 	pf_free(f);
 }
 
+/*
+ * The stride table holds CXD_PF_STREAMS streams; a new stream replaces the
+ * least recently used one. Train 16 streams (1000 pages apart, stride 2 +
+ * k), start a 17th: stream 0, the oldest, is forgotten, stream 15 is kept.
+ */
+static void test_stride_table_lru(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct pf_fix *f = pf_new(65536, 1024, 0, &c, CXD_POLICY_FIFO,
+				  CXD_PF_STRIDE, 1);
+	struct cxd_access r;
+	uint64_t k, base, s;
+
+	(void)state;
+	for (k = 0; k < CXD_PF_STREAMS; k++) {
+		base = 1000 * k;
+		s = 2 + k;
+		cxd_model_access(&f->m, base, 0, 0, &r);
+		cxd_model_access(&f->m, base + s, 0, 0, &r);
+		cxd_model_access(&f->m, base + 2 * s, 0, 0, &r);
+		assert_int_equal(r.nprefetched, 1);
+		assert_int_equal(r.prefetched[0], base + 3 * s);
+	}
+	cxd_model_access(&f->m, 50000, 0, 0, &r);	/* stream 17 */
+	assert_int_equal(r.nprefetched, 0);
+
+	/* stream 15 still knows its stride: its first use prefetches on */
+	base = 15000;
+	s = 17;
+	cxd_model_access(&f->m, base + 3 * s, 0, 0, &r);
+	assert_true(r.prefetch_hit);
+	assert_int_equal(r.nprefetched, 1);
+	assert_int_equal(r.prefetched[0], base + 4 * s);
+	/* stream 0 was replaced: the same access starts from scratch */
+	cxd_model_access(&f->m, 0 + 3 * 2, 0, 0, &r);
+	assert_true(r.prefetch_hit);
+	assert_int_equal(r.nprefetched, 0);
+	pf_free(f);
+}
+
+/* Strides up to CXD_PF_WINDOW pages are tracked, larger ones are not. */
+static void test_stride_window(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct pf_fix *f = pf_new(65536, 1024, 0, &c, CXD_POLICY_FIFO,
+				  CXD_PF_STRIDE, 1);
+	struct cxd_access r;
+	const uint64_t w = CXD_PF_WINDOW;
+
+	(void)state;
+	cxd_model_access(&f->m, 1000, 0, 0, &r);
+	cxd_model_access(&f->m, 1000 + w, 0, 0, &r);
+	cxd_model_access(&f->m, 1000 + 2 * w, 0, 0, &r);
+	assert_int_equal(r.nprefetched, 1);
+	assert_int_equal(r.prefetched[0], 1000 + 3 * w);
+
+	cxd_model_access(&f->m, 10000, 0, 0, &r);
+	cxd_model_access(&f->m, 10000 + w + 1, 0, 0, &r);
+	cxd_model_access(&f->m, 10000 + 2 * (w + 1), 0, 0, &r);
+	assert_int_equal(r.nprefetched, 0);
+	pf_free(f);
+}
+
 /* A cyclic scan with next-N: every page after the first per pass is useful. */
 static void test_sequential_coverage(void **state)
 {
@@ -290,6 +382,8 @@ int main(void)
 		cmocka_unit_test(test_victims_and_pollution),
 		cmocka_unit_test(test_degree_bounds),
 		cmocka_unit_test(test_stride),
+		cmocka_unit_test(test_stride_table_lru),
+		cmocka_unit_test(test_stride_window),
 		cmocka_unit_test(test_sequential_coverage),
 	};
 
