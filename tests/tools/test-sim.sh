@@ -47,10 +47,10 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-echo "1..40"
+echo "1..41"
 
 if [ ! -x "$sim" ]; then
-	for i in $(seq 40); do
+	for i in $(seq 41); do
 		echo "not ok $i - cxdvirt-sim not built ($sim)"
 	done
 	exit 1
@@ -174,6 +174,11 @@ elif grep -q 'truncated' "$tmp/err"; then ok "a truncated binary trace fails"
 else not_ok "a truncated binary trace fails" "$(cat "$tmp/err")"; fi
 if "$sim" --format binary "$tmp/mix" >/dev/null 2>"$tmp/err"; then not_ok "--format binary on text fails"
 else ok "--format binary on text fails"; fi
+if "$sim" --convert "$tmp/mix.bin" "$tmp/mix.bin" >/dev/null 2>&1; then
+	not_ok "--convert onto its own input is refused"
+elif cmp -s "$tmp/a.json" <("$sim" --cache 64K --policy s3fifo --prefetch next --json "$tmp/mix.bin" 2>&1); then
+	ok "--convert onto its own input is refused"
+else not_ok "--convert onto its own input is refused" "the input changed"; fi
 printf 'R 1 40000\n' >"$tmp/bigthread"
 if "$sim" "$tmp/bigthread" >/dev/null 2>&1; then not_ok "a thread above 2^15 - 1 is refused"
 else ok "a thread above 2^15 - 1 is refused"; fi

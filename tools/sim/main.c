@@ -16,7 +16,8 @@
  * one thread of dependent accesses; the optional thread field is parsed
  * and counted but does not change the timing.
  *
- * Usage: see usage() below or docs/model.md.
+ * Usage: see usage() below, docs/tools.md (options, trace formats) and
+ * docs/model.md (what the model does).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <json-c/json.h>
@@ -234,6 +236,15 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 		return parse_u32(val, &cfg->nand.pages_per_block, false);
 	(void)v64;
 	return -1;
+}
+
+/* Do paths @a and @b name one existing file? */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return strcmp(a, "-") && strcmp(b, "-") && !stat(a, &sa) &&
+	       !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* @clk (CLOCK_MONOTONIC, CLOCK_PROCESS_CPUTIME_ID) in seconds, for --timing. */
@@ -766,6 +777,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cxdvirt-sim: load: %s, %" PRIu64 " accesses, %.3f s, cpu %.3f s\n",
 			trace_format_name(t.format), t.n, t1 - t0, c1 - c0);
 	if (convert) {
+		if (same_file(convert, argv[optind])) {
+			fprintf(stderr, "cxdvirt-sim: --convert: %s is the input\n",
+				convert);
+			trace_free(&t);
+			return 2;
+		}
 		ret = trace_write_binary(convert, &t) ? 1 : 0;
 		if (!ret)
 			fprintf(stderr, "cxdvirt-sim: %s: %" PRIu64 " accesses, max page %" PRIu64 ", %u threads\n",

@@ -12,7 +12,7 @@
 
 /*
  * One access, packed into 64 bits: the in-memory form of every trace and the
- * record of the binary trace format (docs/model.md, "Trace formats").
+ * record of the binary trace format (docs/tools.md, "Trace formats").
  * Bits 0-47: host page number (4 KiB); bits 48-62: thread; bit 63: write.
  */
 #define TRACE_PAGE_BITS		48

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The binary trace format of cxdvirt-sim (docs/model.md, "Trace formats").
+ * The binary trace format of cxdvirt-sim (docs/tools.md, "Trace formats").
  *
  * A 64-byte header, then one 8-byte record per access, all little-endian:
  *
