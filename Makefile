@@ -14,6 +14,8 @@
 #                   docs/performance.md, docs/performance-cdf.png (tests/lane/bench.sh)
 #   make bench-model  the model's instructions per miss (valgrind), 16K vs 4M
 #                   cache lines, every policy -> docs/model-cost.md
+#   make bench-sim  cxdvirt-sim's replay speed on 100 M-access binary traces,
+#                   every policy -> docs/performance.md ("Simulator speed")
 #
 # KDIR: kernel build tree; defaults to the running kernel's, else the newest
 # Debian linux-headers-*-amd64 the test lane installs.
@@ -143,6 +145,19 @@ $(BENCH_MODEL): tests/bench/model-cost.c $(MODEL_HDRS) $(MODEL_LIB)
 bench-model: $(BENCH_MODEL)
 	tests/bench/model-cost.sh $(BENCH_MODEL) docs/model-cost.md
 
+# cxdvirt-sim's replay speed (tests/bench/sim-speed.sh): generate 100 M-access
+# binary traces (uniform and 90/10 hot/cold over a 4 GiB device) into a temp
+# directory, replay each under every policy with a 1 GiB cache, and write the
+# accesses/s, text-parse speed and model memory per page and per cache line
+# into docs/performance.md ("Simulator speed"). SIM_BENCH_N sets the length.
+.PHONY: bench-sim
+GEN_TRACE := tests/bench/gen-trace
+$(GEN_TRACE): tests/bench/gen-trace.c tools/sim/trace_bin.c tools/sim/sim.h $(MODEL_HDRS)
+	$(CC) $(CFLAGS) -o $@ tests/bench/gen-trace.c tools/sim/trace_bin.c
+
+bench-sim: tools/cxdvirt-sim $(GEN_TRACE)
+	tests/bench/sim-speed.sh tools/cxdvirt-sim $(GEN_TRACE) docs/performance.md
+
 # The benchmark (tests/lane/bench.sh): one guest run of every row of
 # docs/performance.md, plus row 6 from bench-model; writes the document and
 # docs/performance-cdf.png. Then one more run and table for each newer kernel
@@ -158,5 +173,5 @@ demo: deps
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
-	rm -rf tools/obj $(MODEL_LIB) $(TOOLS) $(BENCH_MODEL)
+	rm -rf tools/obj $(MODEL_LIB) $(TOOLS) $(BENCH_MODEL) $(GEN_TRACE)
 	-$(MAKE) -C tests/unit clean

@@ -500,6 +500,10 @@ BENCH_OUT=$out BENCH_PNG=$(basename "$png") BENCH_PLOT_OK=$plot_ok \
 	perl -MJSON::PP -e "$report_pl" > "$doc.tmp" 2>"$out/report.err" ||
 	{ cat "$out/report.err" >&2; lane_die "report failed"; }
 cat "$out/report.err" >&2
+# The host-only section of `make bench-sim` stays as that target wrote it.
+if [ -f "$doc" ] && grep -q '^<!-- bench-sim: begin' "$doc"; then
+	{ echo; sed -n '/^<!-- bench-sim: begin/,/^<!-- bench-sim: end/p' "$doc"; } >> "$doc.tmp"
+fi
 mv "$doc.tmp" "$doc"
 lane_log "done: $doc$( [ $plot_ok = 1 ] && echo " and $png")"
 if [ ${#failed[@]} -gt 0 ]; then

@@ -47,7 +47,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=27
+plan=47
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -192,5 +192,131 @@ for pass in $(seq 10); do printf 'R 0\nR 64\nR 128\n'; done >"$tmp/conflict"
 	>"$tmp/out" 2>&1
 check "2-way: three pages in one set never hit under lru" 0 \
 	"$(field "$tmp/out" hits)"
+
+# --- Binary traces (--convert) -------------------------------------------
+# The same replay from the text and from its binary form, byte for byte.
+"$sim" --convert "$tmp/mix.bin" "$tmp/addr" 2>"$tmp/err"
+check "convert: summary names the accesses" 1 "$(grep -c '4 accesses, max page 2, 4 threads' "$tmp/err")"
+for pass in $(seq 50); do printf 'R %d\nW 0x%x 2\n' $((pass % 70)) $(((pass * 7 % 90) * 4096)); done >"$tmp/mix"
+"$sim" --convert "$tmp/mix.bin" "$tmp/mix" 2>/dev/null
+"$sim" --cache 64K --policy s3fifo --prefetch next --json "$tmp/mix" >"$tmp/a.json" 2>&1
+"$sim" --cache 64K --policy s3fifo --prefetch next --json "$tmp/mix.bin" >"$tmp/b.json" 2>&1
+if cmp -s "$tmp/a.json" "$tmp/b.json"; then ok "binary and text replay alike"
+else not_ok "binary and text replay alike" "$(diff "$tmp/a.json" "$tmp/b.json" | head -5)"; fi
+check "binary: 8 bytes per access after a 64-byte header" $((64 + 100 * 8)) "$(wc -c <"$tmp/mix.bin")"
+"$sim" --cache 64K --policy s3fifo --prefetch next --json - <"$tmp/mix.bin" >"$tmp/c.json" 2>&1
+if cmp -s "$tmp/a.json" "$tmp/c.json"; then ok "binary trace from a pipe"
+else not_ok "binary trace from a pipe" "$(head -3 "$tmp/c.json")"; fi
+head -c 500 "$tmp/mix.bin" >"$tmp/trunc.bin"
+if "$sim" "$tmp/trunc.bin" >/dev/null 2>"$tmp/err"; then not_ok "a truncated binary trace fails"
+elif grep -q 'truncated' "$tmp/err"; then ok "a truncated binary trace fails"
+else not_ok "a truncated binary trace fails" "$(cat "$tmp/err")"; fi
+if "$sim" --format binary "$tmp/mix" >/dev/null 2>"$tmp/err"; then not_ok "--format binary on text fails"
+else ok "--format binary on text fails"; fi
+if "$sim" --convert "$tmp/mix.bin" "$tmp/mix.bin" >/dev/null 2>&1; then
+	not_ok "--convert onto its own input is refused"
+elif cmp -s "$tmp/a.json" <("$sim" --cache 64K --policy s3fifo --prefetch next --json "$tmp/mix.bin" 2>&1); then
+	ok "--convert onto its own input is refused"
+else not_ok "--convert onto its own input is refused" "the input changed"; fi
+printf 'R 1 40000\n' >"$tmp/bigthread"
+if "$sim" "$tmp/bigthread" >/dev/null 2>&1; then not_ok "a thread above 2^15 - 1 is refused"
+else ok "a thread above 2^15 - 1 is refused"; fi
+printf 'R 281474976710656\n' >"$tmp/bigpage"
+if "$sim" "$tmp/bigpage" >/dev/null 2>&1; then not_ok "a page of 2^48 is refused"
+else ok "a page of 2^48 is refused"; fi
+
+# --- valgrind lackey -------------------------------------------------------
+# A small real program under lackey; the simulator's reads, writes and
+# misses (a cache larger than the pages touched: one miss per distinct
+# page) against an awk count of the same log.
+cat >"$tmp/lkprog.c" <<'EOF_C'
+#include <stdlib.h>
+int main(void)
+{
+	char *b = malloc(1 << 20);
+	int i, s = 0;
+
+	for (i = 0; i < (1 << 20); i += 4096)
+		b[i] = 1;
+	for (i = 0; i < (1 << 20); i += 512)
+		s += b[i];
+	free(b);
+	return s != 256;
+}
+EOF_C
+cat >"$tmp/lk.awk" <<'EOF_AWK'
+function hex(s,   i, v) {
+	v = 0; s = tolower(s)
+	for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+	return v
+}
+/^ [LSM] / || (instr && /^I  /) {
+	k = substr($0, 2, 1); if ($0 ~ /^I/) k = "L"
+	split($2, f, ","); a = hex(f[1]); n = f[2] + 0; if (n < 1) n = 1
+	for (p = int(a / 4096); p <= int((a + n - 1) / 4096); p++) {
+		if (k != "S") r++
+		if (k != "L") w++
+		if (!(p in seen)) { seen[p] = 1; d++ }
+	}
+}
+END { printf "%d %d %d\n", r, w, d }
+EOF_AWK
+if ! command -v valgrind >/dev/null || ! command -v cc >/dev/null ||
+   ! cc -O0 -o "$tmp/lkprog" "$tmp/lkprog.c" ||
+   ! valgrind --tool=lackey --trace-mem=yes --log-file="$tmp/lk" "$tmp/lkprog"; then
+	for i in 1 2 3 4; do not_ok "lackey: valgrind or cc missing (make deps)"; done
+else
+	"$sim" --cache 64M --json "$tmp/lk" >"$tmp/json" 2>&1
+	check "lackey: reads writes pages (data only) = awk's count" \
+		"$(awk -f "$tmp/lk.awk" "$tmp/lk")" \
+		"$(jfield reads <"$tmp/json") $(jfield writes <"$tmp/json") $(jfield misses <"$tmp/json")"
+	check "lackey: the program's 256 pages and more" 1 \
+		"$(test "$(jfield misses <"$tmp/json")" -gt 256 && echo 1)"
+	"$sim" --lackey-instr --cache 64M --json "$tmp/lk" >"$tmp/json" 2>&1
+	check "lackey --lackey-instr: instruction fetches are reads" \
+		"$(awk -v instr=1 -f "$tmp/lk.awk" "$tmp/lk")" \
+		"$(jfield reads <"$tmp/json") $(jfield writes <"$tmp/json") $(jfield misses <"$tmp/json")"
+	"$sim" --format lackey --convert "$tmp/lk.bin" "$tmp/lk" 2>/dev/null
+	"$sim" --cache 64M --json "$tmp/lk.bin" >"$tmp/json" 2>&1
+	check "lackey converted to binary: same accesses" \
+		"$(awk -f "$tmp/lk.awk" "$tmp/lk" | cut -d' ' -f3)" "$(jfield misses <"$tmp/json")"
+fi
+# A straddling access touches two pages; M is a read and a write.
+printf '==1== Lackey\nI  00400000,3\n M 00000ffe,4\n L 00002000,8\n' >"$tmp/lk2"
+"$sim" --capacity 1M --cache 64K --json "$tmp/lk2" >"$tmp/json" 2>&1
+check "lackey: M across a page boundary = 2 reads + 2 writes, then L" "3 2 3" \
+	"$(jfield reads <"$tmp/json") $(jfield writes <"$tmp/json") $(jfield misses <"$tmp/json")"
+printf ' L 00001000,8\n X 00002000,8\n' >"$tmp/lkbad"
+if "$sim" --format lackey "$tmp/lkbad" >/dev/null 2>"$tmp/err"; then not_ok "lackey: a bad line fails, naming it"
+elif grep -q ':2:' "$tmp/err"; then ok "lackey: a bad line fails, naming it"
+else not_ok "lackey: a bad line fails, naming it" "$(cat "$tmp/err")"; fi
+
+# --- cxdvirt_miss tracepoint ------------------------------------------------
+cat >"$tmp/tp" <<'EOF_TP'
+# tracer: nop
+#
+#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION
+            chase-412     [001] d..1.   812.118205: cxdvirt_miss: dev=cxd0 page=7 cause=read die=3 queue_ns=0 model_ns=6414 measured_ns=7012
+            chase-412     [001] d..1.   812.118219: cxdvirt_evict: dev=cxd0 page=1 dirty=0
+            chase-412     [001] d..1.   812.118230: cxdvirt_miss: dev=cxd1 page=9 cause=read die=1 queue_ns=0 model_ns=6414 measured_ns=6990
+           chase   412 [001]   812.118241: cxdvirt:cxdvirt_miss: dev=cxd0 page=8 cause=write die=0 queue_ns=12 model_ns=6426 measured_ns=7100
+            chase-412     [001] d..1.   812.118250: cxdvirt_miss: dev=cxd0 page=7 cause=read die=3 queue_ns=0 model_ns=6414 measured_ns=7012
+EOF_TP
+"$sim" --dev cxd0 --capacity 1M --cache 64K --json "$tmp/tp" >"$tmp/json" 2>&1
+check "tracepoint --dev cxd0: 3 reads, pages 7 8 7" "3 0 2 1" \
+	"$(jfield reads <"$tmp/json") $(jfield writes <"$tmp/json") $(jfield misses <"$tmp/json") $(jfield hits <"$tmp/json")"
+if "$sim" --capacity 1M --cache 64K "$tmp/tp" >/dev/null 2>"$tmp/err"; then
+	not_ok "tracepoint: two devices without --dev fail"
+elif grep -q -- '--dev' "$tmp/err"; then ok "tracepoint: two devices without --dev fail"
+else not_ok "tracepoint: two devices without --dev fail" "$(cat "$tmp/err")"; fi
+"$sim" --dev cxd1 --capacity 1M --cache 64K --json "$tmp/tp" >"$tmp/json" 2>&1
+check "tracepoint --dev cxd1: one access" "1" "$(jfield accesses <"$tmp/json")"
+if "$sim" --dev cxd7 --capacity 1M --cache 64K "$tmp/tp" >/dev/null 2>&1; then
+	not_ok "tracepoint: no miss of the device fails"
+else ok "tracepoint: no miss of the device fails"; fi
+printf 'x-1 [000] 1.0: cxdvirt_miss: dev=cxd0 cause=read\n' >"$tmp/tpbad"
+if "$sim" "$tmp/tpbad" >/dev/null 2>"$tmp/err"; then not_ok "tracepoint: a miss without page= fails, naming the line"
+elif grep -q ':1:' "$tmp/err"; then ok "tracepoint: a miss without page= fails, naming the line"
+else not_ok "tracepoint: a miss without page= fails, naming the line" "$(cat "$tmp/err")"; fi
 
 [ "$fails" -eq 0 ]

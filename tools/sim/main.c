@@ -16,7 +16,8 @@
  * one thread of dependent accesses; the optional thread field is parsed
  * and counted but does not change the timing.
  *
- * Usage: see usage() below or docs/model.md.
+ * Usage: see usage() below, docs/tools.md (options, trace formats) and
+ * docs/model.md (what the model does).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include <json-c/json.h>
 
@@ -37,6 +40,7 @@ struct metrics {
 	struct cxd_model_stats st;
 	uint64_t erases;
 	uint64_t lat_n, lat_sum, p50, p90, p99, p999, lat_max;
+	uint64_t state_bytes;	/* the model's state: see docs/model.md */
 	double util_mean, util_max;
 };
 
@@ -44,9 +48,17 @@ static void usage(FILE *out)
 {
 	fputs(
 "usage: cxdvirt-sim [options] TRACE\n"
+"       cxdvirt-sim [--format F] --convert OUT TRACE\n"
 "Replay TRACE (`R|W ADDRESS [THREAD]` per line; 0x.. = byte address,\n"
 "decimal = 4 KiB page number; # comments) through the device model.\n"
+"TRACE may also be a binary trace, valgrind lackey output or cxdvirt_miss\n"
+"tracepoint lines; - is standard input.\n"
 "\n"
+"  --format F             auto (default), text, binary, lackey, tracepoint\n"
+"  --convert OUT          write TRACE as a binary trace to OUT, no replay\n"
+"  --lackey-instr         lackey: replay instruction fetches (I) as reads\n"
+"  --dev NAME             tracepoint: replay only the misses of device NAME\n"
+"  --timing               print load and replay time (accesses/s) on stderr\n"
 "  --preset NAME          NAND preset: znand (default), femu, tlc\n"
 "  --capacity SIZE        device size (default: the trace's extent)\n"
 "  --cache SIZE           cache size (default 8M); SIZE takes K/M/G\n"
@@ -226,26 +238,22 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 	return -1;
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* Do paths @a and @b name one existing file? */
+static bool same_file(const char *a, const char *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	struct stat sa, sb;
 
-	return x < y ? -1 : x > y;
+	return strcmp(a, "-") && strcmp(b, "-") && !stat(a, &sa) &&
+	       !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/* Nearest-rank percentile @q (0..1) of the sorted @v[n]. */
-static uint64_t pct(const uint64_t *v, uint64_t n, double q)
+/* @clk (CLOCK_MONOTONIC, CLOCK_PROCESS_CPUTIME_ID) in seconds, for --timing. */
+static double now_s(clockid_t clk)
 {
-	uint64_t k;
+	struct timespec ts;
 
-	if (!n)
-		return 0;
-	k = (uint64_t)(q * (double)n + 0.999999);
-	if (k < 1)
-		k = 1;
-	if (k > n)
-		k = n;
-	return v[k - 1];
+	clock_gettime(clk, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static double ratio(uint64_t a, uint64_t b)
@@ -263,8 +271,10 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 		.policy = cfg->policy,
 		.nand = cfg->nand,
 	};
-	uint64_t i, j, now = 0, ndies, *lat, page;
+	uint64_t i, j, now = 0, ndies, page, rec;
 	uint8_t *mapped = NULL;	/* --faults: 0 unmapped, 1 read-only, 2 writable */
+	const uint64_t *recs = t->recs;
+	struct lat_hist lat;
 	struct cxd_access r;
 	bool write;
 	struct cxd_model m;
@@ -299,14 +309,13 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 		return -1;
 	}
 	mem = aligned_alloc(8, (cxd_model_cfg_state_size(&mc) + 7) & ~7ul);
-	lat = malloc((t->n ? t->n : 1) * sizeof(*lat));
 	if (cfg->faults)
 		mapped = calloc(mc.npages, 1);
-	if (!mem || !lat || (cfg->faults && !mapped) ||
+	if (lat_init(&lat) || !mem || (cfg->faults && !mapped) ||
 	    cxd_model_init_cfg(&m, &mc, mem)) {
 		fprintf(stderr, "cxdvirt-sim: cannot set up the model\n");
 		free(mem);
-		free(lat);
+		lat_free(&lat);
 		free(mapped);
 		return -1;
 	}
@@ -320,8 +329,19 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < t->n; i++) {
-		page = t->recs[i].page;
-		write = t->recs[i].write;
+		rec = recs[i];
+		page = trace_page(rec);
+		write = rec & TRACE_WRITE;
+		/* a binary trace's records are checked here, not at load */
+		if (page >= mc.npages) {
+			fprintf(stderr,
+				"cxdvirt-sim: access %" PRIu64 ": page %" PRIu64 " beyond the capacity (%" PRIu64 " pages)\n",
+				i + 1, page, mc.npages);
+			goto fail;
+		}
+		/* the page table entry of an access a few ahead (a hint only) */
+		if (i + 16 < t->n)
+			__builtin_prefetch(&m.cache.line_of_page[trace_page(recs[i + 16])]);
 		if (write)
 			out->writes++;
 		else
@@ -339,9 +359,9 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 			continue;
 		}
 		cxd_model_access(&m, page, write ? CXD_ACC_WRITE : 0, now, &r);
-		if (!r.hit) {
-			lat[out->lat_n++] = r.done_ns - now;
-			out->lat_sum += r.done_ns - now;
+		if (!r.hit && lat_add(&lat, r.done_ns - now)) {
+			fprintf(stderr, "cxdvirt-sim: out of memory\n");
+			goto fail;
 		}
 		if (mapped) {
 			for (j = 0; j < r.nvictims; j++)
@@ -365,12 +385,15 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 	out->npages = mc.npages;
 	out->st = m.stats;
 	out->erases = m.nand.erases;
-	qsort(lat, out->lat_n, sizeof(*lat), cmp_u64);
-	out->p50 = pct(lat, out->lat_n, 0.50);
-	out->p90 = pct(lat, out->lat_n, 0.90);
-	out->p99 = pct(lat, out->lat_n, 0.99);
-	out->p999 = pct(lat, out->lat_n, 0.999);
-	out->lat_max = out->lat_n ? lat[out->lat_n - 1] : 0;
+	out->state_bytes = cxd_model_cfg_state_size(&mc);
+	lat_finish(&lat);
+	out->lat_n = lat.n;
+	out->lat_sum = lat.sum;
+	out->p50 = lat_pct(&lat, 0.50);
+	out->p90 = lat_pct(&lat, 0.90);
+	out->p99 = lat_pct(&lat, 0.99);
+	out->p999 = lat_pct(&lat, 0.999);
+	out->lat_max = lat.max;
 
 	ndies = (uint64_t)mc.nand.channels * mc.nand.dies_per_channel;
 	planes = cxd_nand_planes(&mc.nand);
@@ -381,9 +404,14 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 			out->util_max = u;
 	}
 	free(mem);
-	free(lat);
+	lat_free(&lat);
 	free(mapped);
 	return 0;
+fail:
+	free(mem);
+	lat_free(&lat);
+	free(mapped);
+	return -1;
 }
 
 /* ------------------------------------------------------------- output -- */
@@ -425,6 +453,8 @@ static json_object *metrics_json(const struct sim_cfg *cfg,
 			       json_object_new_uint64(cfg->nand.channel_mbps));
 	json_object_object_add(c, "xfer_ns",
 			       json_object_new_uint64(cxd_nand_xfer_ns(&cfg->nand)));
+	json_object_object_add(c, "model_state_bytes",
+			       json_object_new_uint64(x->state_bytes));
 	json_object_object_add(o, "config", c);
 
 	json_object_object_add(o, "accesses", json_object_new_uint64(x->accesses));
@@ -625,6 +655,11 @@ static const struct option long_opts[] = {
 	{ "mbps", required_argument, NULL, 0 },
 	{ "pages-per-block", required_argument, NULL, 0 },
 	{ "xfer", required_argument, NULL, 0 },
+	{ "format", required_argument, NULL, 'f' },
+	{ "convert", required_argument, NULL, 'o' },
+	{ "lackey-instr", no_argument, NULL, 'i' },
+	{ "dev", required_argument, NULL, 'd' },
+	{ "timing", no_argument, NULL, 't' },
 	{ "compare", required_argument, NULL, 'c' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
@@ -644,7 +679,10 @@ int main(int argc, char **argv)
 	struct metrics xs[MAX_COMPARE];
 	char *compare = NULL, *cvals[MAX_COMPARE], *ckey = NULL, *s, *tok;
 	unsigned int n = 1, i;
-	bool json = false;
+	bool json = false, timing = false;
+	struct trace_opts topts = { 0 };
+	const char *convert = NULL;
+	double t0, t1, c0, c1;
 	struct trace t;
 	json_object *root, *arr;
 	int opt, idx, ret = 0;
@@ -658,6 +696,26 @@ int main(int argc, char **argv)
 					long_opts[idx].name, optarg ? optarg : "");
 				return 2;
 			}
+			break;
+		case 'f':
+			if (trace_format_parse(optarg) < 0) {
+				fprintf(stderr, "cxdvirt-sim: --format: bad value '%s'\n",
+					optarg);
+				return 2;
+			}
+			topts.format = trace_format_parse(optarg);
+			break;
+		case 'o':
+			convert = optarg;
+			break;
+		case 'i':
+			topts.lackey_instr = true;
+			break;
+		case 'd':
+			topts.dev = optarg;
+			break;
+		case 't':
+			timing = true;
 			break;
 		case 'c':
 			compare = optarg;
@@ -709,13 +767,42 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (trace_load(argv[optind], &t))
+	t0 = now_s(CLOCK_MONOTONIC);
+	c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+	if (trace_load(argv[optind], &topts, &t))
 		return 1;
+	t1 = now_s(CLOCK_MONOTONIC);
+	c1 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+	if (timing)
+		fprintf(stderr, "cxdvirt-sim: load: %s, %" PRIu64 " accesses, %.3f s, cpu %.3f s\n",
+			trace_format_name(t.format), t.n, t1 - t0, c1 - c0);
+	if (convert) {
+		if (same_file(convert, argv[optind])) {
+			fprintf(stderr, "cxdvirt-sim: --convert: %s is the input\n",
+				convert);
+			trace_free(&t);
+			return 2;
+		}
+		ret = trace_write_binary(convert, &t) ? 1 : 0;
+		if (!ret)
+			fprintf(stderr, "cxdvirt-sim: %s: %" PRIu64 " accesses, max page %" PRIu64 ", %u threads\n",
+				convert, t.n, t.max_page, t.threads);
+		trace_free(&t);
+		return ret;
+	}
 	for (i = 0; i < n; i++) {
+		t0 = now_s(CLOCK_MONOTONIC);
+		c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
 		if (run(&cfgs[i], &t, &xs[i])) {
 			trace_free(&t);
 			return 1;
 		}
+		t1 = now_s(CLOCK_MONOTONIC);
+		c1 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+		if (timing)
+			fprintf(stderr, "cxdvirt-sim: replay %u: %.3f s, cpu %.3f s, %.2f M accesses/s (cpu)\n",
+				i + 1, t1 - t0, c1 - c0,
+				c1 > c0 ? (double)t.n / (c1 - c0) / 1e6 : 0.0);
 	}
 
 	if (json) {

@@ -10,34 +10,163 @@
 
 #include <cxdvirt/model.h>
 
-/**
- * struct trace_rec - one access of a trace.
- * @page:	host page number (4 KiB).
- * @write:	a write (W) rather than a read (R).
- * @thread:	the optional thread field (0 if absent); reported only.
+/*
+ * One access, packed into 64 bits: the in-memory form of every trace and the
+ * record of the binary trace format (docs/tools.md, "Trace formats").
+ * Bits 0-47: host page number (4 KiB); bits 48-62: thread; bit 63: write.
  */
-struct trace_rec {
-	uint64_t page;
-	bool write;
-	uint32_t thread;
+#define TRACE_PAGE_BITS		48
+#define TRACE_PAGE_MAX		((UINT64_C(1) << TRACE_PAGE_BITS) - 1)
+#define TRACE_THREAD_SHIFT	48
+#define TRACE_THREAD_MAX	0x7fffu
+#define TRACE_WRITE		(UINT64_C(1) << 63)
+
+/** trace_pack() - one record; @page <= TRACE_PAGE_MAX, @thread <= TRACE_THREAD_MAX. */
+static inline uint64_t trace_pack(uint64_t page, bool write, uint32_t thread)
+{
+	return page | ((uint64_t)thread << TRACE_THREAD_SHIFT) |
+	       (write ? TRACE_WRITE : 0);
+}
+
+/** trace_page() - the host page of record @r. */
+static inline uint64_t trace_page(uint64_t r)
+{
+	return r & TRACE_PAGE_MAX;
+}
+
+/** trace_thread() - the thread of record @r. */
+static inline uint32_t trace_thread(uint64_t r)
+{
+	return (uint32_t)(r >> TRACE_THREAD_SHIFT) & TRACE_THREAD_MAX;
+}
+
+/**
+ * enum trace_format - what a trace file holds.
+ * @TRACE_AUTO:		tell from the content (binary magic, else the first
+ *			line that is not blank, a comment or valgrind's `==`).
+ * @TRACE_TEXT:		cxdvirt-sim's own `R|W ADDRESS [THREAD]` lines.
+ * @TRACE_BINARY:	the binary format (trace_bin.c).
+ * @TRACE_LACKEY:	valgrind --tool=lackey --trace-mem=yes output.
+ * @TRACE_TRACEPOINT:	cxdvirt_miss tracepoint lines (trace_pipe, perf script).
+ */
+enum trace_format {
+	TRACE_AUTO = 0,
+	TRACE_TEXT,
+	TRACE_BINARY,
+	TRACE_LACKEY,
+	TRACE_TRACEPOINT,
 };
 
 /**
- * struct trace - a whole trace in memory.
- * @recs:	the accesses in order.
+ * struct trace_opts - how to read a trace.
+ * @format:		enum trace_format.
+ * @lackey_instr:	lackey: replay instruction fetches (I lines) as reads.
+ * @dev:		tracepoint: replay only the misses of this device
+ *			(NULL: the trace must hold one device only).
+ */
+struct trace_opts {
+	enum trace_format format;
+	bool lackey_instr;
+	const char *dev;
+};
+
+/**
+ * struct trace - a whole trace, in memory or mapped from a binary file.
+ * @recs:	the accesses in order, packed (trace_pack()).
  * @n:		number of accesses.
- * @max_page:	highest page touched.
+ * @max_page:	highest page touched (binary: as the header says; the replay
+ *		checks every record against the capacity).
  * @threads:	highest thread number + 1.
+ * @format:	the format it was read from.
+ * @map:	internal: the mapping of a binary file (or NULL) ...
+ * @map_len:	... and its length in bytes.
+ * @buf:	internal: @recs when allocated.
  */
 struct trace {
-	struct trace_rec *recs;
+	const uint64_t *recs;
 	uint64_t n;
 	uint64_t max_page;
 	uint32_t threads;
+	enum trace_format format;
+	void *map;
+	size_t map_len;
+	uint64_t *buf;
 };
 
-int trace_load(const char *path, struct trace *t);
+int trace_load(const char *path, const struct trace_opts *o, struct trace *t);
 void trace_free(struct trace *t);
+int trace_write_binary(const char *path, const struct trace *t);
+int trace_format_parse(const char *name);
+const char *trace_format_name(enum trace_format f);
+
+/* trace.c internals shared with the format readers: the growing array. */
+struct trace_buf {
+	uint64_t *recs;
+	uint64_t n, cap, max_page;
+	uint32_t threads;
+};
+
+int trace_push(struct trace_buf *b, uint64_t page, bool write, uint32_t thread);
+int trace_parse_lackey(const char *path, const char *p, const char *end,
+		       const struct trace_opts *o, struct trace_buf *b);
+int trace_parse_tracepoint(const char *path, const char *p, const char *end,
+			   const struct trace_opts *o, struct trace_buf *b);
+int trace_parse_dec(const char **s, const char *e, uint64_t *v);
+int trace_parse_hex(const char **s, const char *e, uint64_t *v);
+void trace_line_error(const char *path, unsigned long lineno, const char *what,
+		      const char *s, const char *e);
+
+/** is_space() - isspace() of the C locale without the newline. */
+static inline bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+int trace_bin_open(const char *path, const unsigned char *p, size_t len,
+		   struct trace *t);
+bool trace_bin_magic(const unsigned char *p, size_t len);
+
+/**
+ * struct lat_hist - exact distribution of miss latencies.
+ * @exact:	[LAT_EXACT_NS] counts of each latency below LAT_EXACT_NS ns.
+ * @big:	the latencies >= LAT_EXACT_NS, unsorted until lat_finish().
+ * @nbig:	entries in @big; @capbig its allocated length.
+ * @capbig:	see @nbig.
+ * @n:		latencies added.
+ * @sum:	their sum (ns).
+ * @max:	the largest (ns).
+ *
+ * Memory: 8 bytes per distinct ns value below LAT_EXACT_NS actually used
+ * (calloc'd pages stay untouched otherwise) plus 8 bytes per latency above,
+ * instead of 8 bytes per miss and a sort.
+ */
+#define LAT_EXACT_NS	(1u << 20)
+struct lat_hist {
+	uint64_t *exact;
+	uint64_t *big;
+	uint64_t nbig, capbig;
+	uint64_t n, sum, max;
+};
+
+int lat_init(struct lat_hist *h);
+int lat_add_big(struct lat_hist *h, uint64_t ns);
+void lat_finish(struct lat_hist *h);
+uint64_t lat_pct(const struct lat_hist *h, double q);
+void lat_free(struct lat_hist *h);
+
+/** lat_add() - add one latency (ns). Return: 0, or -1 out of memory. */
+static inline int lat_add(struct lat_hist *h, uint64_t ns)
+{
+	h->n++;
+	h->sum += ns;
+	if (ns > h->max)
+		h->max = ns;
+	if (ns < LAT_EXACT_NS) {
+		h->exact[ns]++;
+		return 0;
+	}
+	return lat_add_big(h, ns);
+}
 
 /**
  * struct sim_cfg - everything one run is configured with.

@@ -1,135 +1,419 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Trace files for cxdvirt-sim.
+ * Trace files for cxdvirt-sim: reading the file, telling its format, and
+ * the simulator's own text format.
  *
- * One access per line: `R|W ADDRESS [THREAD]`. An address written with a
- * 0x prefix is a byte address (its page is address / 4096); a plain
- * decimal number is a page number. Blank lines and lines starting with #
- * are ignored. Anything else is an error naming the line.
+ * Own text format, one access per line: `R|W ADDRESS [THREAD]`. An address
+ * written with a 0x prefix is a byte address (its page is address / 4096);
+ * a plain decimal number is a page number. Blank lines and lines starting
+ * with # are ignored. Anything else is an error naming the line.
+ *
+ * A regular file is mapped (mmap, MADV_SEQUENTIAL); standard input and
+ * other non-mappable files are read in 1 MiB blocks. A binary trace is
+ * replayed straight from its mapping; the text formats are parsed in one
+ * pass into packed 8-byte records (trace_pack()).
  */
-#include <ctype.h>
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "sim.h"
 
-static int parse_line(char *s, struct trace_rec *r)
-{
-	unsigned long long v;
-	char *end;
+static const char *const format_names[] = {
+	[TRACE_AUTO] = "auto",
+	[TRACE_TEXT] = "text",
+	[TRACE_BINARY] = "binary",
+	[TRACE_LACKEY] = "lackey",
+	[TRACE_TRACEPOINT] = "tracepoint",
+};
 
-	while (isspace((unsigned char)*s))
+/** trace_format_parse() - enum trace_format for @name, or -1. */
+int trace_format_parse(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++)
+		if (!strcmp(name, format_names[i]))
+			return (int)i;
+	return -1;
+}
+
+/** trace_format_name() - the option value naming @f. */
+const char *trace_format_name(enum trace_format f)
+{
+	return (unsigned int)f < sizeof(format_names) / sizeof(format_names[0]) ?
+	       format_names[f] : "?";
+}
+
+/**
+ * trace_push() - append one access to a text trace being parsed.
+ * @b:      the buffer.
+ * @page:   host page, <= TRACE_PAGE_MAX.
+ * @write:  a write.
+ * @thread: thread number, <= TRACE_THREAD_MAX.
+ *
+ * Return: 0, or -1 out of memory (message printed).
+ */
+int trace_push(struct trace_buf *b, uint64_t page, bool write, uint32_t thread)
+{
+	uint64_t *nr;
+
+	if (b->n == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 65536;
+		nr = realloc(b->recs, b->cap * sizeof(*nr));
+		if (!nr) {
+			fprintf(stderr, "cxdvirt-sim: out of memory\n");
+			return -1;
+		}
+		b->recs = nr;
+	}
+	b->recs[b->n++] = trace_pack(page, write, thread);
+	if (page > b->max_page)
+		b->max_page = page;
+	if (thread >= b->threads)
+		b->threads = thread + 1;
+	return 0;
+}
+
+/**
+ * trace_parse_dec() - decimal digits at [*@s, @e) into *@v.
+ * @s: start; moved past the digits.
+ * @e: end of the line.
+ * @v: the value.
+ *
+ * Return: 0, or -1 (no digit, or above UINT64_MAX).
+ */
+int trace_parse_dec(const char **s, const char *e, uint64_t *v)
+{
+	const char *p = *s;
+	uint64_t x = 0, d;
+
+	if (p == e || *p < '0' || *p > '9')
+		return -1;
+	for (; p < e && *p >= '0' && *p <= '9'; p++) {
+		d = (uint64_t)(*p - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*s = p;
+	*v = x;
+	return 0;
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/**
+ * trace_parse_hex() - hexadecimal digits (no 0x) at [*@s, @e) into *@v.
+ * @s: start; moved past the digits.
+ * @e: end of the line.
+ * @v: the value.
+ *
+ * Return: 0, or -1 (no digit, or above UINT64_MAX).
+ */
+int trace_parse_hex(const char **s, const char *e, uint64_t *v)
+{
+	const char *p = *s;
+	uint64_t x = 0;
+	int d;
+
+	if (p == e || hex_digit(*p) < 0)
+		return -1;
+	for (; p < e && (d = hex_digit(*p)) >= 0; p++) {
+		if (x >> 60)
+			return -1;
+		x = x << 4 | (uint64_t)d;
+	}
+	*s = p;
+	*v = x;
+	return 0;
+}
+
+/* One line [s, e) of the own format, not blank, not a comment. */
+static int parse_line(const char *s, const char *e, uint64_t *page,
+		      bool *write, uint32_t *thread)
+{
+	uint64_t v;
+
+	while (s < e && is_space(*s))
 		s++;
+	if (s == e)
+		return -1;
 	if (*s == 'R' || *s == 'r')
-		r->write = false;
+		*write = false;
 	else if (*s == 'W' || *s == 'w')
-		r->write = true;
+		*write = true;
 	else
 		return -1;
 	s++;
-	if (!isspace((unsigned char)*s))
+	if (s == e || !is_space(*s))
 		return -1;
-	while (isspace((unsigned char)*s))
+	while (s < e && is_space(*s))
 		s++;
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		v = strtoull(s + 2, &end, 16);
-		if (end == s + 2)
+	if (e - s >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		if (trace_parse_hex(&s, e, &v))
 			return -1;
 		v /= CXD_HOST_PAGE_SIZE;
-	} else {
-		v = strtoull(s, &end, 10);
-	}
-	if (errno)
+	} else if (trace_parse_dec(&s, e, &v)) {
 		return -1;
-	r->page = v;
-	r->thread = 0;
-	s = end;
-	while (isspace((unsigned char)*s))
+	}
+	if (v > TRACE_PAGE_MAX)
+		return -1;
+	*page = v;
+	*thread = 0;
+	while (s < e && is_space(*s))
 		s++;
-	if (*s) {
-		errno = 0;
-		v = strtoull(s, &end, 10);
-		if (errno || end == s || v > UINT32_MAX)
+	if (s < e) {
+		if (trace_parse_dec(&s, e, &v) || v > TRACE_THREAD_MAX)
 			return -1;
-		r->thread = (uint32_t)v;
-		s = end;
-		while (isspace((unsigned char)*s))
+		*thread = (uint32_t)v;
+		while (s < e && is_space(*s))
 			s++;
-		if (*s)
+		if (s < e)
 			return -1;
 	}
 	return 0;
 }
 
 /**
- * trace_load() - read a whole trace file.
- * @path:	file name; "-" is standard input.
- * @t:		filled on success (free with trace_free()).
- *
- * Return: 0, or -1 after printing what is wrong (file and line).
+ * trace_line_error() - print `cxdvirt-sim: PATH:LINE: WHAT: TEXT`.
+ * @path:   file name.
+ * @lineno: line number, from 1.
+ * @what:   what is wrong.
+ * @s:      the line's text (cut at 200 characters) ...
+ * @e:      ... up to here.
  */
-int trace_load(const char *path, struct trace *t)
+void trace_line_error(const char *path, unsigned long lineno, const char *what,
+		      const char *s, const char *e)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	char *line = NULL, *p;
-	size_t cap = 0, alloc = 0;
-	unsigned long lineno = 0;
-	struct trace_rec r, *nr;
+	int len = (int)(e - s);
 
-	memset(t, 0, sizeof(*t));
-	if (!f) {
+	if (len > 0 && s[len - 1] == '\r')
+		len--;
+	if (len > 200)
+		len = 200;
+	fprintf(stderr, "cxdvirt-sim: %s:%lu: %s: %.*s\n", path, lineno, what,
+		len, s);
+}
+
+static int parse_text(const char *path, const char *p, const char *end,
+		      struct trace_buf *b)
+{
+	unsigned long lineno = 0;
+	const char *e, *s;
+	uint32_t thread;
+	uint64_t page;
+	bool write;
+
+	for (; p < end; p = e + 1) {
+		e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		lineno++;
+		for (s = p; s < e && is_space(*s); s++)
+			;
+		if (s == e || *s == '#')
+			continue;
+		if (parse_line(s, e, &page, &write, &thread)) {
+			trace_line_error(path, lineno,
+					 "not `R|W ADDRESS [THREAD]` (page < 2^48, thread < 2^15)",
+					 s, e);
+			return -1;
+		}
+		if (trace_push(b, page, write, thread))
+			return -1;
+	}
+	return 0;
+}
+
+/* The format of a text trace, from its first significant line. */
+static enum trace_format sniff(const char *p, const char *end)
+{
+	const char *e, *s;
+
+	for (; p < end; p = e + 1) {
+		e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		if (memmem(p, (size_t)(e - p), "cxdvirt_", 8))
+			return TRACE_TRACEPOINT;
+		if (e - p >= 2 && (p[0] == 'I' || p[0] == ' ') &&
+		    (p[1] == ' ' || p[1] == 'L' || p[1] == 'S' || p[1] == 'M') &&
+		    memchr(p, ',', (size_t)(e - p)))
+			return TRACE_LACKEY;
+		for (s = p; s < e && is_space(*s); s++)
+			;
+		if (s == e || *s == '#' || (e - s >= 2 && s[0] == '=' && s[1] == '='))
+			continue;
+		return TRACE_TEXT;
+	}
+	return TRACE_TEXT;
+}
+
+/*
+ * The whole of @path in memory: mapped (*mapped = true) or read into a
+ * malloc'd buffer. Return: 0, or -1 (message printed).
+ */
+static int slurp(const char *path, unsigned char **data, size_t *len,
+		 bool *mapped)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+	size_t cap = 0, n = 0;
+	unsigned char *buf = NULL, *nb;
+	struct stat st;
+	ssize_t r;
+
+	*mapped = false;
+	if (fd < 0) {
 		fprintf(stderr, "cxdvirt-sim: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	while (getline(&line, &cap, f) >= 0) {
-		lineno++;
-		p = line;
-		while (isspace((unsigned char)*p))
-			p++;
-		if (!*p || *p == '#')
-			continue;
-		if (parse_line(p, &r)) {
-			p[strcspn(p, "\n")] = 0;
-			fprintf(stderr,
-				"cxdvirt-sim: %s:%lu: not `R|W ADDRESS [THREAD]`: %s\n",
-				path, lineno, p);
-			goto fail;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+		buf = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
+			   fd, 0);
+		if (buf != MAP_FAILED) {
+			madvise(buf, (size_t)st.st_size, MADV_SEQUENTIAL);
+			if (fd)
+				close(fd);
+			*data = buf;
+			*len = (size_t)st.st_size;
+			*mapped = true;
+			return 0;
 		}
-		if (t->n == alloc) {
-			alloc = alloc ? 2 * alloc : 4096;
-			nr = realloc(t->recs, alloc * sizeof(*nr));
-			if (!nr) {
+		buf = NULL;
+	}
+	for (;;) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1 << 20;
+			nb = realloc(buf, cap);
+			if (!nb) {
 				fprintf(stderr, "cxdvirt-sim: out of memory\n");
 				goto fail;
 			}
-			t->recs = nr;
+			buf = nb;
 		}
-		t->recs[t->n++] = r;
-		if (r.page > t->max_page)
-			t->max_page = r.page;
-		if (r.thread >= t->threads)
-			t->threads = r.thread + 1;
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			fprintf(stderr, "cxdvirt-sim: %s: %s\n", path,
+				strerror(errno));
+			goto fail;
+		}
+		if (!r)
+			break;
+		n += (size_t)r;
 	}
-	free(line);
-	if (f != stdin)
-		fclose(f);
+	if (fd)
+		close(fd);
+	*data = buf;
+	*len = n;
 	return 0;
 fail:
-	free(line);
-	if (f != stdin)
-		fclose(f);
-	trace_free(t);
+	if (fd)
+		close(fd);
+	free(buf);
 	return -1;
 }
 
-/** trace_free() - release what trace_load() allocated. @t: the trace. */
+/**
+ * trace_load() - read a whole trace file.
+ * @path:	file name; "-" is standard input.
+ * @o:		format and format options.
+ * @t:		filled on success (free with trace_free()).
+ *
+ * A binary trace of a regular file stays mapped and is replayed from the
+ * mapping; anything else ends up as one malloc'd array of 8-byte records.
+ *
+ * Return: 0, or -1 after printing what is wrong (file and line).
+ */
+int trace_load(const char *path, const struct trace_opts *o, struct trace *t)
+{
+	enum trace_format f = o->format;
+	struct trace_buf b = { 0 };
+	unsigned char *data;
+	const char *p, *end;
+	size_t len;
+	bool mapped;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	if (slurp(path, &data, &len, &mapped))
+		return -1;
+	if (f == TRACE_AUTO)
+		f = trace_bin_magic(data, len) ? TRACE_BINARY :
+		    sniff((const char *)data, (const char *)data + len);
+	t->format = f;
+	if (f == TRACE_BINARY) {
+		if (trace_bin_open(path, data, len, t))
+			goto fail;
+		if (mapped) {
+			t->map = data;
+			t->map_len = len;
+		} else {
+			t->buf = (uint64_t *)data;	/* malloc'd: aligned */
+		}
+		return 0;
+	}
+	/* a text trace of a regular file: ~8 bytes of text per access */
+	if (mapped && len / 8 > 65536) {
+		b.cap = len / 8;
+		b.recs = malloc(b.cap * sizeof(*b.recs));
+		if (!b.recs)
+			b.cap = 0;
+	}
+	p = (const char *)data;
+	end = p + len;
+	if (f == TRACE_LACKEY)
+		ret = trace_parse_lackey(path, p, end, o, &b);
+	else if (f == TRACE_TRACEPOINT)
+		ret = trace_parse_tracepoint(path, p, end, o, &b);
+	else
+		ret = parse_text(path, p, end, &b);
+	if (mapped)
+		munmap(data, len);
+	else
+		free(data);
+	if (ret) {
+		free(b.recs);
+		return -1;
+	}
+	t->buf = b.recs;
+	t->recs = b.recs;
+	t->n = b.n;
+	t->max_page = b.max_page;
+	t->threads = b.threads;
+	return 0;
+fail:
+	if (mapped)
+		munmap(data, len);
+	else
+		free(data);
+	memset(t, 0, sizeof(*t));
+	return -1;
+}
+
+/** trace_free() - release what trace_load() mapped or allocated. @t: the trace. */
 void trace_free(struct trace *t)
 {
-	free(t->recs);
+	if (t->map)
+		munmap(t->map, t->map_len);
+	free(t->buf);
 	memset(t, 0, sizeof(*t));
 }
