@@ -60,6 +60,7 @@ struct cxd_cfg {
 	u32 drain_high_pct;
 	u32 drain_low_pct;
 	u64 seed;			/* random policy */
+	u32 cflru_window_pct;		/* CFLRU clean-first window, % */
 	u32 trace_entries;		/* per-miss trace ring, 0: off */
 };
 

@@ -46,6 +46,7 @@ void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c)
 	m->nand.cfg.channel_mbps = c->nand.channel_mbps;
 	if (m->cache.policy != c->policy)
 		cxd_cache_set_policy(&m->cache, c->policy);
+	cxd_cache_set_cflru_window(&m->cache, c->cflru_window_pct);
 	m->prefetch = c->prefetch;
 	m->prefetch_degree = c->prefetch_degree;
 	m->prefetch_distance = c->prefetch_distance;

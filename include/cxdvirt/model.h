@@ -237,6 +237,14 @@ const struct cxd_preset *cxd_preset_at(unsigned int i);
  *			of pages recently evicted from the small queue.
  * @CXD_POLICY_RANDOM:	evict a uniformly random line of the set, from a
  *			seeded xorshift64* generator (cxd_cache_set_seed()).
+ * @CXD_POLICY_CFLRU:	Clean-First LRU (Park et al., CASES 2006): LRU whose
+ *			least recent cflru_window_pct % of each set form the
+ *			clean-first window; the least recent clean line of
+ *			the window is evicted first, else the least recent
+ *			line.
+ * @CXD_POLICY_2Q:	2Q (Johnson and Shasha, VLDB 1994), full version:
+ *			A1in FIFO (25% of the set), A1out ghost of pages
+ *			evicted from A1in (50% of the cache), Am LRU.
  * @CXD_POLICY_NR:	number of policies.
  */
 enum cxd_policy {
@@ -246,6 +254,8 @@ enum cxd_policy {
 	CXD_POLICY_LRU,
 	CXD_POLICY_S3FIFO,
 	CXD_POLICY_RANDOM,
+	CXD_POLICY_CFLRU,
+	CXD_POLICY_2Q,
 	CXD_POLICY_NR,
 };
 
@@ -268,16 +278,22 @@ int cxd_policy_parse(const char *name);
 #define CXD_LINE_SMALL		0x08u	/* S3-FIFO: in the small queue */
 #define CXD_LINE_FREQ_SHIFT	4	/* S3-FIFO: 2-bit access frequency */
 #define CXD_LINE_FREQ_MASK	0x30u
+#define CXD_LINE_AUX		0x40u	/* CFLRU: in the window's dirty queue */
 
 /* Private to cache.c: one doubly-linked queue of lines (oldest at head). */
 struct cxd_queue {
 	uint32_t head, tail, len;
 };
 
-/* Private to cache.c: per-set state. Set s owns lines [s*ways, (s+1)*ways). */
+/*
+ * Private to cache.c: per-set state. Set s owns lines [s*ways, (s+1)*ways).
+ * Queue use per policy: S3-FIFO main/small; 2Q Am/A1in; CFLRU working
+ * region/clean lines of the clean-first window/dirty lines of the window.
+ */
 struct cxd_cache_set {
 	struct cxd_queue main;	/* every policy; S3-FIFO's main queue */
-	struct cxd_queue small;	/* S3-FIFO's small queue */
+	struct cxd_queue small;	/* S3-FIFO small queue, 2Q A1in, CFLRU clean */
+	struct cxd_queue aux;	/* CFLRU: dirty lines of the window */
 	uint32_t free_head;	/* free lines through next[] */
 	uint32_t used;		/* resident lines of the set */
 };
@@ -316,6 +332,9 @@ struct cxd_cache {
 	uint32_t ways;
 	uint32_t nsets;
 	uint32_t small_cap;	/* S3-FIFO small-queue size per set */
+	uint32_t a1in_cap;	/* 2Q: Kin, A1in lines per set (25%) */
+	uint32_t cflru_window_pct;	/* CFLRU window, % of a set's ways */
+	uint32_t cflru_window;	/* CFLRU window in lines per set */
 	uint32_t pin_line;	/* never evicted, CXD_NO_LINE if none */
 	uint64_t rng;		/* xorshift64* state, never 0 */
 	uint32_t *line_of_page;	/* [npages], CXD_NO_LINE if absent */
@@ -349,6 +368,15 @@ int cxd_cache_init(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 /** cxd_cache_init_ways() - empty cache of @ways lines per set (0: fully). */
 int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 			uint32_t ways, enum cxd_policy policy, void *mem);
+/* Default CFLRU window: a quarter of each set (see docs/model.md). */
+#define CXD_CFLRU_WINDOW_PCT	25u
+/**
+ * cxd_cache_set_cflru_window() - CFLRU clean-first window as @pct % (0..100)
+ * of each set's lines (rounded down); 0 makes CFLRU plain LRU. O(nlines)
+ * when CFLRU is the current policy (the window is rebuilt), else O(1).
+ * Return: 0, or -1 if @pct > 100 (nothing changes).
+ */
+int cxd_cache_set_cflru_window(struct cxd_cache *c, uint32_t pct);
 /** cxd_cache_set_seed() - reseed the random policy's generator. */
 void cxd_cache_set_seed(struct cxd_cache *c, uint64_t seed);
 /** cxd_cache_resident() - true if @page is resident. */

@@ -72,7 +72,7 @@ check "lru: cyclic scan W=C+1 never hits" 0 "$(field "$tmp/out" hits)"
 check "lifo: C-1 hits per pass after the first" $((9 * 63)) \
 	"$(field "$tmp/out" hits)"
 
-for p in fifo lifo clock lru s3fifo random; do
+for p in fifo lifo clock lru s3fifo random cflru 2q; do
 	"$sim" --cache 256K --policy $p "$tmp/fit64" >"$tmp/out" 2>&1
 	m=$(field "$tmp/out" misses)
 	[ "$m" = 64 ] || break

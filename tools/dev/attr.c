@@ -30,6 +30,7 @@ const struct attr_desc attr_table[] = {
 	{ "ways",		ATTR_U64,	UNIT_NONE },
 	{ "policy",		ATTR_WORD,	UNIT_NONE },
 	{ "seed",		ATTR_U64,	UNIT_NONE },
+	{ "cflru_window_pct",	ATTR_U64,	UNIT_NONE },
 	{ "prefetch",		ATTR_WORD,	UNIT_NONE },
 	{ "prefetch_degree",	ATTR_U64,	UNIT_NONE },
 	{ "prefetch_distance",	ATTR_U64,	UNIT_NONE },

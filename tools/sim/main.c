@@ -51,8 +51,10 @@ static void usage(FILE *out)
 "  --capacity SIZE        device size (default: the trace's extent)\n"
 "  --cache SIZE           cache size (default 8M); SIZE takes K/M/G\n"
 "  --ways N               lines per set, 0 = fully associative (default)\n"
-"  --policy P             fifo lifo clock lru s3fifo random (default fifo)\n"
+"  --policy P             fifo lifo clock lru s3fifo random cflru 2q\n"
+"                         (default fifo)\n"
 "  --seed N               random policy seed (default 0)\n"
+"  --cflru-window PCT     CFLRU clean-first window, % of a set (default 25)\n"
 "  --prefetch M           none next stride (default none)\n"
 "  --degree N             prefetch degree 1..16 (default 1)\n"
 "  --distance N           stride prefetch distance (default 1)\n"
@@ -198,6 +200,9 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 		return parse_u32(val, &cfg->ways, false);
 	if (!strcmp(key, "seed"))
 		return parse_u64(val, &cfg->seed, false);
+	if (!strcmp(key, "cflru-window"))
+		return parse_u32(val, &cfg->cflru_window_pct, false) ||
+		       cfg->cflru_window_pct > 100 ? -1 : 0;
 	if (!strcmp(key, "degree"))
 		return parse_u32(val, &cfg->degree, false);
 	if (!strcmp(key, "distance"))
@@ -311,6 +316,13 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 		return -1;
 	}
 	cxd_model_set_seed(&m, cfg->seed);
+	if (cxd_cache_set_cflru_window(&m.cache, cfg->cflru_window_pct)) {
+		fprintf(stderr, "cxdvirt-sim: --cflru-window out of range [0, 100]\n");
+		free(mem);
+		free(lat);
+		free(mapped);
+		return -1;
+	}
 	m.prefetch = cfg->prefetch;
 	m.prefetch_degree = cfg->degree;
 	m.prefetch_distance = cfg->distance;
@@ -606,6 +618,7 @@ static const struct option long_opts[] = {
 	{ "ways", required_argument, NULL, 0 },
 	{ "policy", required_argument, NULL, 0 },
 	{ "seed", required_argument, NULL, 0 },
+	{ "cflru-window", required_argument, NULL, 0 },
 	{ "prefetch", required_argument, NULL, 0 },
 	{ "degree", required_argument, NULL, 0 },
 	{ "distance", required_argument, NULL, 0 },
@@ -639,6 +652,7 @@ int main(int argc, char **argv)
 		.prefetch = CXD_PF_NONE,
 		.degree = 1,
 		.distance = 1,
+		.cflru_window_pct = CXD_CFLRU_WINDOW_PCT,
 	};
 	struct sim_cfg cfgs[MAX_COMPARE];
 	struct metrics xs[MAX_COMPARE];

@@ -55,6 +55,7 @@ void trace_free(struct trace *t);
  * @writeback:		enum cxd_writeback; drain runs at the access that
  *			crossed drain_high_pct (95% -> 85%).
  * @seed:		random policy seed.
+ * @cflru_window_pct:	CFLRU clean-first window, % of each set.
  * @think_ns:		time between the end of one access and the next.
  * @faults:		only what would fault in the module reaches the model
  *			(see run() in main.c and docs/model.md).
@@ -73,6 +74,7 @@ struct sim_cfg {
 	bool skip_unwritten;
 	uint32_t writeback;	/* enum cxd_writeback */
 	uint64_t seed;
+	uint32_t cflru_window_pct;
 	uint64_t think_ns;
 	bool faults;
 };
