@@ -478,13 +478,16 @@ static ssize_t cxd_prefetch_store(struct config_item *item, const char *page,
 				  size_t count)
 {
 	struct cxd_dev *d = to_cxd(item);
-	char buf[16];
-	int p = -1;
+	char buf[16], names[64];
+	int i, n = 0, p = -1;
 
 	if (!cxd_name_arg(page, count, buf, sizeof(buf)))
 		p = cxd_prefetch_parse(buf);
 	if (p < 0) {
-		cxd_warn(d, "prefetch: unknown prefetcher (supported: none next stride)");
+		for (i = 0; i < CXD_PF_NR; i++)
+			n += scnprintf(names + n, sizeof(names) - n, "%s%s",
+				       i ? " " : "", cxd_prefetch_name(i));
+		cxd_warn(d, "prefetch: unknown prefetcher (supported: %s)", names);
 		return -EINVAL;
 	}
 	mutex_lock(&cxd_cfg_mutex);

@@ -18,6 +18,7 @@
  * Pure C: no kernel or libc calls.
  */
 #include "cxdvirt/model.h"
+#include "prefetch.h"
 
 static uint64_t align8(uint64_t v)
 {
@@ -84,6 +85,7 @@ static void pf_reset_streams(struct cxd_model *m)
 		m->streams[i].stamp = 0;
 	}
 	m->stamp = 0;
+	cxd_pf_learned_reset(m);
 }
 
 /**
@@ -174,13 +176,17 @@ static const char * const cxd_pf_names[CXD_PF_NR] = {
 	[CXD_PF_NONE]	= "none",
 	[CXD_PF_NEXT]	= "next",
 	[CXD_PF_STRIDE]	= "stride",
+	[CXD_PF_BOP]	= "bop",
+	[CXD_PF_LEAP]	= "leap",
+	[CXD_PF_FDP]	= "fdp",
 };
 
 /**
  * cxd_prefetch_name() - name of a prefetch mode.
  * @mode: mode.
  *
- * Return: "none", "next" or "stride"; NULL for an unknown value.
+ * Return: "none", "next", "stride", "bop", "leap" or "fdp"; NULL for an
+ * unknown value.
  */
 const char *cxd_prefetch_name(enum cxd_prefetch_mode mode)
 {
@@ -225,6 +231,8 @@ static void account_victim(struct cxd_model *m, const struct cxd_victim *v,
 			   uint64_t now)
 {
 	m->stats.evictions++;
+	if (m->prefetch == CXD_PF_FDP)
+		m->fdp.evictions++;
 	if (v->dirty) {
 		m->stats.dirty_evictions++;
 		m->stats.writebacks++;
@@ -271,6 +279,11 @@ static void prefetch_one(struct cxd_model *m, uint64_t page, uint64_t now,
 		return;
 	if (cxd_cache_fill(c, page, CXD_FILL_PREFETCH, &v))
 		return;
+	if (m->prefetch == CXD_PF_FDP) {
+		m->fdp.issued++;
+		if (v.page != CXD_NO_PAGE)
+			cxd_fdp_prefetch_evicted(&m->fdp, v.page);
+	}
 	take_victim(m, &v, now, res);
 	done = read_page(m, page, now, NULL);
 	cxd_cache_set_ready(c, page, done);
@@ -344,11 +357,31 @@ static int64_t pf_stride_train(struct cxd_model *m, uint64_t page)
 	return best->conf >= 2 ? best->stride : 0;
 }
 
+/*
+ * Prefetch @n pages @page + @stride * (@dist + i), i = 0 .. n-1, stopping
+ * where a negative stride would wrap below page 0.
+ */
+static void prefetch_run(struct cxd_model *m, uint64_t page, int64_t stride,
+			 uint32_t dist, uint32_t n, uint64_t now,
+			 struct cxd_access *res)
+{
+	uint64_t target;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		target = page + (uint64_t)(stride * (int64_t)(dist + i));
+		if ((stride < 0 && target > page) ||
+		    (stride > 0 && target < page))
+			break;
+		prefetch_one(m, target, now, res);
+	}
+}
+
 /* Run the prefetcher after an access to @page; @trigger: a miss or first use. */
 static void prefetch_after(struct cxd_model *m, uint64_t page, bool trigger,
 			   uint64_t now, struct cxd_access *res)
 {
-	uint32_t i, deg = pf_degree(m), dist;
+	uint32_t i, deg = pf_degree(m), dist, off;
 	int64_t stride;
 	uint64_t target;
 
@@ -373,8 +406,44 @@ static void prefetch_after(struct cxd_model *m, uint64_t page, bool trigger,
 			prefetch_one(m, target, now, res);
 		}
 		break;
+	case CXD_PF_BOP:
+		if (!trigger)
+			return;
+		off = cxd_bop_train(&m->bop, page);
+		if (off)
+			prefetch_run(m, page, off, 1, deg, now, res);
+		break;
+	case CXD_PF_LEAP:
+		if (!trigger)
+			return;
+		i = cxd_leap_decide(&m->leap, page, !res->hit, &stride);
+		prefetch_run(m, page, stride, 1, i, now, res);
+		break;
+	case CXD_PF_FDP:
+		/* the stride table trains on every access, as for stride */
+		stride = pf_stride_train(m, page);
+		if (!trigger)
+			return;
+		cxd_fdp_interval(&m->fdp, m->cache.nlines);
+		cxd_fdp_level(&m->fdp, &dist, &i);
+		/* a stream: the degree pages ending distance strides ahead */
+		prefetch_run(m, page, stride ? stride : 1, dist - i + 1, i, now,
+			     res);
+		break;
 	default:
 		break;
+	}
+}
+
+/* Feed a prefetch hit (first use; @late: still in flight) to Leap and FDP. */
+static void pf_learn_hit(struct cxd_model *m, bool late)
+{
+	if (m->prefetch == CXD_PF_LEAP) {
+		m->leap.hits++;
+	} else if (m->prefetch == CXD_PF_FDP) {
+		m->fdp.useful++;
+		if (late)
+			m->fdp.late++;
 	}
 }
 
@@ -463,9 +532,12 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 				m->stats.prefetch_late++;
 				m->stats.prefetch_late_ns += ready - now_ns;
 			}
+			pf_learn_hit(m, res->late);
 		}
 		trigger = res->prefetch_hit;
 	} else {
+		if (m->prefetch == CXD_PF_FDP)
+			cxd_fdp_demand_miss(&m->fdp, page);
 		cxd_cache_fill(c, page, 0, &v);
 		take_victim(m, &v, now_ns, res);
 		if (write)

@@ -524,12 +524,28 @@ struct cxd_model_stats {
  *			stride repeated (3 accesses page, page+s, page+2s), a
  *			miss or first use of a prefetched page fetches
  *			page + s * (distance + i), i = 0 .. degree-1.
+ * @CXD_PF_BOP:		Best-Offset (Michaud, HPCA 2016): learns, in rounds
+ *			over a fixed list of offsets, which offset d would
+ *			have found page - d among recent requests, and
+ *			prefetches page + d * i, i = 1 .. degree.
+ * @CXD_PF_LEAP:	Leap (Maruf and Chowdhury, USENIX ATC 2020): the
+ *			majority delta (Boyer-Moore vote) of the recent
+ *			trigger history, and a prefetch window sized by the
+ *			prefetch hits since the last decision.
+ * @CXD_PF_FDP:		feedback-directed (Srinath et al., HPCA 2007): the
+ *			stride prefetcher (next-page where no stride is
+ *			confirmed) at one of five (distance, degree) levels,
+ *			moved each interval by accuracy, lateness and cache
+ *			pollution.
  * @CXD_PF_NR:		number of modes.
  */
 enum cxd_prefetch_mode {
 	CXD_PF_NONE = 0,
 	CXD_PF_NEXT,
 	CXD_PF_STRIDE,
+	CXD_PF_BOP,
+	CXD_PF_LEAP,
+	CXD_PF_FDP,
 	CXD_PF_NR,
 };
 
@@ -539,7 +555,7 @@ enum cxd_prefetch_mode {
 /* Victims one access can produce: its own and one per prefetched page. */
 #define CXD_MAX_VICTIMS		(1u + CXD_MAX_PREFETCH_DEGREE)
 
-/** cxd_prefetch_name() - "none", "next", "stride"; NULL if unknown. */
+/** cxd_prefetch_name() - "none", "next", "stride", "bop", "leap", "fdp"; NULL if unknown. */
 const char *cxd_prefetch_name(enum cxd_prefetch_mode mode);
 /** cxd_prefetch_parse() - mode for @name (exact), or -1. */
 int cxd_prefetch_parse(const char *name);
@@ -550,6 +566,100 @@ struct cxd_pf_stream {
 	int64_t stride;		/* pages, 0 until known */
 	uint32_t conf;		/* times the stride repeated, capped at 3 */
 	uint64_t stamp;		/* last use, for replacement */
+};
+
+/*
+ * Best-Offset parameters (Michaud, HPCA 2016, section 4.2 and its DPC-2
+ * code): the 52 offsets 1..256 whose prime factors are 2, 3 and 5, a
+ * 256-entry recent-requests table, SCORE_MAX 31, ROUND_MAX 100,
+ * BAD_SCORE 1. Offsets are in 4 KiB pages here (cache lines there).
+ */
+#define CXD_BOP_OFFSETS		52u
+#define CXD_BOP_RR		256u
+#define CXD_BOP_SCORE_MAX	31u
+#define CXD_BOP_ROUND_MAX	100u
+#define CXD_BOP_BAD_SCORE	1u
+
+/**
+ * struct cxd_pf_bop - Best-Offset learning state (read-only outside model.c).
+ * @rr:		recent requests, direct-mapped by page; CXD_NO_PAGE: empty.
+ * @score:	score of each candidate offset in this phase.
+ * @test:	index of the next offset to test.
+ * @round:	rounds completed in this phase.
+ * @offset:	offset in use, pages; 0: prefetching off (best score was
+ *		at most CXD_BOP_BAD_SCORE). 1 until the first phase ends.
+ * @phases:	learning phases completed.
+ */
+struct cxd_pf_bop {
+	uint64_t rr[CXD_BOP_RR];
+	uint8_t score[CXD_BOP_OFFSETS];
+	uint32_t test;
+	uint32_t round;
+	uint32_t offset;
+	uint32_t phases;
+};
+
+/*
+ * Leap parameters (Maruf and Chowdhury, USENIX ATC 2020): a history of 32
+ * deltas (Hsize, the paper's); the trend search starts with the 4 most
+ * recent (Hsize / Nsplit, Nsplit = 8 chosen) and doubles the window; the
+ * prefetch window is at most 8 pages (Linux's default swap readahead, the
+ * paper's baseline and maximum).
+ */
+#define CXD_LEAP_HIST		32u
+#define CXD_LEAP_SPLIT		8u
+#define CXD_LEAP_PW_MAX		8u
+
+/**
+ * struct cxd_pf_leap - Leap state (read-only outside model.c).
+ * @delta:	ring of the last CXD_LEAP_HIST deltas between triggers.
+ * @head:	next slot of @delta.
+ * @n:		valid entries of @delta.
+ * @last:	last trigger page, CXD_NO_PAGE before the first.
+ * @trend:	majority delta of the last decision, 0: none found.
+ * @pw:		prefetch window of the last decision, pages.
+ * @hits:	prefetch hits since the last decision (Chit).
+ */
+struct cxd_pf_leap {
+	int64_t delta[CXD_LEAP_HIST];
+	uint32_t head;
+	uint32_t n;
+	uint64_t last;
+	int64_t trend;
+	uint32_t pw;
+	uint32_t hits;
+};
+
+/*
+ * Feedback-directed prefetching (Srinath et al., HPCA 2007): five levels
+ * of (distance, degree), the paper's Table 1 read in pages; thresholds
+ * A_high 0.75, A_low 0.40, T_lateness 0.01, T_pollution 0.005; a 4096-bit
+ * pollution filter; an interval ends after evictions of half the cache's
+ * lines (8192 of a 1 MB L2's 16384 blocks in the paper); counters decay
+ * by half each interval; the level starts at 3 (middle of the road).
+ */
+#define CXD_FDP_LEVELS		5u
+#define CXD_FDP_FILTER_BITS	4096u
+
+/**
+ * struct cxd_pf_fdp - FDP state (read-only outside model.c).
+ * @level:	aggressiveness 1 (very conservative) .. 5 (very aggressive).
+ * @evictions:	evictions in this interval.
+ * @issued, @useful, @late, @misses, @pollution: this interval's counts of
+ *		prefetches issued, used, used late, demand misses, and demand
+ *		misses to pages a prefetch evicted (pollution filter hits).
+ * @d_issued, @d_useful, @d_late, @d_misses, @d_pollution: the same,
+ *		decayed over past intervals (x 1/2 each interval).
+ * @intervals:	intervals completed.
+ * @filter:	pollution filter, one bit per hash of a page.
+ */
+struct cxd_pf_fdp {
+	uint32_t level;
+	uint64_t evictions;
+	uint64_t issued, useful, late, misses, pollution;
+	uint64_t d_issued, d_useful, d_late, d_misses, d_pollution;
+	uint32_t intervals;
+	uint8_t filter[CXD_FDP_FILTER_BITS / 8];
 };
 
 /**
@@ -608,6 +718,7 @@ int cxd_writeback_parse(const char *name);
  * @written:		[npages bits] private: page was programmed to NAND.
  * @streams:		private: stride prefetcher state.
  * @stamp:		private: stream replacement clock.
+ * @bop, @leap, @fdp:	learned prefetchers' state (see their types).
  */
 struct cxd_model {
 	struct cxd_cache cache;
@@ -624,6 +735,9 @@ struct cxd_model {
 	uint8_t *written;
 	struct cxd_pf_stream streams[CXD_PF_STREAMS];
 	uint64_t stamp;
+	struct cxd_pf_bop bop;
+	struct cxd_pf_leap leap;
+	struct cxd_pf_fdp fdp;
 };
 
 /**

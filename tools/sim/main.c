@@ -55,7 +55,7 @@ static void usage(FILE *out)
 "                         (default fifo)\n"
 "  --seed N               random policy seed (default 0)\n"
 "  --cflru-window PCT     CFLRU clean-first window, % of a set (default 25)\n"
-"  --prefetch M           none next stride (default none)\n"
+"  --prefetch M           none next stride bop leap fdp (default none)\n"
 "  --degree N             prefetch degree 1..16 (default 1)\n"
 "  --distance N           stride prefetch distance (default 1)\n"
 "  --write-alloc M        fetch (default) or nofetch\n"
