@@ -19,6 +19,7 @@
  */
 #include "cxdvirt/model.h"
 #include "prefetch.h"
+#include "ftl.h"
 
 static uint64_t align8(uint64_t v)
 {
@@ -34,20 +35,23 @@ static size_t written_bytes(uint64_t npages)
  * cxd_model_cfg_state_size() - bytes of state for a whole model.
  * @cfg: structural configuration.
  *
- * Return: size in bytes, or 0 if the cache shape or NAND configuration is
- * invalid.
+ * The FTL's state (cxd_ftl_cfg) follows the written-page bitmap.
+ *
+ * Return: size in bytes, or 0 if the cache shape, NAND configuration or
+ * FTL is invalid (cxd_ftl_check() says why for the FTL).
  */
 size_t cxd_model_cfg_state_size(const struct cxd_model_cfg *cfg)
 {
-	size_t cs, ns;
+	size_t cs, ns, fs;
 
 	if (!cfg)
 		return 0;
 	cs = cxd_cache_state_size_ways(cfg->npages, cfg->nlines, cfg->ways);
 	ns = cxd_nand_state_size(&cfg->nand);
-	if (!cs || !ns)
+	fs = cxd_ftl_state_size(cfg);
+	if (!cs || !ns || fs == (size_t)-1)
 		return 0;
-	return cs + ns + written_bytes(cfg->npages);
+	return cs + ns + written_bytes(cfg->npages) + fs;
 }
 
 /**
@@ -119,6 +123,8 @@ int cxd_model_init_cfg(struct cxd_model *m, const struct cxd_model_cfg *cfg,
 	m->written = p + cs + ns;
 	for (i = 0; i < written_bytes(cfg->npages); i++)
 		m->written[i] = 0;
+	cxd_ftl_init(&m->ftl, cfg, p + cs + ns + written_bytes(cfg->npages));
+	m->nand.ftl = m->ftl.cfg.mode != CXD_FTL_OFF;
 	m->prefetch = CXD_PF_NONE;
 	m->prefetch_degree = 1;
 	m->prefetch_distance = 1;
@@ -238,6 +244,8 @@ static void account_victim(struct cxd_model *m, const struct cxd_victim *v,
 		m->stats.writebacks++;
 		cxd_nand_program(&m->nand, v->page, now, NULL);
 		mark_written(m, v->page);
+		if (m->ftl.cfg.mode != CXD_FTL_OFF)
+			cxd_ftl_write(m, v->page, now);
 	} else {
 		m->stats.clean_evictions++;
 	}
@@ -551,6 +559,8 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 			m->stats.write_allocs++;
 		} else {
 			res->done_ns = read_page(m, page, now_ns, &res->read);
+			if (m->ftl.cfg.mode != CXD_FTL_OFF)
+				cxd_ftl_read_stall(m, page, now_ns, &res->read);
 			m->stats.queue_ns += res->read.start_ns - now_ns;
 			cxd_hist_add(&m->stats.queue_hist,
 				     res->read.start_ns - now_ns);
@@ -586,7 +596,10 @@ void cxd_model_reset_stats(struct cxd_model *m)
 	static const struct cxd_model_stats zero;
 	uint64_t i, ndies;
 
+	static const struct cxd_ftl_stats fzero;
+
 	m->stats = zero;
+	m->ftl_stats = fzero;
 	ndies = (uint64_t)m->nand.cfg.channels * m->nand.cfg.dies_per_channel;
 	for (i = 0; i < ndies; i++)
 		m->nand.die_busy[i] = 0;

@@ -142,6 +142,8 @@ int cxd_stripe_parse(const char *name);
  *		register (CXD_NO_PAGE: none), only when nand_page_size >
  *		4096 (else NULL): a read of it skips tR.
  * @erases:	block erases scheduled since the last reset.
+ * @ftl:	an FTL decides erases (cxd_nand_gc()); cxd_nand_program()
+ *		then never adds one. Set by the model.
  */
 struct cxd_nand {
 	struct cxd_nand_cfg cfg;
@@ -151,6 +153,7 @@ struct cxd_nand {
 	uint64_t *progs;
 	uint64_t *reg_page;
 	uint64_t erases;
+	bool ftl;
 };
 
 /**
@@ -205,6 +208,24 @@ uint64_t cxd_nand_read(struct cxd_nand *n, uint64_t page, uint64_t now_ns,
  */
 uint64_t cxd_nand_program(struct cxd_nand *n, uint64_t page, uint64_t now_ns,
 			  struct cxd_nand_op *op);
+
+/**
+ * cxd_nand_gc() - garbage collection of one block on the die holding host
+ * @page: @moved valid pages copied inside the die (copyback: tR + tPROG
+ * each, no channel transfer) and the block erased (tBERS). Every plane of
+ * the die is busy from max(@now_ns, the die's planes free) until the end.
+ * Counts one erase. Return: the end (ns); *@start_ns, if not NULL, the
+ * start.
+ */
+uint64_t cxd_nand_gc(struct cxd_nand *n, uint64_t page, uint32_t moved,
+		     uint64_t now_ns, uint64_t *start_ns);
+/**
+ * cxd_nand_die_of() - die index (channel * dies_per_channel + die) of the
+ * NAND page holding host @page; *@unit, if not NULL, its plane index
+ * (die index * planes + plane), as in struct cxd_nand's arrays.
+ */
+uint64_t cxd_nand_die_of(const struct cxd_nand *n, uint64_t page,
+			 uint64_t *unit);
 
 /**
  * struct cxd_preset - a named NAND configuration with its sources.
@@ -699,6 +720,112 @@ const char *cxd_writeback_name(enum cxd_writeback wb);
 /** cxd_writeback_parse() - mode for @name (exact), or -1. */
 int cxd_writeback_parse(const char *name);
 
+/* ----------------------------------------------------------------- FTL -- */
+
+/**
+ * enum cxd_ftl_mode - flash translation behind the cache.
+ * @CXD_FTL_OFF:	no FTL (the default): logical pages are programmed in
+ *			place, no garbage collection; with pages_per_block
+ *			set, an erase opens every block (write amplification 1).
+ * @CXD_FTL_PAGE:	page-mapped FTL with greedy garbage collection; see
+ *			struct cxd_ftl_cfg and docs/model.md.
+ * @CXD_FTL_NR:		number of modes.
+ */
+enum cxd_ftl_mode {
+	CXD_FTL_OFF = 0,
+	CXD_FTL_PAGE,
+	CXD_FTL_NR,
+};
+
+/* Defaults: 7% over-provisioning, MQSim's default ssdconfig.xml. */
+#define CXD_FTL_OP_PCT		7u
+/* GC below 2 free blocks of a plane, up to 3 (chosen; docs/model.md). */
+#define CXD_FTL_GC_LOW		2u
+#define CXD_FTL_GC_HIGH		3u
+#define CXD_FTL_MAX_OP_PCT	100u
+
+/**
+ * struct cxd_ftl_cfg - FTL configuration (structural: fixed at init).
+ * @mode:	enum cxd_ftl_mode; 0 is off (the other fields are ignored).
+ * @op_pct:	over-provisioning, % of the logical pages of a plane added
+ *		as physical pages (0..CXD_FTL_MAX_OP_PCT).
+ * @gc_low:	GC starts when a plane has fewer free blocks than this (>= 1).
+ * @gc_high:	... and runs until it has this many (> gc_low).
+ *
+ * Needs nand.pages_per_block (pages per erase block, >= 2). Each plane
+ * keeps the logical pages that stripe to it (the layout of the NAND
+ * section, so reads land where they do without an FTL) and has
+ * blocks = ceil(ceil(L * (100 + op_pct) / 100) / pages_per_block) blocks,
+ * L its logical pages. An FTL page is one NAND page holding one host page.
+ */
+struct cxd_ftl_cfg {
+	uint32_t mode;
+	uint32_t op_pct;
+	uint32_t gc_low;
+	uint32_t gc_high;
+};
+
+/**
+ * struct cxd_ftl - page-mapped FTL state (private to ftl.c; read-only
+ * elsewhere except where noted).
+ * @cfg:	configuration.
+ * @units:	planes (channels * dies * planes_per_die).
+ * @blocks:	blocks per plane.
+ * @ppb:	pages per block.
+ * @lpp:	logical pages per plane (the largest).
+ * @l2p:	[npages] physical page of each host page, ~0: never written.
+ * @p2l:	[units * blocks * ppb] host page of each physical page, ~0:
+ *		free or invalid.
+ * @valid:	[units * blocks] valid pages per block.
+ * @state:	[units * blocks] 0 free, 1 open, 2 full.
+ * @free_stack:	[units * blocks] each plane's free blocks (a stack).
+ * @nfree:	[units] free blocks per plane.
+ * @open:	[units] block being written.
+ * @wp:		[units] next page of the open block.
+ * @gc_end:	[2 * channels * dies] start and end of the last GC on each
+ *		die (ns): die d at 2d and 2d + 1.
+ */
+struct cxd_ftl {
+	struct cxd_ftl_cfg cfg;
+	uint32_t units;
+	uint32_t blocks;
+	uint32_t ppb;
+	uint32_t lpp;
+	uint32_t *l2p;
+	uint32_t *p2l;
+	uint32_t *valid;
+	uint8_t *state;
+	uint32_t *free_stack;
+	uint32_t *nfree;
+	uint32_t *open;
+	uint32_t *wp;
+	uint64_t *gc_end;
+};
+
+/**
+ * struct cxd_ftl_stats - what the FTL counted since the last reset.
+ * @host_writes:	pages written back by the cache (host writes).
+ * @nand_writes:	pages programmed: host writes + pages GC moved.
+ *			WAF = nand_writes / host_writes.
+ * @gc_runs:		blocks reclaimed by garbage collection.
+ * @gc_moved:		valid pages GC copied.
+ * @gc_stalls:		demand misses whose NAND read waited behind a GC.
+ * @gc_stall_ns:	their total wait caused by GC, ns.
+ */
+struct cxd_ftl_stats {
+	uint64_t host_writes;
+	uint64_t nand_writes;
+	uint64_t gc_runs;
+	uint64_t gc_moved;
+	uint64_t gc_stalls;
+	uint64_t gc_stall_ns;
+};
+
+/** cxd_ftl_name() - "off" or "page"; NULL if unknown. */
+const char *cxd_ftl_name(enum cxd_ftl_mode mode);
+/** cxd_ftl_parse() - mode for @name (exact), or -1. */
+int cxd_ftl_parse(const char *name);
+
 /* ---------------------------------------------------------- the model -- */
 
 /**
@@ -719,6 +846,8 @@ int cxd_writeback_parse(const char *name);
  * @streams:		private: stride prefetcher state.
  * @stamp:		private: stream replacement clock.
  * @bop, @leap, @fdp:	learned prefetchers' state (see their types).
+ * @ftl:		FTL state (ftl.cfg.mode CXD_FTL_OFF: none).
+ * @ftl_stats:		FTL counters; cxd_model_reset_stats() zeroes them.
  */
 struct cxd_model {
 	struct cxd_cache cache;
@@ -738,6 +867,8 @@ struct cxd_model {
 	struct cxd_pf_bop bop;
 	struct cxd_pf_leap leap;
 	struct cxd_pf_fdp fdp;
+	struct cxd_ftl ftl;
+	struct cxd_ftl_stats ftl_stats;
 };
 
 /**
@@ -747,6 +878,7 @@ struct cxd_model {
  * @ways:	lines per set; 0: fully associative. Must divide @nlines.
  * @policy:	initial replacement policy.
  * @nand:	NAND configuration (copied).
+ * @ftl:	FTL configuration; all zero: no FTL.
  */
 struct cxd_model_cfg {
 	uint64_t npages;
@@ -754,7 +886,15 @@ struct cxd_model_cfg {
 	uint32_t ways;
 	enum cxd_policy policy;
 	struct cxd_nand_cfg nand;
+	struct cxd_ftl_cfg ftl;
 };
+
+/**
+ * cxd_ftl_check() - can the FTL of @cfg hold the device's capacity plus
+ * over-provisioning? Return: NULL if yes (or the FTL is off), else a
+ * one-line reason, e.g. too few spare blocks per plane for gc_high.
+ */
+const char *cxd_ftl_check(const struct cxd_model_cfg *cfg);
 
 #define CXD_ACC_WRITE	0x1u
 
@@ -837,6 +977,12 @@ uint32_t cxd_model_drain(struct cxd_model *m, uint64_t now_ns,
 			 struct cxd_victim *out, uint32_t max);
 /** cxd_model_reset_stats() - zero @m->stats, the dies' busy time and erases. */
 void cxd_model_reset_stats(struct cxd_model *m);
+/**
+ * cxd_model_ftl_fill() - precondition the FTL: map every host page once,
+ * in page order, as if each had been written back (no time passes, no
+ * counter changes; GC runs as needed). No-op without an FTL. O(npages).
+ */
+void cxd_model_ftl_fill(struct cxd_model *m);
 /** cxd_model_set_seed() - reseed the random policy (same seed, same run). */
 void cxd_model_set_seed(struct cxd_model *m, uint64_t seed);
 

@@ -35,6 +35,7 @@
 struct metrics {
 	uint64_t accesses, reads, writes, elapsed_ns, npages, native_hits;
 	struct cxd_model_stats st;
+	struct cxd_ftl_stats ftl;
 	uint64_t erases;
 	uint64_t lat_n, lat_sum, p50, p90, p99, p999, lat_max;
 	double util_mean, util_max;
@@ -67,6 +68,11 @@ static void usage(FILE *out)
 "  --t-read NS --t-prog NS --t-bers NS --channels N --dies N --planes N\n"
 "  --page-size SIZE --mbps N --pages-per-block N --xfer exact|nvmevirt\n"
 "  --stripe channel|die|plane\n"
+"  --ftl off|page         page-mapped FTL with greedy GC (default off)\n"
+"  --op-pct N --gc-low N --gc-high N\n"
+"                         FTL over-provisioning % (7), GC start/target in\n"
+"                         free blocks per plane (2, 3)\n"
+"  --ftl-fill             map every page first (start from a full device)\n"
 "                         override the preset's NAND figures\n"
 "  --compare KEY=V1,V2..  run once per value (KEY: any option name above)\n"
 "  --json                 JSON output\n"
@@ -136,6 +142,10 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 		cfg->faults = !val || strcmp(val, "0");
 		return 0;
 	}
+	if (!strcmp(key, "ftl-fill")) {
+		cfg->ftl_fill = !val || strcmp(val, "0");
+		return 0;
+	}
 	if (!val)
 		return -1;
 	if (!strcmp(key, "preset")) {
@@ -183,6 +193,19 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 			return -1;
 		return 0;
 	}
+	if (!strcmp(key, "ftl")) {
+		v = cxd_ftl_parse(val);
+		if (v < 0)
+			return -1;
+		cfg->ftl.mode = v;
+		return 0;
+	}
+	if (!strcmp(key, "op-pct"))
+		return parse_u32(val, &cfg->ftl.op_pct, false);
+	if (!strcmp(key, "gc-low"))
+		return parse_u32(val, &cfg->ftl.gc_low, false);
+	if (!strcmp(key, "gc-high"))
+		return parse_u32(val, &cfg->ftl.gc_high, false);
 	if (!strcmp(key, "xfer")) {
 		if (!strcmp(val, "exact"))
 			cfg->nand.xfer_model = CXD_XFER_EXACT;
@@ -267,7 +290,9 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 		.ways = cfg->ways,
 		.policy = cfg->policy,
 		.nand = cfg->nand,
+		.ftl = cfg->ftl,
 	};
+	const char *why;
 	uint64_t i, j, now = 0, ndies, *lat, page;
 	uint8_t *mapped = NULL;	/* --faults: 0 unmapped, 1 read-only, 2 writable */
 	struct cxd_access r;
@@ -295,6 +320,11 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 	}
 	if (cxd_nand_cfg_valid(&mc.nand)) {
 		fprintf(stderr, "cxdvirt-sim: NAND configuration out of range\n");
+		return -1;
+	}
+	why = cxd_ftl_check(&mc);
+	if (why) {
+		fprintf(stderr, "cxdvirt-sim: --ftl page: %s\n", why);
 		return -1;
 	}
 	if (!cxd_model_cfg_state_size(&mc)) {
@@ -329,6 +359,8 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 	m.write_alloc = cfg->write_alloc;
 	m.skip_unwritten = cfg->skip_unwritten;
 	m.writeback = cfg->writeback;
+	if (cfg->ftl_fill)
+		cxd_model_ftl_fill(&m);
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < t->n; i++) {
@@ -376,6 +408,7 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 	out->elapsed_ns = now;
 	out->npages = mc.npages;
 	out->st = m.stats;
+	out->ftl = m.ftl_stats;
 	out->erases = m.nand.erases;
 	qsort(lat, out->lat_n, sizeof(*lat), cmp_u64);
 	out->p50 = pct(lat, out->lat_n, 0.50);
@@ -491,6 +524,25 @@ static json_object *metrics_json(const struct sim_cfg *cfg,
 		ratio(s->prefetch_polluting, s->prefetch_issued)));
 	json_object_object_add(o, "prefetch", p);
 
+	if (cfg->ftl.mode != CXD_FTL_OFF) {
+		json_object *f = json_object_new_object();
+
+		json_object_object_add(f, "op_pct", json_object_new_uint64(cfg->ftl.op_pct));
+		json_object_object_add(f, "host_writes",
+				       json_object_new_uint64(x->ftl.host_writes));
+		json_object_object_add(f, "nand_writes",
+				       json_object_new_uint64(x->ftl.nand_writes));
+		json_object_object_add(f, "waf", json_object_new_double(
+			ratio(x->ftl.nand_writes, x->ftl.host_writes)));
+		json_object_object_add(f, "gc_runs", json_object_new_uint64(x->ftl.gc_runs));
+		json_object_object_add(f, "gc_pages_moved",
+				       json_object_new_uint64(x->ftl.gc_moved));
+		json_object_object_add(f, "gc_stalls", json_object_new_uint64(x->ftl.gc_stalls));
+		json_object_object_add(f, "gc_stall_ns",
+				       json_object_new_uint64(x->ftl.gc_stall_ns));
+		json_object_object_add(o, "ftl", f);
+	}
+
 	d = json_object_new_object();
 	json_object_object_add(d, "utilization_mean", json_object_new_double(x->util_mean));
 	json_object_object_add(d, "utilization_max", json_object_new_double(x->util_max));
@@ -551,6 +603,19 @@ ROW_PCT(accuracy, x->st.prefetch_useful, x->st.prefetch_issued)
 ROW_PCT(lateness, x->st.prefetch_late, x->st.prefetch_useful)
 ROW_PCT(pollution, x->st.prefetch_polluting, x->st.prefetch_issued)
 ROW_U64(elapsed, x->elapsed_ns)
+ROW_U64(ftl_host, x->ftl.host_writes)
+ROW_U64(ftl_nand, x->ftl.nand_writes)
+ROW_U64(gc_runs, x->ftl.gc_runs)
+ROW_U64(gc_moved, x->ftl.gc_moved)
+ROW_U64(gc_stalls, x->ftl.gc_stalls)
+ROW_U64(gc_stall_ns, x->ftl.gc_stall_ns)
+
+static void row_waf(char *b, size_t n, const struct sim_cfg *c,
+		    const struct metrics *x)
+{
+	(void)c;
+	snprintf(b, n, "%.3f", ratio(x->ftl.nand_writes, x->ftl.host_writes));
+}
 
 static void row_util(char *b, size_t n, const struct sim_cfg *c,
 		     const struct metrics *x)
@@ -588,6 +653,17 @@ static const struct row rows[] = {
 	{ "elapsed (ns)", row_elapsed },
 };
 
+/* Shown when any run of the table has an FTL. */
+static const struct row ftl_rows[] = {
+	{ "ftl host writes", row_ftl_host },
+	{ "ftl nand writes", row_ftl_nand },
+	{ "write amplification", row_waf },
+	{ "gc runs", row_gc_runs },
+	{ "gc pages moved", row_gc_moved },
+	{ "misses stalled by gc", row_gc_stalls },
+	{ "gc stall (ns)", row_gc_stall_ns },
+};
+
 static void print_text(const char *ckey, char **cvals,
 		       const struct sim_cfg *cfgs, const struct metrics *xs,
 		       unsigned int n)
@@ -601,10 +677,22 @@ static void print_text(const char *ckey, char **cvals,
 			printf(" %20s", cvals[j]);
 		printf("\n");
 	}
+	bool ftl = false;
+
+	for (j = 0; j < n; j++)
+		ftl |= cfgs[j].ftl.mode != CXD_FTL_OFF;
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		printf("%-34s", rows[i].label);
 		for (j = 0; j < n; j++) {
 			rows[i].fmt(buf, sizeof(buf), &cfgs[j], &xs[j]);
+			printf(" %20s", buf);
+		}
+		printf("\n");
+	}
+	for (i = 0; ftl && i < sizeof(ftl_rows) / sizeof(ftl_rows[0]); i++) {
+		printf("%-34s", ftl_rows[i].label);
+		for (j = 0; j < n; j++) {
+			ftl_rows[i].fmt(buf, sizeof(buf), &cfgs[j], &xs[j]);
 			printf(" %20s", buf);
 		}
 		printf("\n");
@@ -638,6 +726,11 @@ static const struct option long_opts[] = {
 	{ "mbps", required_argument, NULL, 0 },
 	{ "pages-per-block", required_argument, NULL, 0 },
 	{ "xfer", required_argument, NULL, 0 },
+	{ "ftl", required_argument, NULL, 0 },
+	{ "op-pct", required_argument, NULL, 0 },
+	{ "gc-low", required_argument, NULL, 0 },
+	{ "gc-high", required_argument, NULL, 0 },
+	{ "ftl-fill", no_argument, NULL, 0 },
 	{ "compare", required_argument, NULL, 'c' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
@@ -653,6 +746,12 @@ int main(int argc, char **argv)
 		.degree = 1,
 		.distance = 1,
 		.cflru_window_pct = CXD_CFLRU_WINDOW_PCT,
+		.ftl = {
+			.mode = CXD_FTL_OFF,
+			.op_pct = CXD_FTL_OP_PCT,
+			.gc_low = CXD_FTL_GC_LOW,
+			.gc_high = CXD_FTL_GC_HIGH,
+		},
 	};
 	struct sim_cfg cfgs[MAX_COMPARE];
 	struct metrics xs[MAX_COMPARE];
