@@ -238,6 +238,27 @@ static const char *cxd_check_drain_low(struct cxd_dev *d, s64 v)
 	return NULL;
 }
 
+static const char *cxd_check_pct(struct cxd_dev *d, s64 v)
+{
+	if (v < 0 || v > 100)
+		return "out of range [0, 100] %";
+	return NULL;
+}
+
+static const char *cxd_check_op(struct cxd_dev *d, s64 v)
+{
+	if (v < 0 || v > CXD_FTL_MAX_OP_PCT)
+		return "out of range [0, 100] %";
+	return NULL;
+}
+
+static const char *cxd_check_gc(struct cxd_dev *d, s64 v)
+{
+	if (v < 1 || v > 65536)
+		return "out of range [1, 65536] blocks";
+	return NULL;
+}
+
 static const char *cxd_check_any(struct cxd_dev *d, s64 v)
 {
 	return NULL;
@@ -409,6 +430,12 @@ CXD_NUM_ATTR(drain_low_pct, drain_low_pct, CXD_U32, false, true,
 	     cxd_check_drain_low, "%u");
 CXD_NUM_ATTR(skip_unwritten, skip_unwritten, CXD_U32, false, true,
 	     cxd_check_bool, "%u");
+CXD_NUM_ATTR(cflru_window_pct, cflru_window_pct, CXD_U32, false, true,
+	     cxd_check_pct, "%u");
+CXD_NUM_ATTR(op_pct, ftl.op_pct, CXD_U32, false, false, cxd_check_op, "%u");
+CXD_NUM_ATTR(gc_low, ftl.gc_low, CXD_U32, false, false, cxd_check_gc, "%u");
+CXD_NUM_ATTR(gc_high, ftl.gc_high, CXD_U32, false, false, cxd_check_gc, "%u");
+CXD_NUM_ATTR(ftl_fill, ftl_fill, CXD_U32, false, false, cxd_check_bool, "%u");
 CXD_NUM_ATTR(trace_entries, trace_entries, CXD_U32, false, false,
 	     cxd_check_trace, "%u");
 CXD_NUM_ATTR_HOOK(seed, seed, CXD_U64, false, true, cxd_check_any,
@@ -469,13 +496,16 @@ static ssize_t cxd_prefetch_store(struct config_item *item, const char *page,
 				  size_t count)
 {
 	struct cxd_dev *d = to_cxd(item);
-	char buf[16];
-	int p = -1;
+	char buf[16], names[64];
+	int i, n = 0, p = -1;
 
 	if (!cxd_name_arg(page, count, buf, sizeof(buf)))
 		p = cxd_prefetch_parse(buf);
 	if (p < 0) {
-		cxd_warn(d, "prefetch: unknown prefetcher (supported: none next stride)");
+		for (i = 0; i < CXD_PF_NR; i++)
+			n += scnprintf(names + n, sizeof(names) - n, "%s%s",
+				       i ? " " : "", cxd_prefetch_name(i));
+		cxd_warn(d, "prefetch: unknown prefetcher (supported: %s)", names);
 		return -EINVAL;
 	}
 	mutex_lock(&cxd_cfg_mutex);
@@ -513,6 +543,37 @@ static ssize_t cxd_writeback_store(struct config_item *item, const char *page,
 	return count;
 }
 CONFIGFS_ATTR(cxd_, writeback);
+
+static ssize_t cxd_ftl_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%s\n", cxd_ftl_name(to_cxd(item)->cfg.ftl.mode));
+}
+
+/* Not live: the FTL's state is sized at power-on. */
+static ssize_t cxd_ftl_store(struct config_item *item, const char *page,
+			     size_t count)
+{
+	struct cxd_dev *d = to_cxd(item);
+	char buf[16];
+	int f = -1, ret = count;
+
+	if (!cxd_name_arg(page, count, buf, sizeof(buf)))
+		f = cxd_ftl_parse(buf);
+	if (f < 0) {
+		cxd_warn(d, "ftl: unknown mode (supported: off page)");
+		return -EINVAL;
+	}
+	mutex_lock(&cxd_cfg_mutex);
+	if (d->live) {
+		cxd_warn(d, "ftl: cannot change while powered (write 0 to power first)");
+		ret = -EINVAL;
+	} else {
+		d->cfg.ftl.mode = f;
+	}
+	mutex_unlock(&cxd_cfg_mutex);
+	return ret;
+}
+CONFIGFS_ATTR(cxd_, ftl);
 
 static ssize_t cxd_stripe_show(struct config_item *item, char *page)
 {
@@ -663,7 +724,7 @@ CONFIGFS_ATTR_RO(cxd_, index);
 
 static ssize_t cxd_features_show(struct config_item *item, char *page)
 {
-	return sysfs_emit(page, "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns stripe ways policy prefetch prefetch_degree prefetch_distance write_alloc skip_unwritten writeback drain_high_pct drain_low_pct seed trace_entries preset scan_interval_ms mode target_node node_latency index power\n");
+	return sysfs_emit(page, "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns stripe ftl op_pct gc_low gc_high ftl_fill ways policy cflru_window_pct prefetch prefetch_degree prefetch_distance write_alloc skip_unwritten writeback drain_high_pct drain_low_pct seed trace_entries preset scan_interval_ms mode target_node node_latency index power\n");
 }
 CONFIGFS_ATTR_RO(cxd_, features);
 
@@ -720,6 +781,12 @@ static struct configfs_attribute *cxd_attrs[] = {
 	&cxd_attr_drain_high_pct,
 	&cxd_attr_drain_low_pct,
 	&cxd_attr_seed,
+	&cxd_attr_cflru_window_pct,
+	&cxd_attr_ftl,
+	&cxd_attr_op_pct,
+	&cxd_attr_gc_low,
+	&cxd_attr_gc_high,
+	&cxd_attr_ftl_fill,
 	&cxd_attr_trace_entries,
 	&cxd_attr_preset,
 	&cxd_attr_mode,
@@ -778,6 +845,11 @@ static void cxd_cfg_defaults(struct cxd_cfg *c)
 	c->drain_high_pct = 95;	/* CXDVirt's background drain marks */
 	c->drain_low_pct = 85;
 	c->node_latency = cxd_nodelat_supported();
+	c->cflru_window_pct = CXD_CFLRU_WINDOW_PCT;
+	c->ftl.mode = CXD_FTL_OFF;
+	c->ftl.op_pct = CXD_FTL_OP_PCT;
+	c->ftl.gc_low = CXD_FTL_GC_LOW;
+	c->ftl.gc_high = CXD_FTL_GC_HIGH;
 }
 
 static bool cxd_name_ok(const char *name)

@@ -46,6 +46,7 @@ void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c)
 	m->nand.cfg.channel_mbps = c->nand.channel_mbps;
 	if (m->cache.policy != c->policy)
 		cxd_cache_set_policy(&m->cache, c->policy);
+	cxd_cache_set_cflru_window(&m->cache, c->cflru_window_pct);
 	m->prefetch = c->prefetch;
 	m->prefetch_degree = c->prefetch_degree;
 	m->prefetch_distance = c->prefetch_distance;
@@ -243,6 +244,7 @@ int cxd_power_on(struct cxd_dev *d)
 	struct cxd_live *l;
 	size_t msize;
 	struct cxd_model_cfg mc;
+	const char *why;
 	int ret;
 
 	if (c->cache_size > c->capacity) {
@@ -259,6 +261,12 @@ int cxd_power_on(struct cxd_dev *d)
 	mc.ways = c->ways;
 	mc.policy = c->policy;
 	mc.nand = c->nand;
+	mc.ftl = c->ftl;
+	why = cxd_ftl_check(&mc);
+	if (why) {
+		cxd_warn(d, "power: ftl: %s", why);
+		return -EINVAL;
+	}
 	msize = cxd_model_cfg_state_size(&mc);
 	if (!msize) {
 		cxd_warn(d, "power: invalid cache shape (ways %u must divide the %u cache lines)",
@@ -298,6 +306,8 @@ int cxd_power_on(struct cxd_dev *d)
 	}
 	cxd_model_apply_runtime(&l->model, c);
 	cxd_model_set_seed(&l->model, c->seed);
+	if (c->ftl_fill)
+		cxd_model_ftl_fill(&l->model);
 	l->stats_t0_ns = ktime_get_ns();
 
 	if (c->mode == CXD_MODE_NODE) {

@@ -102,6 +102,12 @@ CXD_STAT_ATTR(prefetch_useful, l->model.stats.prefetch_useful);
 CXD_STAT_ATTR(prefetch_late, l->model.stats.prefetch_late);
 CXD_STAT_ATTR(prefetch_late_ns, l->model.stats.prefetch_late_ns);
 CXD_STAT_ATTR(prefetch_polluting, l->model.stats.prefetch_polluting);
+CXD_STAT_ATTR(ftl_host_writes, l->model.ftl_stats.host_writes);
+CXD_STAT_ATTR(ftl_nand_writes, l->model.ftl_stats.nand_writes);
+CXD_STAT_ATTR(gc_runs, l->model.ftl_stats.gc_runs);
+CXD_STAT_ATTR(gc_pages_moved, l->model.ftl_stats.gc_moved);
+CXD_STAT_ATTR(gc_stalls, l->model.ftl_stats.gc_stalls);
+CXD_STAT_ATTR(gc_stall_ns, l->model.ftl_stats.gc_stall_ns);
 CXD_STAT_ATTR(miss_ns_total, l->miss_ns_total);
 CXD_STAT_ATTR(model_ns_total, l->model.stats.model_miss_ns);
 CXD_STAT_ATTR(queue_ns_total, l->model.stats.queue_ns);
@@ -234,6 +240,12 @@ static struct attribute *cxd_stats_attrs[] = {
 	&dev_attr_prefetch_late.attr,
 	&dev_attr_prefetch_late_ns.attr,
 	&dev_attr_prefetch_polluting.attr,
+	&dev_attr_ftl_host_writes.attr,
+	&dev_attr_ftl_nand_writes.attr,
+	&dev_attr_gc_runs.attr,
+	&dev_attr_gc_pages_moved.attr,
+	&dev_attr_gc_stalls.attr,
+	&dev_attr_gc_stall_ns.attr,
 	&dev_attr_miss_ns_total.attr,
 	&dev_attr_model_ns_total.attr,
 	&dev_attr_queue_ns_total.attr,

@@ -33,8 +33,10 @@
  * @inserted:	@line of @set was just filled with a new page; link it in.
  *		@ghost: the page was in the S3-FIFO ghost queue.
  * @touched:	resident @line was accessed again (NULL: nothing to do).
+ * @dirtied:	resident @line was just marked dirty (NULL: nothing to do).
  * @evict:	pick a victim among the resident lines of the full @set
  *		(never c->pin_line), unlink it and return its index.
+ * @ghosts:	a victim taken from the small queue becomes a ghost.
  */
 struct cxd_policy_ops {
 	const char *name;
@@ -42,8 +44,11 @@ struct cxd_policy_ops {
 			 uint32_t line, bool ghost);
 	void (*touched)(struct cxd_cache *c, struct cxd_cache_set *set,
 			uint32_t line);
+	void (*dirtied)(struct cxd_cache *c, struct cxd_cache_set *set,
+			uint32_t line);
 	uint32_t (*evict)(struct cxd_cache *c, struct cxd_cache_set *set,
 			  uint32_t base);
+	bool ghosts;
 };
 
 /* ------------------------------------------------------- queue helpers -- */
@@ -96,12 +101,29 @@ static void queue_requeue(struct cxd_cache *c, struct cxd_queue *q,
 	queue_push_tail(c, q, line);
 }
 
+/* Put @line at the head (oldest end) of @q. */
+static void queue_push_head(struct cxd_cache *c, struct cxd_queue *q,
+			    uint32_t line)
+{
+	c->prev[line] = CXD_NO_LINE;
+	c->next[line] = q->head;
+	if (q->head != CXD_NO_LINE)
+		c->prev[q->head] = line;
+	else
+		q->tail = line;
+	q->head = line;
+	q->len++;
+}
+
 /* The queue of @set that links @line. */
 static struct cxd_queue *queue_of(struct cxd_cache *c,
 				  struct cxd_cache_set *set, uint32_t line)
 {
-	return (c->line_flags[line] & CXD_LINE_SMALL) ? &set->small :
-							  &set->main;
+	if (c->line_flags[line] & CXD_LINE_SMALL)
+		return &set->small;
+	if (c->line_flags[line] & CXD_LINE_AUX)
+		return &set->aux;
+	return &set->main;
 }
 
 /* ------------------------------------------------------- random source -- */
@@ -281,6 +303,133 @@ static uint32_t s3_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 	}
 }
 
+/* --------------------------------------------------------------- CFLRU -- */
+
+/*
+ * Clean-First LRU (Park et al., CASES 2006). The LRU list of a set is split
+ * into the working region (main queue, the ways - cflru_window most recent
+ * lines) and the clean-first window (the cflru_window least recent lines),
+ * kept as two queues in recency order: its clean lines (small queue) and
+ * its dirty lines (aux queue). A line enters the window when it is pushed
+ * out of the working region; it leaves it when touched (back to the
+ * working region's recent end) or evicted. The victim is the least recent
+ * clean line of the window, else the least recent dirty one, else (window
+ * empty) the working region's least recent line. Each step is O(1): a
+ * line is demoted at most once per insert or touch.
+ */
+static void cflru_demote(struct cxd_cache *c, struct cxd_cache_set *set)
+{
+	uint32_t cap = c->ways - c->cflru_window, line;
+
+	while (set->main.len > cap) {
+		line = set->main.head;
+		queue_unlink(c, &set->main, line);
+		if (c->line_flags[line] & CXD_LINE_DIRTY) {
+			c->line_flags[line] |= CXD_LINE_AUX;
+			queue_push_tail(c, &set->aux, line);
+		} else {
+			c->line_flags[line] |= CXD_LINE_SMALL;
+			queue_push_tail(c, &set->small, line);
+		}
+	}
+}
+
+static void cflru_inserted(struct cxd_cache *c, struct cxd_cache_set *set,
+			   uint32_t line, bool ghost)
+{
+	(void)ghost;
+	queue_push_tail(c, &set->main, line);
+	cflru_demote(c, set);
+}
+
+static void cflru_touched(struct cxd_cache *c, struct cxd_cache_set *set,
+			  uint32_t line)
+{
+	struct cxd_queue *q = queue_of(c, set, line);
+
+	if (q == &set->main) {
+		queue_requeue(c, q, line);
+		return;
+	}
+	queue_unlink(c, q, line);
+	c->line_flags[line] &= ~(CXD_LINE_SMALL | CXD_LINE_AUX);
+	queue_push_tail(c, &set->main, line);
+	cflru_demote(c, set);
+}
+
+/*
+ * A clean line of the window was written without an access reaching the
+ * policy (a write to a read-only mapping): it moves to the window's dirty
+ * queue as its most recent line (its exact rank among them is not kept).
+ */
+static void cflru_dirtied(struct cxd_cache *c, struct cxd_cache_set *set,
+			  uint32_t line)
+{
+	if (!(c->line_flags[line] & CXD_LINE_SMALL))
+		return;
+	queue_unlink(c, &set->small, line);
+	c->line_flags[line] = (c->line_flags[line] & ~CXD_LINE_SMALL) |
+			      CXD_LINE_AUX;
+	queue_push_tail(c, &set->aux, line);
+}
+
+static uint32_t cflru_evict(struct cxd_cache *c, struct cxd_cache_set *set,
+			    uint32_t base)
+{
+	struct cxd_queue *q = set->small.len ? &set->small :
+			      set->aux.len ? &set->aux : &set->main;
+	uint32_t line = q->head;
+
+	(void)base;
+	queue_unlink(c, q, line);
+	c->line_flags[line] &= ~(CXD_LINE_SMALL | CXD_LINE_AUX);
+	return line;
+}
+
+/* ------------------------------------------------------------------ 2Q -- */
+
+/*
+ * 2Q (Johnson and Shasha, VLDB 1994), the full version: a new page enters
+ * A1in (small queue, FIFO); a page found in A1out (the ghost ring, pages
+ * evicted from A1in) enters Am (main queue, LRU). Touches move Am lines to
+ * the recent end and are ignored in A1in (correlated references). When the
+ * set is full, A1in's oldest line is evicted (and ghosted) if A1in holds
+ * more than Kin = a1in_cap lines or Am is empty, else Am's least recent.
+ */
+static void twoq_inserted(struct cxd_cache *c, struct cxd_cache_set *set,
+			  uint32_t line, bool ghost)
+{
+	if (ghost) {
+		queue_push_tail(c, &set->main, line);
+	} else {
+		c->line_flags[line] |= CXD_LINE_SMALL;
+		queue_push_tail(c, &set->small, line);
+	}
+}
+
+static void twoq_touched(struct cxd_cache *c, struct cxd_cache_set *set,
+			 uint32_t line)
+{
+	if (!(c->line_flags[line] & CXD_LINE_SMALL))
+		queue_requeue(c, &set->main, line);
+}
+
+static uint32_t twoq_evict(struct cxd_cache *c, struct cxd_cache_set *set,
+			   uint32_t base)
+{
+	uint32_t line;
+
+	(void)base;
+	if (set->small.len && (set->small.len > c->a1in_cap || !set->main.len)) {
+		line = set->small.head;
+		queue_unlink(c, &set->small, line);
+		return line;	/* CXD_LINE_SMALL still set: ghost it */
+	}
+	line = set->main.head;
+	queue_unlink(c, &set->main, line);
+	return line;
+}
+
 static void ghost_push(struct cxd_cache *c, uint64_t page)
 {
 	uint32_t slot = c->ghost_next, old = c->ghost[slot];
@@ -333,11 +482,26 @@ static const struct cxd_policy_ops cxd_policies[CXD_POLICY_NR] = {
 		.inserted	= s3_inserted,
 		.touched	= s3_touched,
 		.evict		= s3_evict,
+		.ghosts		= true,
 	},
 	[CXD_POLICY_RANDOM] = {
 		.name		= "random",
 		.inserted	= queue_inserted,
 		.evict		= random_evict,
+	},
+	[CXD_POLICY_CFLRU] = {
+		.name		= "cflru",
+		.inserted	= cflru_inserted,
+		.touched	= cflru_touched,
+		.dirtied	= cflru_dirtied,
+		.evict		= cflru_evict,
+	},
+	[CXD_POLICY_2Q] = {
+		.name		= "2q",
+		.inserted	= twoq_inserted,
+		.touched	= twoq_touched,
+		.evict		= twoq_evict,
+		.ghosts		= true,
 	},
 };
 
@@ -352,8 +516,8 @@ static const struct cxd_policy_ops *policy_ops(const struct cxd_cache *c)
  * cxd_policy_name() - name of a policy.
  * @p: policy.
  *
- * Return: "fifo", "lifo", "clock", "lru", "s3fifo" or "random"; NULL for an
- * unknown value.
+ * Return: "fifo", "lifo", "clock", "lru", "s3fifo", "random", "cflru" or
+ * "2q"; NULL for an unknown value.
  */
 const char *cxd_policy_name(enum cxd_policy p)
 {
@@ -390,6 +554,19 @@ int cxd_policy_parse(const char *name)
 }
 
 /* ------------------------------------------------------------- layout -- */
+
+/*
+ * Ghost ring length: S3-FIFO's holds as many pages as the main queues; 2Q's
+ * A1out holds Kout = 50% of the page slots (Johnson and Shasha, section 3).
+ * At most nlines, the size of the ring's array.
+ */
+static uint32_t ghost_cap_for(const struct cxd_cache *c, enum cxd_policy p)
+{
+	if (p == CXD_POLICY_2Q)
+		return c->nlines / 2 ? c->nlines / 2 : 1;
+	return c->nlines > c->nsets * c->small_cap ?
+	       c->nlines - c->nsets * c->small_cap : 1;
+}
 
 static uint64_t align8(uint64_t v)
 {
@@ -492,6 +669,10 @@ int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 	c->nsets = nlines / c->ways;
 	/* S3-FIFO: 10% of each set for the small queue, at least one line */
 	c->small_cap = c->ways / 10 ? c->ways / 10 : 1;
+	/* 2Q: Kin = 25% of the page slots (Johnson and Shasha, section 3) */
+	c->a1in_cap = c->ways / 4 ? c->ways / 4 : 1;
+	c->cflru_window_pct = CXD_CFLRU_WINDOW_PCT;
+	c->cflru_window = c->ways * CXD_CFLRU_WINDOW_PCT / 100;
 	c->pin_line = CXD_NO_LINE;
 	cxd_cache_set_seed(c, 0);
 
@@ -511,9 +692,7 @@ int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 	p += align8((uint64_t)nlines * sizeof(uint8_t));
 	c->sets = (struct cxd_cache_set *)p;
 
-	/* the ghost holds as many pages as the main queues */
-	c->ghost_cap = nlines > c->nsets * c->small_cap ?
-		       nlines - c->nsets * c->small_cap : 1;
+	c->ghost_cap = ghost_cap_for(c, policy);
 	c->ghost_next = 0;
 	c->drain_cursor = 0;
 
@@ -531,6 +710,7 @@ int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 	for (s = 0; s < c->nsets; s++) {
 		queue_init(&c->sets[s].main);
 		queue_init(&c->sets[s].small);
+		queue_init(&c->sets[s].aux);
 		c->sets[s].free_head = s * c->ways;
 		c->sets[s].used = 0;
 	}
@@ -611,7 +791,11 @@ int cxd_cache_set_dirty(struct cxd_cache *c, uint64_t page)
 
 	if (line == CXD_NO_LINE)
 		return -1;
-	c->line_flags[line] |= CXD_LINE_DIRTY;
+	if (!(c->line_flags[line] & CXD_LINE_DIRTY)) {
+		c->line_flags[line] |= CXD_LINE_DIRTY;
+		if (policy_ops(c)->dirtied)
+			policy_ops(c)->dirtied(c, set_of_line(c, line), line);
+	}
 	return 0;
 }
 
@@ -708,7 +892,7 @@ int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
 		v->dirty = vf & CXD_LINE_DIRTY;
 		v->prefetched = vf & CXD_LINE_PREFETCH;
 		c->line_of_page[v->page] = CXD_NO_LINE;
-		if (c->policy == CXD_POLICY_S3FIFO && (vf & CXD_LINE_SMALL))
+		if (policy_ops(c)->ghosts && (vf & CXD_LINE_SMALL))
 			ghost_push(c, v->page);
 	}
 
@@ -761,7 +945,7 @@ int cxd_cache_evict_one(struct cxd_cache *c, struct cxd_victim *v)
 	v->dirty = vf & CXD_LINE_DIRTY;
 	v->prefetched = vf & CXD_LINE_PREFETCH;
 	c->line_of_page[v->page] = CXD_NO_LINE;
-	if (c->policy == CXD_POLICY_S3FIFO && (vf & CXD_LINE_SMALL))
+	if (policy_ops(c)->ghosts && (vf & CXD_LINE_SMALL))
 		ghost_push(c, v->page);
 	c->page_of_line[line] = CXD_NO_PAGE;
 	c->line_flags[line] = 0;
@@ -854,30 +1038,31 @@ bool cxd_cache_use_prefetched(struct cxd_cache *c, uint64_t page)
 	return true;
 }
 
-/**
- * cxd_cache_set_policy() - switch the replacement policy, keeping residency,
- * dirty state and prefetch marks.
- * @c:      cache.
- * @policy: new policy.
- *
- * The old policy's state is folded into one queue per set (oldest first;
- * S3-FIFO's small queue after its main queue), reference bits and
- * frequencies cleared and the ghost emptied; the new policy starts from
- * there. O(nlines).
- *
- * Return: 0, or -1 for an unknown @policy (nothing changes).
+/*
+ * Fold every set into its main queue, oldest first: CFLRU's window (clean
+ * lines, then dirty ones) goes before the working region, S3-FIFO's small
+ * queue and 2Q's A1in after the main queue. Policy bits are cleared and the
+ * ghost emptied. O(nlines).
  */
-int cxd_cache_set_policy(struct cxd_cache *c, enum cxd_policy policy)
+static void cache_fold(struct cxd_cache *c)
 {
 	struct cxd_cache_set *set;
 	uint32_t s, l;
 
-	if ((unsigned int)policy >= CXD_POLICY_NR)
-		return -1;
-	if (policy == c->policy)
-		return 0;
 	for (s = 0; s < c->nsets; s++) {
 		set = &c->sets[s];
+		if (c->policy == CXD_POLICY_CFLRU) {
+			while (set->aux.len) {
+				l = set->aux.tail;
+				queue_unlink(c, &set->aux, l);
+				queue_push_head(c, &set->main, l);
+			}
+			while (set->small.len) {
+				l = set->small.tail;
+				queue_unlink(c, &set->small, l);
+				queue_push_head(c, &set->main, l);
+			}
+		}
 		while (set->small.len) {
 			l = set->small.head;
 			queue_unlink(c, &set->small, l);
@@ -887,6 +1072,73 @@ int cxd_cache_set_policy(struct cxd_cache *c, enum cxd_policy policy)
 	for (l = 0; l < c->nlines; l++)
 		c->line_flags[l] &= CXD_LINE_DIRTY | CXD_LINE_PREFETCH;
 	ghost_clear(c);
+}
+
+/* After a fold: CFLRU moves the least recent lines into its window. */
+static void cache_adopt(struct cxd_cache *c)
+{
+	uint32_t s;
+
+	c->ghost_cap = ghost_cap_for(c, c->policy);
+	c->ghost_next = 0;
+	if (c->policy == CXD_POLICY_CFLRU)
+		for (s = 0; s < c->nsets; s++)
+			cflru_demote(c, &c->sets[s]);
+}
+
+/**
+ * cxd_cache_set_policy() - switch the replacement policy, keeping residency,
+ * dirty state and prefetch marks.
+ * @c:      cache.
+ * @policy: new policy.
+ *
+ * The old policy's state is folded into one queue per set (oldest first;
+ * S3-FIFO's small queue and 2Q's A1in after the main queue, CFLRU's window
+ * before its working region), reference bits and frequencies cleared and
+ * the ghost emptied; the new policy starts from there (CFLRU moves the
+ * oldest lines of each set into its window). O(nlines).
+ *
+ * Return: 0, or -1 for an unknown @policy (nothing changes).
+ */
+int cxd_cache_set_policy(struct cxd_cache *c, enum cxd_policy policy)
+{
+	if ((unsigned int)policy >= CXD_POLICY_NR)
+		return -1;
+	if (policy == c->policy)
+		return 0;
+	cache_fold(c);
 	c->policy = policy;
+	cache_adopt(c);
+	return 0;
+}
+
+/**
+ * cxd_cache_set_cflru_window() - size of CFLRU's clean-first window.
+ * @c:   cache.
+ * @pct: window as a percentage of each set's lines, 0..100 (rounded down
+ *       to whole lines; 0: CFLRU evicts exactly as LRU).
+ *
+ * Under CFLRU the sets are folded and the window rebuilt from the least
+ * recent lines (O(nlines)); the order of the old window's clean and dirty
+ * lines among each other is not kept. Under another policy only the value
+ * is stored.
+ *
+ * Return: 0, or -1 if @pct > 100 (nothing changes).
+ */
+int cxd_cache_set_cflru_window(struct cxd_cache *c, uint32_t pct)
+{
+	if (pct > 100)
+		return -1;
+	if (pct == c->cflru_window_pct)
+		return 0;
+	if (c->policy != CXD_POLICY_CFLRU) {
+		c->cflru_window_pct = pct;
+		c->cflru_window = c->ways * pct / 100;
+		return 0;
+	}
+	cache_fold(c);
+	c->cflru_window_pct = pct;
+	c->cflru_window = c->ways * pct / 100;
+	cache_adopt(c);
 	return 0;
 }

@@ -18,6 +18,8 @@
  * Pure C: no kernel or libc calls.
  */
 #include "cxdvirt/model.h"
+#include "prefetch.h"
+#include "ftl.h"
 
 static uint64_t align8(uint64_t v)
 {
@@ -33,20 +35,23 @@ static size_t written_bytes(uint64_t npages)
  * cxd_model_cfg_state_size() - bytes of state for a whole model.
  * @cfg: structural configuration.
  *
- * Return: size in bytes, or 0 if the cache shape or NAND configuration is
- * invalid.
+ * The FTL's state (cxd_ftl_cfg) follows the written-page bitmap.
+ *
+ * Return: size in bytes, or 0 if the cache shape, NAND configuration or
+ * FTL is invalid (cxd_ftl_check() says why for the FTL).
  */
 size_t cxd_model_cfg_state_size(const struct cxd_model_cfg *cfg)
 {
-	size_t cs, ns;
+	size_t cs, ns, fs;
 
 	if (!cfg)
 		return 0;
 	cs = cxd_cache_state_size_ways(cfg->npages, cfg->nlines, cfg->ways);
 	ns = cxd_nand_state_size(&cfg->nand);
-	if (!cs || !ns)
+	fs = cxd_ftl_state_size(cfg);
+	if (!cs || !ns || fs == (size_t)-1)
 		return 0;
-	return cs + ns + written_bytes(cfg->npages);
+	return cs + ns + written_bytes(cfg->npages) + fs;
 }
 
 /**
@@ -84,6 +89,7 @@ static void pf_reset_streams(struct cxd_model *m)
 		m->streams[i].stamp = 0;
 	}
 	m->stamp = 0;
+	cxd_pf_learned_reset(m);
 }
 
 /**
@@ -117,6 +123,8 @@ int cxd_model_init_cfg(struct cxd_model *m, const struct cxd_model_cfg *cfg,
 	m->written = p + cs + ns;
 	for (i = 0; i < written_bytes(cfg->npages); i++)
 		m->written[i] = 0;
+	cxd_ftl_init(&m->ftl, cfg, p + cs + ns + written_bytes(cfg->npages));
+	m->nand.ftl = m->ftl.cfg.mode != CXD_FTL_OFF;
 	m->prefetch = CXD_PF_NONE;
 	m->prefetch_degree = 1;
 	m->prefetch_distance = 1;
@@ -174,13 +182,17 @@ static const char * const cxd_pf_names[CXD_PF_NR] = {
 	[CXD_PF_NONE]	= "none",
 	[CXD_PF_NEXT]	= "next",
 	[CXD_PF_STRIDE]	= "stride",
+	[CXD_PF_BOP]	= "bop",
+	[CXD_PF_LEAP]	= "leap",
+	[CXD_PF_FDP]	= "fdp",
 };
 
 /**
  * cxd_prefetch_name() - name of a prefetch mode.
  * @mode: mode.
  *
- * Return: "none", "next" or "stride"; NULL for an unknown value.
+ * Return: "none", "next", "stride", "bop", "leap" or "fdp"; NULL for an
+ * unknown value.
  */
 const char *cxd_prefetch_name(enum cxd_prefetch_mode mode)
 {
@@ -221,15 +233,25 @@ static void mark_written(struct cxd_model *m, uint64_t page)
 
 /* Account for and report one victim; a dirty one is written back at @now. */
 /* Count victim @v and write it back at @now if dirty. */
+/* Write dirty @page back to NAND at @now (through the FTL when it is on). */
+static void write_back(struct cxd_model *m, uint64_t page, uint64_t now)
+{
+	m->stats.writebacks++;
+	cxd_nand_program(&m->nand, page, now, NULL);
+	mark_written(m, page);
+	if (m->ftl.cfg.mode != CXD_FTL_OFF)
+		cxd_ftl_write(m, page, now);
+}
+
 static void account_victim(struct cxd_model *m, const struct cxd_victim *v,
 			   uint64_t now)
 {
 	m->stats.evictions++;
+	if (m->prefetch == CXD_PF_FDP)
+		m->fdp.evictions++;
 	if (v->dirty) {
 		m->stats.dirty_evictions++;
-		m->stats.writebacks++;
-		cxd_nand_program(&m->nand, v->page, now, NULL);
-		mark_written(m, v->page);
+		write_back(m, v->page, now);
 	} else {
 		m->stats.clean_evictions++;
 	}
@@ -243,9 +265,7 @@ void cxd_model_late_writeback(struct cxd_model *m, uint64_t page,
 	if (m->stats.clean_evictions)
 		m->stats.clean_evictions--;
 	m->stats.dirty_evictions++;
-	m->stats.writebacks++;
-	cxd_nand_program(&m->nand, page, now_ns, NULL);
-	mark_written(m, page);
+	write_back(m, page, now_ns);
 }
 
 static void take_victim(struct cxd_model *m, const struct cxd_victim *v,
@@ -282,6 +302,11 @@ static void prefetch_one(struct cxd_model *m, uint64_t page, uint64_t now,
 		return;
 	if (cxd_cache_fill(c, page, CXD_FILL_PREFETCH, &v))
 		return;
+	if (m->prefetch == CXD_PF_FDP) {
+		m->fdp.issued++;
+		if (v.page != CXD_NO_PAGE)
+			cxd_fdp_prefetch_evicted(&m->fdp, v.page);
+	}
 	take_victim(m, &v, now, res);
 	done = read_page(m, page, now, NULL);
 	cxd_cache_set_ready(c, page, done);
@@ -355,11 +380,31 @@ static int64_t pf_stride_train(struct cxd_model *m, uint64_t page)
 	return best->conf >= 2 ? best->stride : 0;
 }
 
+/*
+ * Prefetch @n pages @page + @stride * (@dist + i), i = 0 .. n-1, stopping
+ * where a negative stride would wrap below page 0.
+ */
+static void prefetch_run(struct cxd_model *m, uint64_t page, int64_t stride,
+			 uint32_t dist, uint32_t n, uint64_t now,
+			 struct cxd_access *res)
+{
+	uint64_t target;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		target = page + (uint64_t)(stride * (int64_t)(dist + i));
+		if ((stride < 0 && target > page) ||
+		    (stride > 0 && target < page))
+			break;
+		prefetch_one(m, target, now, res);
+	}
+}
+
 /* Run the prefetcher after an access to @page; @trigger: a miss or first use. */
 static void prefetch_after(struct cxd_model *m, uint64_t page, bool trigger,
 			   uint64_t now, struct cxd_access *res)
 {
-	uint32_t i, deg = pf_degree(m), dist;
+	uint32_t i, deg = pf_degree(m), dist, off;
 	int64_t stride;
 	uint64_t target;
 
@@ -384,8 +429,44 @@ static void prefetch_after(struct cxd_model *m, uint64_t page, bool trigger,
 			prefetch_one(m, target, now, res);
 		}
 		break;
+	case CXD_PF_BOP:
+		if (!trigger)
+			return;
+		off = cxd_bop_train(&m->bop, page);
+		if (off)
+			prefetch_run(m, page, off, 1, deg, now, res);
+		break;
+	case CXD_PF_LEAP:
+		if (!trigger)
+			return;
+		i = cxd_leap_decide(&m->leap, page, !res->hit, &stride);
+		prefetch_run(m, page, stride, 1, i, now, res);
+		break;
+	case CXD_PF_FDP:
+		/* the stride table trains on every access, as for stride */
+		stride = pf_stride_train(m, page);
+		if (!trigger)
+			return;
+		cxd_fdp_interval(&m->fdp, m->cache.nlines);
+		cxd_fdp_level(&m->fdp, &dist, &i);
+		/* a stream: the degree pages ending distance strides ahead */
+		prefetch_run(m, page, stride ? stride : 1, dist - i + 1, i, now,
+			     res);
+		break;
 	default:
 		break;
+	}
+}
+
+/* Feed a prefetch hit (first use; @late: still in flight) to Leap and FDP. */
+static void pf_learn_hit(struct cxd_model *m, bool late)
+{
+	if (m->prefetch == CXD_PF_LEAP) {
+		m->leap.hits++;
+	} else if (m->prefetch == CXD_PF_FDP) {
+		m->fdp.useful++;
+		if (late)
+			m->fdp.late++;
 	}
 }
 
@@ -474,9 +555,12 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 				m->stats.prefetch_late++;
 				m->stats.prefetch_late_ns += ready - now_ns;
 			}
+			pf_learn_hit(m, res->late);
 		}
 		trigger = res->prefetch_hit;
 	} else {
+		if (m->prefetch == CXD_PF_FDP)
+			cxd_fdp_demand_miss(&m->fdp, page);
 		cxd_cache_fill(c, page, 0, &v);
 		take_victim(m, &v, now_ns, res);
 		if (write)
@@ -490,6 +574,8 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 			m->stats.write_allocs++;
 		} else {
 			res->done_ns = read_page(m, page, now_ns, &res->read);
+			if (m->ftl.cfg.mode != CXD_FTL_OFF)
+				cxd_ftl_read_stall(m, page, now_ns, &res->read);
 			m->stats.queue_ns += res->read.start_ns - now_ns;
 			cxd_hist_add(&m->stats.queue_hist,
 				     res->read.start_ns - now_ns);
@@ -525,7 +611,10 @@ void cxd_model_reset_stats(struct cxd_model *m)
 	static const struct cxd_model_stats zero;
 	uint64_t i, ndies;
 
+	static const struct cxd_ftl_stats fzero;
+
 	m->stats = zero;
+	m->ftl_stats = fzero;
 	ndies = (uint64_t)m->nand.cfg.channels * m->nand.cfg.dies_per_channel;
 	for (i = 0; i < ndies; i++)
 		m->nand.die_busy[i] = 0;

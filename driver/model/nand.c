@@ -167,6 +167,7 @@ int cxd_nand_init(struct cxd_nand *n, const struct cxd_nand_cfg *cfg, void *mem)
 	}
 	n->reg_page = cfg->nand_page_size > CXD_HOST_PAGE_SIZE ? p : NULL;
 	n->erases = 0;
+	n->ftl = false;
 	for (i = 0; i < nunits; i++) {
 		n->die_free[i] = 0;
 		if (n->progs)
@@ -344,7 +345,7 @@ uint64_t cxd_nand_program(struct cxd_nand *n, uint64_t page, uint64_t now_ns,
 
 	start = max_u64(xfer_end, n->die_free[loc.unit]);
 	busy = n->cfg.t_prog_ns;
-	if (n->progs && n->cfg.pages_per_block) {
+	if (n->progs && n->cfg.pages_per_block && !n->ftl) {
 		if (n->progs[loc.unit] % n->cfg.pages_per_block == 0) {
 			busy += n->cfg.t_bers_ns;
 			n->erases++;
@@ -359,6 +360,67 @@ uint64_t cxd_nand_program(struct cxd_nand *n, uint64_t page, uint64_t now_ns,
 
 	nand_fill_op(op, &loc, start, done);
 	return done;
+}
+
+/**
+ * cxd_nand_die_of() - where host @page's NAND page lives.
+ * @n:    NAND state.
+ * @page: host page number.
+ * @unit: if not NULL, set to its plane index (die index * planes + plane).
+ *
+ * Return: its die index, channel * dies_per_channel + die.
+ */
+uint64_t cxd_nand_die_of(const struct cxd_nand *n, uint64_t page,
+			 uint64_t *unit)
+{
+	struct nand_loc loc;
+
+	nand_locate(n, page, &loc);
+	if (unit)
+		*unit = loc.unit;
+	return loc.die_idx;
+}
+
+/**
+ * cxd_nand_gc() - schedule the garbage collection of one block.
+ * @n:        NAND state.
+ * @page:     a host page on the die (its plane's block is reclaimed).
+ * @moved:    valid pages to copy.
+ * @now_ns:   when GC is asked for (ns, absolute).
+ * @start_ns: if not NULL, set to when the die starts it.
+ *
+ * The copies stay inside the die (copyback: tR then tPROG per page, no
+ * channel transfer, no ECC pass through the controller), then the block is
+ * erased (tBERS). GC holds the whole die: every plane of it is busy from
+ * the latest of @now_ns and the planes' free times until the end. The die's
+ * busy time grows by the duration, the erase count by one.
+ *
+ * Return: the end of the GC, ns absolute.
+ */
+uint64_t cxd_nand_gc(struct cxd_nand *n, uint64_t page, uint32_t moved,
+		     uint64_t now_ns, uint64_t *start_ns)
+{
+	uint32_t planes = cxd_nand_planes(&n->cfg), p;
+	uint64_t start = now_ns, first, dur, end;
+	struct nand_loc loc;
+
+	nand_locate(n, page, &loc);
+	first = loc.die_idx * planes;
+	for (p = 0; p < planes; p++)
+		start = max_u64(start, n->die_free[first + p]);
+	dur = (uint64_t)moved * (n->cfg.t_read_ns + n->cfg.t_prog_ns) +
+	      n->cfg.t_bers_ns;
+	end = start + dur;
+	for (p = 0; p < planes; p++) {
+		n->die_free[first + p] = end;
+		if (n->reg_page)
+			n->reg_page[first + p] = CXD_NO_PAGE;
+	}
+	n->die_busy[loc.die_idx] += dur;
+	n->erases++;
+	if (start_ns)
+		*start_ns = start;
+	return end;
 }
 
 /* ------------------------------------------------------------- presets -- */

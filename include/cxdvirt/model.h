@@ -142,6 +142,8 @@ int cxd_stripe_parse(const char *name);
  *		register (CXD_NO_PAGE: none), only when nand_page_size >
  *		4096 (else NULL): a read of it skips tR.
  * @erases:	block erases scheduled since the last reset.
+ * @ftl:	an FTL decides erases (cxd_nand_gc()); cxd_nand_program()
+ *		then never adds one. Set by the model.
  */
 struct cxd_nand {
 	struct cxd_nand_cfg cfg;
@@ -151,6 +153,7 @@ struct cxd_nand {
 	uint64_t *progs;
 	uint64_t *reg_page;
 	uint64_t erases;
+	bool ftl;
 };
 
 /**
@@ -207,6 +210,24 @@ uint64_t cxd_nand_program(struct cxd_nand *n, uint64_t page, uint64_t now_ns,
 			  struct cxd_nand_op *op);
 
 /**
+ * cxd_nand_gc() - garbage collection of one block on the die holding host
+ * @page: @moved valid pages copied inside the die (copyback: tR + tPROG
+ * each, no channel transfer) and the block erased (tBERS). Every plane of
+ * the die is busy from max(@now_ns, the die's planes free) until the end.
+ * Counts one erase. Return: the end (ns); *@start_ns, if not NULL, the
+ * start.
+ */
+uint64_t cxd_nand_gc(struct cxd_nand *n, uint64_t page, uint32_t moved,
+		     uint64_t now_ns, uint64_t *start_ns);
+/**
+ * cxd_nand_die_of() - die index (channel * dies_per_channel + die) of the
+ * NAND page holding host @page; *@unit, if not NULL, its plane index
+ * (die index * planes + plane), as in struct cxd_nand's arrays.
+ */
+uint64_t cxd_nand_die_of(const struct cxd_nand *n, uint64_t page,
+			 uint64_t *unit);
+
+/**
  * struct cxd_preset - a named NAND configuration with its sources.
  * @name:	short name ("znand", "femu", "tlc").
  * @source:	where the figures come from (one line of text).
@@ -237,6 +258,14 @@ const struct cxd_preset *cxd_preset_at(unsigned int i);
  *			of pages recently evicted from the small queue.
  * @CXD_POLICY_RANDOM:	evict a uniformly random line of the set, from a
  *			seeded xorshift64* generator (cxd_cache_set_seed()).
+ * @CXD_POLICY_CFLRU:	Clean-First LRU (Park et al., CASES 2006): LRU whose
+ *			least recent cflru_window_pct % of each set form the
+ *			clean-first window; the least recent clean line of
+ *			the window is evicted first, else the least recent
+ *			line.
+ * @CXD_POLICY_2Q:	2Q (Johnson and Shasha, VLDB 1994), full version:
+ *			A1in FIFO (25% of the set), A1out ghost of pages
+ *			evicted from A1in (50% of the cache), Am LRU.
  * @CXD_POLICY_NR:	number of policies.
  */
 enum cxd_policy {
@@ -246,6 +275,8 @@ enum cxd_policy {
 	CXD_POLICY_LRU,
 	CXD_POLICY_S3FIFO,
 	CXD_POLICY_RANDOM,
+	CXD_POLICY_CFLRU,
+	CXD_POLICY_2Q,
 	CXD_POLICY_NR,
 };
 
@@ -268,16 +299,22 @@ int cxd_policy_parse(const char *name);
 #define CXD_LINE_SMALL		0x08u	/* S3-FIFO: in the small queue */
 #define CXD_LINE_FREQ_SHIFT	4	/* S3-FIFO: 2-bit access frequency */
 #define CXD_LINE_FREQ_MASK	0x30u
+#define CXD_LINE_AUX		0x40u	/* CFLRU: in the window's dirty queue */
 
 /* Private to cache.c: one doubly-linked queue of lines (oldest at head). */
 struct cxd_queue {
 	uint32_t head, tail, len;
 };
 
-/* Private to cache.c: per-set state. Set s owns lines [s*ways, (s+1)*ways). */
+/*
+ * Private to cache.c: per-set state. Set s owns lines [s*ways, (s+1)*ways).
+ * Queue use per policy: S3-FIFO main/small; 2Q Am/A1in; CFLRU working
+ * region/clean lines of the clean-first window/dirty lines of the window.
+ */
 struct cxd_cache_set {
 	struct cxd_queue main;	/* every policy; S3-FIFO's main queue */
-	struct cxd_queue small;	/* S3-FIFO's small queue */
+	struct cxd_queue small;	/* S3-FIFO small queue, 2Q A1in, CFLRU clean */
+	struct cxd_queue aux;	/* CFLRU: dirty lines of the window */
 	uint32_t free_head;	/* free lines through next[] */
 	uint32_t used;		/* resident lines of the set */
 };
@@ -316,6 +353,9 @@ struct cxd_cache {
 	uint32_t ways;
 	uint32_t nsets;
 	uint32_t small_cap;	/* S3-FIFO small-queue size per set */
+	uint32_t a1in_cap;	/* 2Q: Kin, A1in lines per set (25%) */
+	uint32_t cflru_window_pct;	/* CFLRU window, % of a set's ways */
+	uint32_t cflru_window;	/* CFLRU window in lines per set */
 	uint32_t pin_line;	/* never evicted, CXD_NO_LINE if none */
 	uint64_t rng;		/* xorshift64* state, never 0 */
 	uint32_t *line_of_page;	/* [npages], CXD_NO_LINE if absent */
@@ -349,6 +389,15 @@ int cxd_cache_init(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 /** cxd_cache_init_ways() - empty cache of @ways lines per set (0: fully). */
 int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 			uint32_t ways, enum cxd_policy policy, void *mem);
+/* Default CFLRU window: a quarter of each set (see docs/model.md). */
+#define CXD_CFLRU_WINDOW_PCT	25u
+/**
+ * cxd_cache_set_cflru_window() - CFLRU clean-first window as @pct % (0..100)
+ * of each set's lines (rounded down); 0 makes CFLRU plain LRU. O(nlines)
+ * when CFLRU is the current policy (the window is rebuilt), else O(1).
+ * Return: 0, or -1 if @pct > 100 (nothing changes).
+ */
+int cxd_cache_set_cflru_window(struct cxd_cache *c, uint32_t pct);
 /** cxd_cache_set_seed() - reseed the random policy's generator. */
 void cxd_cache_set_seed(struct cxd_cache *c, uint64_t seed);
 /** cxd_cache_resident() - true if @page is resident. */
@@ -496,12 +545,28 @@ struct cxd_model_stats {
  *			stride repeated (3 accesses page, page+s, page+2s), a
  *			miss or first use of a prefetched page fetches
  *			page + s * (distance + i), i = 0 .. degree-1.
+ * @CXD_PF_BOP:		Best-Offset (Michaud, HPCA 2016): learns, in rounds
+ *			over a fixed list of offsets, which offset d would
+ *			have found page - d among recent requests, and
+ *			prefetches page + d * i, i = 1 .. degree.
+ * @CXD_PF_LEAP:	Leap (Maruf and Chowdhury, USENIX ATC 2020): the
+ *			majority delta (Boyer-Moore vote) of the recent
+ *			trigger history, and a prefetch window sized by the
+ *			prefetch hits since the last decision.
+ * @CXD_PF_FDP:		feedback-directed (Srinath et al., HPCA 2007): the
+ *			stride prefetcher (next-page where no stride is
+ *			confirmed) at one of five (distance, degree) levels,
+ *			moved each interval by accuracy, lateness and cache
+ *			pollution.
  * @CXD_PF_NR:		number of modes.
  */
 enum cxd_prefetch_mode {
 	CXD_PF_NONE = 0,
 	CXD_PF_NEXT,
 	CXD_PF_STRIDE,
+	CXD_PF_BOP,
+	CXD_PF_LEAP,
+	CXD_PF_FDP,
 	CXD_PF_NR,
 };
 
@@ -511,7 +576,7 @@ enum cxd_prefetch_mode {
 /* Victims one access can produce: its own and one per prefetched page. */
 #define CXD_MAX_VICTIMS		(1u + CXD_MAX_PREFETCH_DEGREE)
 
-/** cxd_prefetch_name() - "none", "next", "stride"; NULL if unknown. */
+/** cxd_prefetch_name() - "none", "next", "stride", "bop", "leap", "fdp"; NULL if unknown. */
 const char *cxd_prefetch_name(enum cxd_prefetch_mode mode);
 /** cxd_prefetch_parse() - mode for @name (exact), or -1. */
 int cxd_prefetch_parse(const char *name);
@@ -522,6 +587,100 @@ struct cxd_pf_stream {
 	int64_t stride;		/* pages, 0 until known */
 	uint32_t conf;		/* times the stride repeated, capped at 3 */
 	uint64_t stamp;		/* last use, for replacement */
+};
+
+/*
+ * Best-Offset parameters (Michaud, HPCA 2016, section 4.2 and its DPC-2
+ * code): the 52 offsets 1..256 whose prime factors are 2, 3 and 5, a
+ * 256-entry recent-requests table, SCORE_MAX 31, ROUND_MAX 100,
+ * BAD_SCORE 1. Offsets are in 4 KiB pages here (cache lines there).
+ */
+#define CXD_BOP_OFFSETS		52u
+#define CXD_BOP_RR		256u
+#define CXD_BOP_SCORE_MAX	31u
+#define CXD_BOP_ROUND_MAX	100u
+#define CXD_BOP_BAD_SCORE	1u
+
+/**
+ * struct cxd_pf_bop - Best-Offset learning state (read-only outside model.c).
+ * @rr:		recent requests, direct-mapped by page; CXD_NO_PAGE: empty.
+ * @score:	score of each candidate offset in this phase.
+ * @test:	index of the next offset to test.
+ * @round:	rounds completed in this phase.
+ * @offset:	offset in use, pages; 0: prefetching off (best score was
+ *		at most CXD_BOP_BAD_SCORE). 1 until the first phase ends.
+ * @phases:	learning phases completed.
+ */
+struct cxd_pf_bop {
+	uint64_t rr[CXD_BOP_RR];
+	uint8_t score[CXD_BOP_OFFSETS];
+	uint32_t test;
+	uint32_t round;
+	uint32_t offset;
+	uint32_t phases;
+};
+
+/*
+ * Leap parameters (Maruf and Chowdhury, USENIX ATC 2020): a history of 32
+ * deltas (Hsize, the paper's); the trend search starts with the 4 most
+ * recent (Hsize / Nsplit, Nsplit = 8 chosen) and doubles the window; the
+ * prefetch window is at most 8 pages (Linux's default swap readahead, the
+ * paper's baseline and maximum).
+ */
+#define CXD_LEAP_HIST		32u
+#define CXD_LEAP_SPLIT		8u
+#define CXD_LEAP_PW_MAX		8u
+
+/**
+ * struct cxd_pf_leap - Leap state (read-only outside model.c).
+ * @delta:	ring of the last CXD_LEAP_HIST deltas between triggers.
+ * @head:	next slot of @delta.
+ * @n:		valid entries of @delta.
+ * @last:	last trigger page, CXD_NO_PAGE before the first.
+ * @trend:	majority delta of the last decision, 0: none found.
+ * @pw:		prefetch window of the last decision, pages.
+ * @hits:	prefetch hits since the last decision (Chit).
+ */
+struct cxd_pf_leap {
+	int64_t delta[CXD_LEAP_HIST];
+	uint32_t head;
+	uint32_t n;
+	uint64_t last;
+	int64_t trend;
+	uint32_t pw;
+	uint32_t hits;
+};
+
+/*
+ * Feedback-directed prefetching (Srinath et al., HPCA 2007): five levels
+ * of (distance, degree), the paper's Table 1 read in pages; thresholds
+ * A_high 0.75, A_low 0.40, T_lateness 0.01, T_pollution 0.005; a 4096-bit
+ * pollution filter; an interval ends after evictions of half the cache's
+ * lines (8192 of a 1 MB L2's 16384 blocks in the paper); counters decay
+ * by half each interval; the level starts at 3 (middle of the road).
+ */
+#define CXD_FDP_LEVELS		5u
+#define CXD_FDP_FILTER_BITS	4096u
+
+/**
+ * struct cxd_pf_fdp - FDP state (read-only outside model.c).
+ * @level:	aggressiveness 1 (very conservative) .. 5 (very aggressive).
+ * @evictions:	evictions in this interval.
+ * @issued, @useful, @late, @misses, @pollution: this interval's counts of
+ *		prefetches issued, used, used late, demand misses, and demand
+ *		misses to pages a prefetch evicted (pollution filter hits).
+ * @d_issued, @d_useful, @d_late, @d_misses, @d_pollution: the same,
+ *		decayed over past intervals (x 1/2 each interval).
+ * @intervals:	intervals completed.
+ * @filter:	pollution filter, one bit per hash of a page.
+ */
+struct cxd_pf_fdp {
+	uint32_t level;
+	uint64_t evictions;
+	uint64_t issued, useful, late, misses, pollution;
+	uint64_t d_issued, d_useful, d_late, d_misses, d_pollution;
+	uint32_t intervals;
+	uint8_t filter[CXD_FDP_FILTER_BITS / 8];
 };
 
 /**
@@ -561,6 +720,112 @@ const char *cxd_writeback_name(enum cxd_writeback wb);
 /** cxd_writeback_parse() - mode for @name (exact), or -1. */
 int cxd_writeback_parse(const char *name);
 
+/* ----------------------------------------------------------------- FTL -- */
+
+/**
+ * enum cxd_ftl_mode - flash translation behind the cache.
+ * @CXD_FTL_OFF:	no FTL (the default): logical pages are programmed in
+ *			place, no garbage collection; with pages_per_block
+ *			set, an erase opens every block (write amplification 1).
+ * @CXD_FTL_PAGE:	page-mapped FTL with greedy garbage collection; see
+ *			struct cxd_ftl_cfg and docs/model.md.
+ * @CXD_FTL_NR:		number of modes.
+ */
+enum cxd_ftl_mode {
+	CXD_FTL_OFF = 0,
+	CXD_FTL_PAGE,
+	CXD_FTL_NR,
+};
+
+/* Defaults: 7% over-provisioning, MQSim's default ssdconfig.xml. */
+#define CXD_FTL_OP_PCT		7u
+/* GC below 2 free blocks of a plane, up to 3 (chosen; docs/model.md). */
+#define CXD_FTL_GC_LOW		2u
+#define CXD_FTL_GC_HIGH		3u
+#define CXD_FTL_MAX_OP_PCT	100u
+
+/**
+ * struct cxd_ftl_cfg - FTL configuration (structural: fixed at init).
+ * @mode:	enum cxd_ftl_mode; 0 is off (the other fields are ignored).
+ * @op_pct:	over-provisioning, % of the logical pages of a plane added
+ *		as physical pages (0..CXD_FTL_MAX_OP_PCT).
+ * @gc_low:	GC starts when a plane has fewer free blocks than this (>= 1).
+ * @gc_high:	... and runs until it has this many (> gc_low).
+ *
+ * Needs nand.pages_per_block (pages per erase block, >= 2). Each plane
+ * keeps the logical pages that stripe to it (the layout of the NAND
+ * section, so reads land where they do without an FTL) and has
+ * blocks = ceil(ceil(L * (100 + op_pct) / 100) / pages_per_block) blocks,
+ * L its logical pages. An FTL page is one NAND page holding one host page.
+ */
+struct cxd_ftl_cfg {
+	uint32_t mode;
+	uint32_t op_pct;
+	uint32_t gc_low;
+	uint32_t gc_high;
+};
+
+/**
+ * struct cxd_ftl - page-mapped FTL state (private to ftl.c; read-only
+ * elsewhere except where noted).
+ * @cfg:	configuration.
+ * @units:	planes (channels * dies * planes_per_die).
+ * @blocks:	blocks per plane.
+ * @ppb:	pages per block.
+ * @lpp:	logical pages per plane (the largest).
+ * @l2p:	[npages] physical page of each host page, ~0: never written.
+ * @p2l:	[units * blocks * ppb] host page of each physical page, ~0:
+ *		free or invalid.
+ * @valid:	[units * blocks] valid pages per block.
+ * @state:	[units * blocks] 0 free, 1 open, 2 full.
+ * @free_stack:	[units * blocks] each plane's free blocks (a stack).
+ * @nfree:	[units] free blocks per plane.
+ * @open:	[units] block being written.
+ * @wp:		[units] next page of the open block.
+ * @gc_end:	[2 * channels * dies] start and end of the last GC on each
+ *		die (ns): die d at 2d and 2d + 1.
+ */
+struct cxd_ftl {
+	struct cxd_ftl_cfg cfg;
+	uint32_t units;
+	uint32_t blocks;
+	uint32_t ppb;
+	uint32_t lpp;
+	uint32_t *l2p;
+	uint32_t *p2l;
+	uint32_t *valid;
+	uint8_t *state;
+	uint32_t *free_stack;
+	uint32_t *nfree;
+	uint32_t *open;
+	uint32_t *wp;
+	uint64_t *gc_end;
+};
+
+/**
+ * struct cxd_ftl_stats - what the FTL counted since the last reset.
+ * @host_writes:	pages written back by the cache (host writes).
+ * @nand_writes:	pages programmed: host writes + pages GC moved.
+ *			WAF = nand_writes / host_writes.
+ * @gc_runs:		blocks reclaimed by garbage collection.
+ * @gc_moved:		valid pages GC copied.
+ * @gc_stalls:		demand misses whose NAND read waited behind a GC.
+ * @gc_stall_ns:	their total wait caused by GC, ns.
+ */
+struct cxd_ftl_stats {
+	uint64_t host_writes;
+	uint64_t nand_writes;
+	uint64_t gc_runs;
+	uint64_t gc_moved;
+	uint64_t gc_stalls;
+	uint64_t gc_stall_ns;
+};
+
+/** cxd_ftl_name() - "off" or "page"; NULL if unknown. */
+const char *cxd_ftl_name(enum cxd_ftl_mode mode);
+/** cxd_ftl_parse() - mode for @name (exact), or -1. */
+int cxd_ftl_parse(const char *name);
+
 /* ---------------------------------------------------------- the model -- */
 
 /**
@@ -580,6 +845,9 @@ int cxd_writeback_parse(const char *name);
  * @written:		[npages bits] private: page was programmed to NAND.
  * @streams:		private: stride prefetcher state.
  * @stamp:		private: stream replacement clock.
+ * @bop, @leap, @fdp:	learned prefetchers' state (see their types).
+ * @ftl:		FTL state (ftl.cfg.mode CXD_FTL_OFF: none).
+ * @ftl_stats:		FTL counters; cxd_model_reset_stats() zeroes them.
  */
 struct cxd_model {
 	struct cxd_cache cache;
@@ -596,6 +864,11 @@ struct cxd_model {
 	uint8_t *written;
 	struct cxd_pf_stream streams[CXD_PF_STREAMS];
 	uint64_t stamp;
+	struct cxd_pf_bop bop;
+	struct cxd_pf_leap leap;
+	struct cxd_pf_fdp fdp;
+	struct cxd_ftl ftl;
+	struct cxd_ftl_stats ftl_stats;
 };
 
 /**
@@ -605,6 +878,7 @@ struct cxd_model {
  * @ways:	lines per set; 0: fully associative. Must divide @nlines.
  * @policy:	initial replacement policy.
  * @nand:	NAND configuration (copied).
+ * @ftl:	FTL configuration; all zero: no FTL.
  */
 struct cxd_model_cfg {
 	uint64_t npages;
@@ -612,7 +886,15 @@ struct cxd_model_cfg {
 	uint32_t ways;
 	enum cxd_policy policy;
 	struct cxd_nand_cfg nand;
+	struct cxd_ftl_cfg ftl;
 };
+
+/**
+ * cxd_ftl_check() - can the FTL of @cfg hold the device's capacity plus
+ * over-provisioning? Return: NULL if yes (or the FTL is off), else a
+ * one-line reason, e.g. too few spare blocks per plane for gc_high.
+ */
+const char *cxd_ftl_check(const struct cxd_model_cfg *cfg);
 
 #define CXD_ACC_WRITE	0x1u
 
@@ -708,6 +990,12 @@ void cxd_model_reset_stats(struct cxd_model *m);
  */
 void cxd_model_late_writeback(struct cxd_model *m, uint64_t page,
 			      uint64_t now_ns);
+/**
+ * cxd_model_ftl_fill() - precondition the FTL: map every host page once,
+ * in page order, as if each had been written back (no time passes, no
+ * counter changes; GC runs as needed). No-op without an FTL. O(npages).
+ */
+void cxd_model_ftl_fill(struct cxd_model *m);
 /** cxd_model_set_seed() - reseed the random policy (same seed, same run). */
 void cxd_model_set_seed(struct cxd_model *m, uint64_t seed);
 

@@ -18,7 +18,21 @@
  *   - completion times are not before the arrival;
  *   - counters: misses = read misses + write misses, evictions = clean +
  *     dirty evictions, writebacks <= dirty evictions, dirty bits only on
- *     resident pages.
+ *     resident pages;
+ *   - every policy's queues (CFLRU's three, 2Q's and S3-FIFO's two) link
+ *     exactly the resident lines of their set;
+ *   - the learned prefetchers stay in range (BOP's offset is 0 or a
+ *     candidate, Leap's window <= 8, FDP's level 1..5);
+ *   - with an FTL: l2p and p2l are inverse, each block's valid count is its
+ *     mapped pages, free counts match block states, NAND writes = host
+ *     writes + GC copies, host writes = write-backs, erases = GC runs.
+ *
+ * New state is reached without changing how older inputs parse (the files
+ * in regressions/ keep exercising what they were saved for): the FTL is
+ * configured from bits of the timing bytes (on when pages_per_block >= 2
+ * and bit 0 of the tR byte pair is set; configurations the FTL refuses run
+ * without it), and a policy switch also sets CFLRU's window from the
+ * operation's page byte.
  *
  * Build and run: make fuzz (longer) or the smoke run in make check.
  */
@@ -87,6 +101,91 @@ static void check_counters(const struct cxd_model *m, uint64_t inserted,
 	      (unsigned long)s->writebacks);
 }
 
+/* Every queue of every set links exactly that set's resident lines. */
+static void check_queues(const struct cxd_cache *c)
+{
+	uint32_t s, l, n, total = 0, len, q;
+
+	for (s = 0; s < c->nsets; s++) {
+		const struct cxd_queue *qs[3] = {
+			&c->sets[s].main, &c->sets[s].small, &c->sets[s].aux,
+		};
+
+		n = 0;
+		for (q = 0; q < 3; q++) {
+			len = 0;
+			for (l = qs[q]->head; l != CXD_NO_LINE; l = c->next[l]) {
+				CHECK(l / c->ways == s, "line %u in set %u", l, s);
+				CHECK(len++ < c->ways, "queue loops");
+			}
+			CHECK(len == qs[q]->len, "queue len %u != %u", len, qs[q]->len);
+			n += len;
+		}
+		CHECK(n == c->sets[s].used, "set %u links %u, used %u", s, n,
+		      c->sets[s].used);
+		total += n;
+	}
+	CHECK(total == c->used, "linked %u used %u", total, c->used);
+}
+
+static void check_ftl(const struct cxd_model *m)
+{
+	const struct cxd_ftl *t = &m->ftl;
+	uint64_t nblk, b, i, n, mapped = 0, valid = 0, u, nfree;
+
+	if (t->cfg.mode == CXD_FTL_OFF)
+		return;
+	nblk = (uint64_t)t->units * t->blocks;
+	for (i = 0; i < m->cache.npages; i++) {
+		if (t->l2p[i] == ~0u)
+			continue;
+		CHECK(t->l2p[i] < nblk * t->ppb && t->p2l[t->l2p[i]] == i,
+		      "l2p/p2l of page %lu", (unsigned long)i);
+		mapped++;
+	}
+	for (b = 0; b < nblk; b++) {
+		n = 0;
+		for (i = 0; i < t->ppb; i++)
+			n += t->p2l[b * t->ppb + i] != ~0u;
+		CHECK(n == t->valid[b], "block %lu valid %u, mapped %lu",
+		      (unsigned long)b, t->valid[b], (unsigned long)n);
+		valid += n;
+	}
+	CHECK(valid == mapped, "valid %lu mapped %lu", (unsigned long)valid,
+	      (unsigned long)mapped);
+	for (u = 0; u < t->units; u++) {
+		nfree = 0;
+		for (b = 0; b < t->blocks; b++)
+			nfree += t->state[u * t->blocks + b] == 0;
+		CHECK(nfree == t->nfree[u], "plane %lu free", (unsigned long)u);
+	}
+	CHECK(m->ftl_stats.nand_writes ==
+	      m->ftl_stats.host_writes + m->ftl_stats.gc_moved, "nand writes");
+	CHECK(m->ftl_stats.host_writes == m->stats.writebacks, "host writes");
+	CHECK(m->nand.erases == m->ftl_stats.gc_runs, "erases %lu gc %lu",
+	      (unsigned long)m->nand.erases,
+	      (unsigned long)m->ftl_stats.gc_runs);
+}
+
+static void check_learned(const struct cxd_model *m)
+{
+	uint32_t o = m->bop.offset, r = o;
+
+	while (r && r % 2 == 0)
+		r /= 2;
+	while (r && r % 3 == 0)
+		r /= 3;
+	while (r && r % 5 == 0)
+		r /= 5;
+	CHECK(o <= 256 && (o == 0 || r == 1), "bop offset %u", o);
+	CHECK(m->bop.round < CXD_BOP_ROUND_MAX && m->bop.test < CXD_BOP_OFFSETS,
+	      "bop round %u test %u", m->bop.round, m->bop.test);
+	CHECK(m->leap.pw <= CXD_LEAP_PW_MAX && m->leap.n <= CXD_LEAP_HIST,
+	      "leap pw %u n %u", m->leap.pw, m->leap.n);
+	CHECK(m->fdp.level >= 1 && m->fdp.level <= CXD_FDP_LEVELS,
+	      "fdp level %u", m->fdp.level);
+}
+
 static bool prefetched(const struct cxd_access *acc, uint64_t page)
 {
 	uint32_t i;
@@ -131,6 +230,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.nand.xfer_model = take(&in, 1) % 2;
 	cfg.nand.stripe = take(&in, 1) % CXD_STRIPE_NR;
 
+	if (cfg.nand.pages_per_block >= 2 && (cfg.nand.t_read_ns / 10) % 2) {
+		cfg.ftl.mode = CXD_FTL_PAGE;
+		cfg.ftl.op_pct = (cfg.nand.t_prog_ns / 10) % 101;
+		cfg.ftl.gc_low = 1 + (cfg.nand.t_bers_ns / 100) % 3;
+		cfg.ftl.gc_high = cfg.ftl.gc_low + 1 +
+				  (cfg.nand.t_bers_ns / 300) % 3;
+		if (cxd_ftl_check(&cfg))
+			memset(&cfg.ftl, 0, sizeof(cfg.ftl));
+	}
 	msize = cxd_model_cfg_state_size(&cfg);
 	if (!msize)
 		return 0;	/* invalid shape: refused, nothing to check */
@@ -147,6 +255,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	m.drain_high_pct = 1 + take(&in, 1) % 100;
 	m.drain_low_pct = take(&in, 1) % m.drain_high_pct;
 	cxd_model_set_seed(&m, take(&in, 4));
+	if (cfg.ftl.mode && (cfg.nand.t_read_ns / 20) % 2) {
+		cxd_model_ftl_fill(&m);
+		check_ftl(&m);
+	}
 
 	while (in.n) {
 		unsigned int op = take(&in, 1) % 17;
@@ -197,6 +309,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 12:
 			CHECK(!cxd_cache_set_policy(&m.cache, take(&in, 1) % CXD_POLICY_NR),
 			      "set_policy");
+			CHECK(!cxd_cache_set_cflru_window(&m.cache, pg % 101),
+			      "cflru window");
+			check_queues(&m.cache);
 			break;
 		case 13:
 			m.prefetch = take(&in, 1) % CXD_PF_NR;
@@ -225,10 +340,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		}
 		check_counters(&m, inserted, evicted);
-		if (++op_count % 64 == 0)
+		check_learned(&m);
+		if (++op_count % 64 == 0) {
 			CHECK(count_resident(&m) == m.cache.used, "resident set");
+			check_queues(&m.cache);
+			check_ftl(&m);
+		}
 	}
 	CHECK(count_resident(&m) == m.cache.used, "resident set at end");
+	check_queues(&m.cache);
+	check_ftl(&m);
 	free(mem);
 	return 0;
 }

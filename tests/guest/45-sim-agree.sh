@@ -63,6 +63,14 @@ agree() {
 		"$name: dirty evictions agree"
 	is "$(stat_get $D write_misses)" "$(jnum write_misses /tmp/agree.json)" \
 		"$name: write misses agree"
+	g=$(jnum gc_runs /tmp/agree.json)
+	if [ -n "$g" ]; then
+		is "$(stat_get $D ftl_host_writes)" \
+			"$(jnum host_writes /tmp/agree.json)" "$name: FTL host writes agree"
+		is "$(stat_get $D gc_runs)" "$g" "$name: GC runs agree ($g)"
+		is "$(stat_get $D gc_pages_moved)" \
+			"$(jnum gc_pages_moved /tmp/agree.json)" "$name: GC copies agree"
+	fi
 
 	# For contrast: a device that saw every access (the plain simulator).
 	"$SIM" --capacity $CAP --cache $((C * 4096)) --policy $pol --seed 11 \
@@ -71,18 +79,35 @@ agree() {
 	dev_off $D
 }
 
-for pol in fifo lifo lru clock s3fifo random; do
+for pol in fifo lifo lru clock s3fifo random cflru 2q; do
 	agree $pol $pol
 done
 
 # With next-page prefetch, prefetched pages are resident but not mapped:
 # their first access is a minor fault, a hit that reaches the policy, so
 # lru, clock and s3fifo see touches too.
-for pol in fifo lru clock s3fifo; do
+for pol in fifo lru clock s3fifo cflru 2q; do
 	agree "$pol+prefetch" $pol prefetch=next prefetch_degree=2 -- \
 		--prefetch next --degree 2
 	cmp_ok "$h" -gt 0 "$pol+prefetch: minor hits reached the policy"
 done
+
+# Every prefetcher: the learned ones keep state across accesses (BOP's
+# recent requests and scores, Leap's history, FDP's level and filter), the
+# same in both.
+for pf in stride bop leap fdp; do
+	agree "lru+$pf" lru prefetch=$pf prefetch_degree=2 -- \
+		--prefetch $pf --degree 2
+done
+
+# The FTL changes timing, not residency: the same counts, and the same
+# garbage collection (it depends only on the order of the write-backs).
+# 4096 pages over the device's 8 x 4 dies (the simulator is told the same
+# geometry): 128 per plane; 16 pages per block and 50% over-provisioning
+# give 12 blocks per plane, gc_high + 1 spare.
+agree "fifo+ftl" fifo pages_per_block=16 ftl=page op_pct=50 ftl_fill=1 -- \
+	--channels 8 --dies 4 --planes 1 --pages-per-block 16 --ftl page \
+	--op-pct 50 --ftl-fill
 
 dev_rm $D
 ok $? "remove $D"

@@ -47,7 +47,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=47
+plan=53
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -73,7 +73,7 @@ check "lru: cyclic scan W=C+1 never hits" 0 "$(field "$tmp/out" hits)"
 check "lifo: C-1 hits per pass after the first" $((9 * 63)) \
 	"$(field "$tmp/out" hits)"
 
-for p in fifo lifo clock lru s3fifo random; do
+for p in fifo lifo clock lru s3fifo random cflru 2q; do
 	"$sim" --cache 256K --policy $p "$tmp/fit64" >"$tmp/out" 2>&1
 	m=$(field "$tmp/out" misses)
 	[ "$m" = 64 ] || break
@@ -318,5 +318,41 @@ printf 'x-1 [000] 1.0: cxdvirt_miss: dev=cxd0 cause=read\n' >"$tmp/tpbad"
 if "$sim" "$tmp/tpbad" >/dev/null 2>"$tmp/err"; then not_ok "tracepoint: a miss without page= fails, naming the line"
 elif grep -q ':1:' "$tmp/err"; then ok "tracepoint: a miss without page= fails, naming the line"
 else not_ok "tracepoint: a miss without page= fails, naming the line" "$(cat "$tmp/err")"; fi
+# --compare sweeps the learned prefetchers: on a stride-5 scan the stride
+# prefetcher, BOP (once it has learned offset 5) and Leap all hit; next-4
+# only pollutes. (Exact counts are in the unit tests.)
+for i in $(seq 0 9999); do echo "R $((i * 5))"; done >"$tmp/stride5"
+"$sim" --cache 1M --capacity 256M --degree 4 --json \
+	--compare prefetch=next,stride,bop,leap,fdp "$tmp/stride5" >"$tmp/json" 2>&1
+check "compare: five prefetchers" 5 "$(grep -c '"value":' "$tmp/json")"
+hr=$(sed -n 's/^  *"hit_ratio":\([0-9.]*\),*$/\1/p' "$tmp/json" | tr '\n' ' ')
+check "stride-5 scan: hit ratio above 80% for stride, bop, leap, fdp; next none" \
+	"0 1 1 1 1" "$(echo "$hr" | awk '{ for (i = 1; i <= NF; i++) printf "%s%d", (i > 1 ? " " : ""), ($i > 0.80) }')"
+
+# The FTL: a geometry that cannot hold capacity + OP is refused with a
+# reason; a feasible one reports write amplification and GC.
+if "$sim" --ftl page "$tmp/stride5" >/dev/null 2>"$tmp/err"; then
+	not_ok "ftl: the znand preset's 768-page blocks on a small device are refused"
+else
+	if grep -q 'spare blocks' "$tmp/err"; then
+		ok "ftl: the znand preset's 768-page blocks on a small device are refused"
+	else
+		not_ok "ftl: refusal names the reason" "$(cat "$tmp/err")"
+	fi
+fi
+awk 'BEGIN { srand(3); for (i = 0; i < 20000; i++) printf "W %d\n", int(rand() * 4096) }' >"$tmp/wr"
+"$sim" --cache 64K --capacity 16M --channels 1 --dies 1 --planes 1 \
+	--pages-per-block 32 --ftl page --op-pct 25 --ftl-fill --json \
+	"$tmp/wr" >"$tmp/json" 2>&1
+hw=$(jfield host_writes <"$tmp/json")
+nw=$(jfield nand_writes <"$tmp/json")
+check "ftl: every dirty eviction is a host write" "$(jfield dirty <"$tmp/json")" "$hw"
+check "ftl: GC ran and moved pages (nand writes > host writes)" 1 \
+	"$([ -n "$nw" ] && [ "$nw" -gt "$hw" ] && echo 1)"
+"$sim" --cache 64K --capacity 16M --channels 1 --dies 1 --planes 1 \
+	--pages-per-block 32 --compare ftl=off,page --op-pct 25 "$tmp/wr" \
+	>"$tmp/out" 2>&1
+check "compare ftl=off,page: off has no GC" 0 \
+	"$(sed -n 's/^gc runs  *//p' "$tmp/out" | awk '{ print $1 }')"
 
 [ "$fails" -eq 0 ]

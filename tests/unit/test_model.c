@@ -37,7 +37,7 @@ static void test_state_size(void **state)
 	assert_int_equal(cxd_model_state_size(10, 3, &c),
 			 cxd_cache_state_size(10, 3) + cxd_nand_state_size(&c) +
 			 8);
-	assert_int_equal(cxd_model_state_size(10, 3, &c), 176 + 72 * 8 + 8);
+	assert_int_equal(cxd_model_state_size(10, 3, &c), 192 + 72 * 8 + 8);
 	assert_int_equal(cxd_model_state_size(10, 0, &c), 0);
 	assert_int_equal(cxd_model_state_size(10, 11, &c), 0);
 	assert_int_equal(cxd_model_state_size(10, 3, NULL), 0);

@@ -72,6 +72,10 @@ static void check_sets(const struct cxd_cache *c)
 			assert_int_equal(l / c->ways, s);
 			n++;
 		}
+		for (l = c->sets[s].aux.head; l != CXD_NO_LINE; l = c->next[l]) {
+			assert_int_equal(l / c->ways, s);
+			n++;
+		}
 		assert_int_equal(n, c->sets[s].used);
 		assert_true(n <= c->ways);
 		total += n;

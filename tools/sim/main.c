@@ -38,6 +38,7 @@
 struct metrics {
 	uint64_t accesses, reads, writes, elapsed_ns, npages, native_hits;
 	struct cxd_model_stats st;
+	struct cxd_ftl_stats ftl;
 	uint64_t erases;
 	uint64_t lat_n, lat_sum, p50, p90, p99, p999, lat_max;
 	uint64_t state_bytes;	/* the model's state: see docs/model.md */
@@ -63,9 +64,11 @@ static void usage(FILE *out)
 "  --capacity SIZE        device size (default: the trace's extent)\n"
 "  --cache SIZE           cache size (default 8M); SIZE takes K/M/G\n"
 "  --ways N               lines per set, 0 = fully associative (default)\n"
-"  --policy P             fifo lifo clock lru s3fifo random (default fifo)\n"
+"  --policy P             fifo lifo clock lru s3fifo random cflru 2q\n"
+"                         (default fifo)\n"
 "  --seed N               random policy seed (default 0)\n"
-"  --prefetch M           none next stride (default none)\n"
+"  --cflru-window PCT     CFLRU clean-first window, % of a set (default 25)\n"
+"  --prefetch M           none next stride bop leap fdp (default none)\n"
 "  --degree N             prefetch degree 1..16 (default 1)\n"
 "  --distance N           stride prefetch distance (default 1)\n"
 "  --write-alloc M        fetch (default) or nofetch\n"
@@ -77,6 +80,11 @@ static void usage(FILE *out)
 "  --t-read NS --t-prog NS --t-bers NS --channels N --dies N --planes N\n"
 "  --page-size SIZE --mbps N --pages-per-block N --xfer exact|nvmevirt\n"
 "  --stripe channel|die|plane\n"
+"  --ftl off|page         page-mapped FTL with greedy GC (default off)\n"
+"  --op-pct N --gc-low N --gc-high N\n"
+"                         FTL over-provisioning % (7), GC start/target in\n"
+"                         free blocks per plane (2, 3)\n"
+"  --ftl-fill             map every page first (start from a full device)\n"
 "                         override the preset's NAND figures\n"
 "  --compare KEY=V1,V2..  run once per value (KEY: any option name above)\n"
 "  --json                 JSON output\n"
@@ -146,6 +154,10 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 		cfg->faults = !val || strcmp(val, "0");
 		return 0;
 	}
+	if (!strcmp(key, "ftl-fill")) {
+		cfg->ftl_fill = !val || strcmp(val, "0");
+		return 0;
+	}
 	if (!val)
 		return -1;
 	if (!strcmp(key, "preset")) {
@@ -193,6 +205,19 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 			return -1;
 		return 0;
 	}
+	if (!strcmp(key, "ftl")) {
+		v = cxd_ftl_parse(val);
+		if (v < 0)
+			return -1;
+		cfg->ftl.mode = v;
+		return 0;
+	}
+	if (!strcmp(key, "op-pct"))
+		return parse_u32(val, &cfg->ftl.op_pct, false);
+	if (!strcmp(key, "gc-low"))
+		return parse_u32(val, &cfg->ftl.gc_low, false);
+	if (!strcmp(key, "gc-high"))
+		return parse_u32(val, &cfg->ftl.gc_high, false);
 	if (!strcmp(key, "xfer")) {
 		if (!strcmp(val, "exact"))
 			cfg->nand.xfer_model = CXD_XFER_EXACT;
@@ -210,6 +235,9 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 		return parse_u32(val, &cfg->ways, false);
 	if (!strcmp(key, "seed"))
 		return parse_u64(val, &cfg->seed, false);
+	if (!strcmp(key, "cflru-window"))
+		return parse_u32(val, &cfg->cflru_window_pct, false) ||
+		       cfg->cflru_window_pct > 100 ? -1 : 0;
 	if (!strcmp(key, "degree"))
 		return parse_u32(val, &cfg->degree, false);
 	if (!strcmp(key, "distance"))
@@ -270,7 +298,9 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 		.ways = cfg->ways,
 		.policy = cfg->policy,
 		.nand = cfg->nand,
+		.ftl = cfg->ftl,
 	};
+	const char *why;
 	uint64_t i, j, now = 0, ndies, page, rec;
 	uint8_t *mapped = NULL;	/* --faults: 0 unmapped, 1 read-only, 2 writable */
 	const uint64_t *recs = t->recs;
@@ -302,6 +332,11 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 		fprintf(stderr, "cxdvirt-sim: NAND configuration out of range\n");
 		return -1;
 	}
+	why = cxd_ftl_check(&mc);
+	if (why) {
+		fprintf(stderr, "cxdvirt-sim: --ftl page: %s\n", why);
+		return -1;
+	}
 	if (!cxd_model_cfg_state_size(&mc)) {
 		fprintf(stderr,
 			"cxdvirt-sim: bad cache shape (lines %u, ways %u, pages %" PRIu64 ")\n",
@@ -320,12 +355,21 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 		return -1;
 	}
 	cxd_model_set_seed(&m, cfg->seed);
+	if (cxd_cache_set_cflru_window(&m.cache, cfg->cflru_window_pct)) {
+		fprintf(stderr, "cxdvirt-sim: --cflru-window out of range [0, 100]\n");
+		free(mem);
+		lat_free(&lat);
+		free(mapped);
+		return -1;
+	}
 	m.prefetch = cfg->prefetch;
 	m.prefetch_degree = cfg->degree;
 	m.prefetch_distance = cfg->distance;
 	m.write_alloc = cfg->write_alloc;
 	m.skip_unwritten = cfg->skip_unwritten;
 	m.writeback = cfg->writeback;
+	if (cfg->ftl_fill)
+		cxd_model_ftl_fill(&m);
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < t->n; i++) {
@@ -384,6 +428,7 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 	out->elapsed_ns = now;
 	out->npages = mc.npages;
 	out->st = m.stats;
+	out->ftl = m.ftl_stats;
 	out->erases = m.nand.erases;
 	out->state_bytes = cxd_model_cfg_state_size(&mc);
 	lat_finish(&lat);
@@ -509,6 +554,25 @@ static json_object *metrics_json(const struct sim_cfg *cfg,
 		ratio(s->prefetch_polluting, s->prefetch_issued)));
 	json_object_object_add(o, "prefetch", p);
 
+	if (cfg->ftl.mode != CXD_FTL_OFF) {
+		json_object *f = json_object_new_object();
+
+		json_object_object_add(f, "op_pct", json_object_new_uint64(cfg->ftl.op_pct));
+		json_object_object_add(f, "host_writes",
+				       json_object_new_uint64(x->ftl.host_writes));
+		json_object_object_add(f, "nand_writes",
+				       json_object_new_uint64(x->ftl.nand_writes));
+		json_object_object_add(f, "waf", json_object_new_double(
+			ratio(x->ftl.nand_writes, x->ftl.host_writes)));
+		json_object_object_add(f, "gc_runs", json_object_new_uint64(x->ftl.gc_runs));
+		json_object_object_add(f, "gc_pages_moved",
+				       json_object_new_uint64(x->ftl.gc_moved));
+		json_object_object_add(f, "gc_stalls", json_object_new_uint64(x->ftl.gc_stalls));
+		json_object_object_add(f, "gc_stall_ns",
+				       json_object_new_uint64(x->ftl.gc_stall_ns));
+		json_object_object_add(o, "ftl", f);
+	}
+
 	d = json_object_new_object();
 	json_object_object_add(d, "utilization_mean", json_object_new_double(x->util_mean));
 	json_object_object_add(d, "utilization_max", json_object_new_double(x->util_max));
@@ -569,6 +633,19 @@ ROW_PCT(accuracy, x->st.prefetch_useful, x->st.prefetch_issued)
 ROW_PCT(lateness, x->st.prefetch_late, x->st.prefetch_useful)
 ROW_PCT(pollution, x->st.prefetch_polluting, x->st.prefetch_issued)
 ROW_U64(elapsed, x->elapsed_ns)
+ROW_U64(ftl_host, x->ftl.host_writes)
+ROW_U64(ftl_nand, x->ftl.nand_writes)
+ROW_U64(gc_runs, x->ftl.gc_runs)
+ROW_U64(gc_moved, x->ftl.gc_moved)
+ROW_U64(gc_stalls, x->ftl.gc_stalls)
+ROW_U64(gc_stall_ns, x->ftl.gc_stall_ns)
+
+static void row_waf(char *b, size_t n, const struct sim_cfg *c,
+		    const struct metrics *x)
+{
+	(void)c;
+	snprintf(b, n, "%.3f", ratio(x->ftl.nand_writes, x->ftl.host_writes));
+}
 
 static void row_util(char *b, size_t n, const struct sim_cfg *c,
 		     const struct metrics *x)
@@ -606,6 +683,17 @@ static const struct row rows[] = {
 	{ "elapsed (ns)", row_elapsed },
 };
 
+/* Shown when any run of the table has an FTL. */
+static const struct row ftl_rows[] = {
+	{ "ftl host writes", row_ftl_host },
+	{ "ftl nand writes", row_ftl_nand },
+	{ "write amplification", row_waf },
+	{ "gc runs", row_gc_runs },
+	{ "gc pages moved", row_gc_moved },
+	{ "misses stalled by gc", row_gc_stalls },
+	{ "gc stall (ns)", row_gc_stall_ns },
+};
+
 static void print_text(const char *ckey, char **cvals,
 		       const struct sim_cfg *cfgs, const struct metrics *xs,
 		       unsigned int n)
@@ -619,10 +707,22 @@ static void print_text(const char *ckey, char **cvals,
 			printf(" %20s", cvals[j]);
 		printf("\n");
 	}
+	bool ftl = false;
+
+	for (j = 0; j < n; j++)
+		ftl |= cfgs[j].ftl.mode != CXD_FTL_OFF;
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		printf("%-34s", rows[i].label);
 		for (j = 0; j < n; j++) {
 			rows[i].fmt(buf, sizeof(buf), &cfgs[j], &xs[j]);
+			printf(" %20s", buf);
+		}
+		printf("\n");
+	}
+	for (i = 0; ftl && i < sizeof(ftl_rows) / sizeof(ftl_rows[0]); i++) {
+		printf("%-34s", ftl_rows[i].label);
+		for (j = 0; j < n; j++) {
+			ftl_rows[i].fmt(buf, sizeof(buf), &cfgs[j], &xs[j]);
 			printf(" %20s", buf);
 		}
 		printf("\n");
@@ -636,6 +736,7 @@ static const struct option long_opts[] = {
 	{ "ways", required_argument, NULL, 0 },
 	{ "policy", required_argument, NULL, 0 },
 	{ "seed", required_argument, NULL, 0 },
+	{ "cflru-window", required_argument, NULL, 0 },
 	{ "prefetch", required_argument, NULL, 0 },
 	{ "degree", required_argument, NULL, 0 },
 	{ "distance", required_argument, NULL, 0 },
@@ -660,6 +761,11 @@ static const struct option long_opts[] = {
 	{ "lackey-instr", no_argument, NULL, 'i' },
 	{ "dev", required_argument, NULL, 'd' },
 	{ "timing", no_argument, NULL, 't' },
+	{ "ftl", required_argument, NULL, 0 },
+	{ "op-pct", required_argument, NULL, 0 },
+	{ "gc-low", required_argument, NULL, 0 },
+	{ "gc-high", required_argument, NULL, 0 },
+	{ "ftl-fill", no_argument, NULL, 0 },
 	{ "compare", required_argument, NULL, 'c' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
@@ -674,6 +780,13 @@ int main(int argc, char **argv)
 		.prefetch = CXD_PF_NONE,
 		.degree = 1,
 		.distance = 1,
+		.cflru_window_pct = CXD_CFLRU_WINDOW_PCT,
+		.ftl = {
+			.mode = CXD_FTL_OFF,
+			.op_pct = CXD_FTL_OP_PCT,
+			.gc_low = CXD_FTL_GC_LOW,
+			.gc_high = CXD_FTL_GC_HIGH,
+		},
 	};
 	struct sim_cfg cfgs[MAX_COMPARE];
 	struct metrics xs[MAX_COMPARE];

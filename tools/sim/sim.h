@@ -184,6 +184,9 @@ static inline int lat_add(struct lat_hist *h, uint64_t ns)
  * @writeback:		enum cxd_writeback; drain runs at the access that
  *			crossed drain_high_pct (95% -> 85%).
  * @seed:		random policy seed.
+ * @cflru_window_pct:	CFLRU clean-first window, % of each set.
+ * @ftl:		FTL configuration (mode 0: none).
+ * @ftl_fill:		map every page before the replay (a full device).
  * @think_ns:		time between the end of one access and the next.
  * @faults:		only what would fault in the module reaches the model
  *			(see run() in main.c and docs/model.md).
@@ -202,6 +205,9 @@ struct sim_cfg {
 	bool skip_unwritten;
 	uint32_t writeback;	/* enum cxd_writeback */
 	uint64_t seed;
+	uint32_t cflru_window_pct;
+	struct cxd_ftl_cfg ftl;
+	bool ftl_fill;
 	uint64_t think_ns;
 	bool faults;
 };

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The learned prefetchers through the whole model: Best-Offset settles on a
+ * stream's stride in its documented number of rounds, Leap follows a stride
+ * change within its first trend window, FDP lowers its level on a random
+ * stream and raises it on a sequential one.
+ */
+#include "cxd_test.h"
+
+struct lp_fix {
+	struct cxd_model m;
+	void *mem;
+	uint64_t now;
+	struct cxd_access r;
+};
+
+static struct lp_fix *lp_new(uint64_t npages, uint32_t nlines,
+			     enum cxd_prefetch_mode mode, uint32_t degree)
+{
+	struct cxd_model_cfg cfg = {
+		.npages = npages,
+		.nlines = nlines,
+		.policy = CXD_POLICY_LRU,
+		.nand = default_cfg(),
+	};
+	struct lp_fix *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	f->mem = junk_alloc(cxd_model_cfg_state_size(&cfg));
+	assert_int_equal(cxd_model_init_cfg(&f->m, &cfg, f->mem), 0);
+	f->m.prefetch = mode;
+	f->m.prefetch_degree = degree;
+	return f;
+}
+
+static void lp_free(struct lp_fix *f)
+{
+	free(f->mem);
+	free(f);
+}
+
+/* One read of @page; the next arrives when it completed (serial clock). */
+static void rd(struct lp_fix *f, uint64_t page)
+{
+	cxd_model_access(&f->m, page, 0, f->now, &f->r);
+	f->now = f->r.done_ns;
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	assert_string_equal(cxd_prefetch_name(CXD_PF_BOP), "bop");
+	assert_string_equal(cxd_prefetch_name(CXD_PF_LEAP), "leap");
+	assert_string_equal(cxd_prefetch_name(CXD_PF_FDP), "fdp");
+	assert_int_equal(cxd_prefetch_parse("bop"), CXD_PF_BOP);
+	assert_int_equal(cxd_prefetch_parse("leap"), CXD_PF_LEAP);
+	assert_int_equal(cxd_prefetch_parse("fdp"), CXD_PF_FDP);
+}
+
+/*
+ * Stride k: at the test of offset k in round r, page - k is the previous
+ * access, so k scores in every round. Its multiples score as often but come
+ * later in the list; any other offset never scores. So the phase ends when
+ * k reaches SCORE_MAX (31): at its test in round 31, access number
+ * 30 * 52 + index(k) + 1. Until then BOP prefetches at offset 1. (k = 1 is
+ * tested first, on the stream's first page, which has no predecessor: it
+ * scores from round 2 and wins at its test in round 32.)
+ */
+static void bop_stride(unsigned int k, unsigned int idx)
+{
+	struct lp_fix *f = lp_new(1u << 20, 4096, CXD_PF_BOP, 1);
+	uint64_t rounds = k == 1 ? 31 : 30, i, useful;
+	uint64_t n = rounds * CXD_BOP_OFFSETS + idx + 1;
+
+	assert_int_equal(f->m.bop.offset, 1);
+	for (i = 0; i + 1 < n; i++)
+		rd(f, i * k);
+	assert_int_equal(f->m.bop.phases, 0);
+	assert_int_equal(f->m.bop.round, rounds);
+	assert_int_equal(f->m.bop.offset, 1);
+	rd(f, i * k);
+	assert_int_equal(f->m.bop.phases, 1);
+	assert_int_equal(f->m.bop.offset, k);
+	/* the access that ended the phase prefetched the next page of the stream */
+	assert_int_equal(f->r.nprefetched, 1);
+	assert_int_equal(f->r.prefetched[0], (i + 1) * k);
+	/* from now on every access is a prefetch hit */
+	useful = f->m.stats.prefetch_useful;
+	for (i = n; i < n + 200; i++) {
+		rd(f, i * k);
+		assert_true(f->r.hit);
+		assert_true(f->r.prefetch_hit);
+	}
+	assert_int_equal(f->m.stats.prefetch_useful, useful + 200);
+	lp_free(f);
+}
+
+static void test_bop_settles_on_stride(void **state)
+{
+	(void)state;
+	bop_stride(1, 0);
+	bop_stride(3, 2);
+	bop_stride(5, 4);
+	bop_stride(12, 9);
+	bop_stride(64, 26);
+}
+
+/*
+ * Random pages: no offset scores above BAD_SCORE; the phase runs its
+ * ROUND_MAX rounds (one per 52 triggers) and BOP turns itself off.
+ */
+static void test_bop_random_turns_off(void **state)
+{
+	struct lp_fix *f = lp_new(1u << 20, 256, CXD_PF_BOP, 1);
+	uint64_t x = 3;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 2 * CXD_BOP_ROUND_MAX * CXD_BOP_OFFSETS &&
+	     !f->m.bop.phases; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		rd(f, (x >> 30) % (1u << 20));
+	}
+	assert_true(i >= CXD_BOP_ROUND_MAX * CXD_BOP_OFFSETS);
+	assert_int_equal(f->m.bop.phases, 1);
+	assert_int_equal(f->m.bop.offset, 0);
+	x = f->m.stats.prefetch_issued;
+	rd(f, 12345);
+	assert_int_equal(f->m.stats.prefetch_issued, x);
+	lp_free(f);
+}
+
+/*
+ * Leap: stride 2, then stride 37. The first trend window holds the last 4
+ * deltas; a strict majority there needs 3 of them, so the trend stays 2
+ * for the first two deltas of 37 (the 8-delta window still votes 2) and is
+ * 37 from the third: within the window's length.
+ */
+static void test_leap_follows_stride_change(void **state)
+{
+	struct lp_fix *f = lp_new(1u << 20, 4096, CXD_PF_LEAP, 1);
+	uint64_t page = 1000;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 40; i++, page += 2)
+		rd(f, page);
+	page -= 2;
+	assert_int_equal(f->m.leap.trend, 2);
+	/* sequential hits grew the window to its maximum */
+	assert_int_equal(f->m.leap.pw, CXD_LEAP_PW_MAX);
+	assert_true(f->m.stats.prefetch_useful > 30);
+
+	for (i = 1; i <= 3; i++) {
+		page += 37;
+		rd(f, page);
+		assert_false(f->r.hit);
+		if (i < 3) {
+			assert_int_equal(f->m.leap.trend, 2);
+			if (f->r.nprefetched)
+				assert_int_equal(f->r.prefetched[0], page + 2);
+		} else {
+			assert_int_equal(f->m.leap.trend, 37);
+			assert_true(f->r.nprefetched >= 1);
+			assert_int_equal(f->r.prefetched[0], page + 37);
+		}
+	}
+	/* the window shrank by halves: 8, 4, 2, then 1 following the trend */
+	assert_int_equal(f->m.leap.pw, 1);
+	/* and the new stride's next page was prefetched */
+	rd(f, page + 37);
+	assert_true(f->r.prefetch_hit);
+	lp_free(f);
+}
+
+/* No trend (random deltas) and no hits: Leap does not prefetch. */
+static void test_leap_random_quiet(void **state)
+{
+	struct lp_fix *f = lp_new(1u << 20, 256, CXD_PF_LEAP, 1);
+	uint64_t x = 5;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 2000; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		rd(f, (x >> 30) % (1u << 20));
+	}
+	assert_true(f->m.stats.prefetch_issued < 20);
+	lp_free(f);
+}
+
+static void test_fdp_sequential_raises(void **state)
+{
+	struct lp_fix *f = lp_new(1u << 20, 1024, CXD_PF_FDP, 1);
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(f->m.fdp.level, 3);
+	for (i = 0; i < 40000; i++)
+		rd(f, i);
+	print_message("fdp sequential: level %u after %u intervals, %llu issued, %llu useful, %llu late\n",
+		      f->m.fdp.level, f->m.fdp.intervals,
+		      (unsigned long long)f->m.stats.prefetch_issued,
+		      (unsigned long long)f->m.stats.prefetch_useful,
+		      (unsigned long long)f->m.stats.prefetch_late);
+	assert_true(f->m.fdp.intervals > 10);
+	assert_true(f->m.fdp.level > 3);
+	lp_free(f);
+}
+
+static void test_fdp_random_lowers(void **state)
+{
+	struct lp_fix *f = lp_new(4096, 256, CXD_PF_FDP, 1);
+	uint64_t x = 11;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 40000; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		rd(f, (x >> 30) % 4096);
+	}
+	print_message("fdp random: level %u after %u intervals, %llu issued, %llu useful\n",
+		      f->m.fdp.level, f->m.fdp.intervals,
+		      (unsigned long long)f->m.stats.prefetch_issued,
+		      (unsigned long long)f->m.stats.prefetch_useful);
+	assert_true(f->m.fdp.intervals > 10);
+	assert_int_equal(f->m.fdp.level, 1);
+	lp_free(f);
+}
+
+/* Learned state is reset with the model; victims and counters stay sane. */
+static void test_counters_consistent(void **state)
+{
+	static const enum cxd_prefetch_mode modes[] = {
+		CXD_PF_BOP, CXD_PF_LEAP, CXD_PF_FDP,
+	};
+	uint64_t x = 1, p;
+	unsigned int k, i;
+	struct lp_fix *f;
+
+	(void)state;
+	for (k = 0; k < 3; k++) {
+		f = lp_new(8192, 128, modes[k], 4);
+		for (i = 0; i < 30000; i++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			p = (x >> 40) % 4 ? (i * 3) % 8192 : (x >> 20) % 8192;
+			rd(f, p);
+			assert_true(f->r.nvictims <= CXD_MAX_VICTIMS);
+			assert_true(f->m.cache.used <= 128);
+		}
+		assert_true(f->m.stats.prefetch_issued > 0);
+		assert_true(f->m.stats.prefetch_useful <= f->m.stats.prefetch_issued);
+		assert_true(f->m.stats.prefetch_late <= f->m.stats.prefetch_useful);
+		assert_true(f->m.stats.prefetch_polluting +
+			    f->m.stats.prefetch_useful <= f->m.stats.prefetch_issued);
+		lp_free(f);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_bop_settles_on_stride),
+		cmocka_unit_test(test_bop_random_turns_off),
+		cmocka_unit_test(test_leap_follows_stride_change),
+		cmocka_unit_test(test_leap_random_quiet),
+		cmocka_unit_test(test_fdp_sequential_raises),
+		cmocka_unit_test(test_fdp_random_lowers),
+		cmocka_unit_test(test_counters_consistent),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
