@@ -680,6 +680,14 @@ static int run_target(const struct opts *o, const struct timer_info *ti,
 	if (!o->cold)
 		for (k = 0; k < u.nreg; k++)
 			region_build(&u.pr, &u.reg[k], o->pattern);
+	/*
+	 * Anonymous memory: a read of an untouched page maps the shared zero
+	 * page, which is on no node and evicts nothing. Write the eviction
+	 * region once so its pages are real (node-mode) memory.
+	 */
+	if (o->evict && (t->kind == TGT_ANON || t->kind == TGT_NODE))
+		for (i = 0; i < 2 * e; i++)
+			*(volatile uint64_t *)(u.pr.base + (span + i) * r->page) = i;
 
 	/* Per-thread pass arguments that do not change between passes. */
 	for (k = 0; k < T; k++) {
