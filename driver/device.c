@@ -198,7 +198,6 @@ static void cxd_live_release(struct device *dev)
 		iput(l->inode);
 	kvfree(l->pflags);
 	kvfree(l->model_mem);
-	cxd_trace_free(l);
 	config_item_put(&l->cdev_owner->item);
 	kfree(l);
 }
@@ -306,9 +305,6 @@ int cxd_power_on(struct cxd_dev *d)
 	ret = c->phys_addr ? cxd_claim_range(d, l) : cxd_alloc_pages(d, l);
 	if (ret)
 		goto err_put;
-	ret = cxd_trace_alloc(l, c->trace_entries);
-	if (ret)
-		goto err_put;
 
 	l->inode = alloc_anon_inode(cxd_mnt->mnt_sb);
 	if (IS_ERR(l->inode)) {
@@ -326,7 +322,6 @@ int cxd_power_on(struct cxd_dev *d)
 		goto err_put;
 	}
 	d->live = l;
-	cxd_trace_debugfs_add(l);
 	cxd_scan_set_interval(l, c->scan_interval_ms);
 	return 0;
 
@@ -367,7 +362,6 @@ int cxd_power_off(struct cxd_dev *d)
 	spin_unlock(&l->open_lock);
 	cxd_scan_stop(l);
 	cancel_work_sync(&l->drain_work);
-	cxd_trace_debugfs_remove(l);
 
 	/* No file is open, so no mapping exists and no fault can run. */
 	cdev_device_del(&l->cdev, &l->dev);

@@ -12,7 +12,7 @@ HOST_PKGS=(
 	stress-ng redis-server redis-tools
 	debootstrap
 	perl xz-utils util-linux coreutils gzip
-	mandoc dkms
+	mandoc dkms linux-perf
 )
 
 missing=()
