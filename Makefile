@@ -10,6 +10,8 @@
 #   make uninstall  remove what make install put there
 #   make dkms       register the module's sources with DKMS (dkms.conf), so
 #                   dkms build/install rebuilds it for every new kernel
+#   make check-dkms the DKMS build and install into a scratch root, then a
+#                   guest boot with that installed module
 #   make build-matrix  -Werror module builds for Debian trixie 6.12 and sid 7.x
 #   make check-matrix  build + guest suite on bookworm 6.1, trixie 6.12, sid 7.x
 #   make C=1        the module build with sparse
@@ -124,6 +126,7 @@ check: deps
 	$(MAKE) unit
 	$(MAKE) fuzz-smoke
 	$(MAKE) guest
+	$(MAKE) check-dkms
 
 # The kernel matrix (tests/lane/matrix.sh): Debian bookworm 6.1 (the host),
 # trixie 6.12 and sid 7.x, the newer two built with -Werror in a cached chroot
@@ -258,6 +261,13 @@ dkms:
 dkms-remove:
 	$(DKMS) remove -m cxdvirt -v $(VERSION) --all $(DKMS_ARGS)
 	rm -rf $(DKMS_DIR)
+
+# make dkms, dkms build and dkms install into a scratch root against the
+# lane's headers (host untouched), then the guest boots the lane kernel
+# with the module DKMS installed (tests/lane/dkms-guest.sh).
+.PHONY: check-dkms
+check-dkms: tools
+	tests/lane/dkms-guest.sh
 
 demo: deps
 	$(MAKE) all
