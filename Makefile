@@ -5,6 +5,13 @@
 #   make            build cxdvirt.ko (at the top) and the user tools
 #   make check      install what is missing, unit tests, then the guest suite
 #   make demo       boot a guest, make two devices, print their hit/miss table
+#   make install    module (extra/, then depmod), tools, man pages, modprobe.d
+#                   and udev files; DESTDIR and PREFIX honoured (docs/install.md)
+#   make uninstall  remove what make install put there
+#   make dkms       register the module's sources with DKMS (dkms.conf), so
+#                   dkms build/install rebuilds it for every new kernel
+#   make check-dkms the DKMS build and install into a scratch root, then a
+#                   guest boot with that installed module
 #   make build-matrix  -Werror module builds for Debian trixie 6.12 and sid 7.x
 #   make check-matrix  build + guest suite on bookworm 6.1, trixie 6.12, sid 7.x
 #   make C=1        the module build with sparse
@@ -38,7 +45,7 @@ MODEL_HDRS := $(wildcard include/cxdvirt/*.h)
 TOOLS := tools/cxdvirt-dev tools/cxdvirt-bench tools/cxdvirt-sim
 MODEL_LIB := tools/libcxdmodel.a
 
-.PHONY: all module tools deps check unit guest demo clean sparse checkpatch
+.PHONY: all module tools deps check unit guest demo clean sparse checkpatch man-lint
 
 all: module tools
 
@@ -103,6 +110,13 @@ unit: $(MODEL_LIB) $(TOOLS)
 	$(MAKE) -C tests/unit run
 	prove -e bash tests/tools/*.sh
 
+# The man pages: mandoc -Tlint (warnings are errors); tests/tools/test-man.sh
+# (part of make unit) checks that every option of each tool's --help is on
+# its page.
+MANPAGES := $(wildcard docs/man/*.[1-8])
+man-lint:
+	mandoc -Tlint -Wwarning $(MANPAGES)
+
 guest: all
 	tests/lane/run-guest.sh
 
@@ -110,9 +124,11 @@ check: deps
 	$(MAKE) all
 	$(MAKE) sparse
 	$(MAKE) checkpatch
+	$(MAKE) man-lint
 	$(MAKE) unit
 	$(MAKE) fuzz-smoke
 	$(MAKE) guest
+	$(MAKE) check-dkms
 
 # The kernel matrix (tests/lane/matrix.sh): Debian bookworm 6.1 (the host),
 # trixie 6.12 and sid 7.x, the newer two built with -Werror in a cached chroot
@@ -166,6 +182,107 @@ bench-sim: tools/cxdvirt-sim $(GEN_TRACE)
 bench: deps
 	$(MAKE) all
 	tests/lane/bench.sh $(BENCH_ARGS)
+
+# ---------------------------------------------------------------- install --
+# make install [DESTDIR=/scratch] [PREFIX=/usr/local] [KDIR=...]
+# The module goes through the kernel's modules_install into
+# $(DESTDIR)/lib/modules/$(KVER)/extra/ and depmod runs on that tree; the
+# modprobe.d and udev files go under $(DESTDIR)$(SYSCONFDIR) (/etc: they are
+# the administrator's, whatever PREFIX says).
+VERSION     := 0.1.0
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+SBINDIR     ?= $(PREFIX)/sbin
+MANDIR      ?= $(PREFIX)/share/man
+SYSCONFDIR  ?= /etc
+DEPMOD      ?= depmod
+DKMS        ?= dkms
+# The release the headers were built for (Debian's include/config/kernel.release
+# says 6.1.x, not 6.1.0-N-amd64: utsrelease.h is the one that matches uname -r).
+KVER        ?= $(if $(KDIR),$(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null))
+PKG_DIR     := tools/packaging
+MODPROBE_CONF := $(DESTDIR)$(SYSCONFDIR)/modprobe.d/cxdvirt.conf
+UDEV_RULE   := $(DESTDIR)$(SYSCONFDIR)/udev/rules.d/60-cxdvirt.rules
+# The module's sources: what DKMS gets under /usr/src/cxdvirt-$(VERSION).
+DKMS_SRC    := Kbuild Makefile dkms.conf LICENSE driver hotplug include
+DKMS_DIR    := $(DESTDIR)/usr/src/cxdvirt-$(VERSION)
+# Sign at install only when the kernel tree has its signing key (a
+# self-built kernel); distribution headers have none (sign with your MOK,
+# or let DKMS do it).
+MODSIGN     := $(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
+
+# depmod on the real root; under a DESTDIR only when it holds the kernel's
+# own modules too (a full root or chroot), else the index would list
+# cxdvirt alone: a staging tree for a package leaves depmod to the target.
+define depmod_run
+	@if [ -z "$(DESTDIR)" ] || [ -d $(DESTDIR)/lib/modules/$(KVER)/kernel ]; then \
+		echo "$(DEPMOD) $(if $(DESTDIR),-b $(DESTDIR)) -a $(KVER)"; \
+		$(DEPMOD) $(if $(DESTDIR),-b $(DESTDIR)) -a $(KVER); \
+	else \
+		echo "install: $(DESTDIR) has no kernel modules of $(KVER): run 'depmod -a $(KVER)' on the target"; \
+	fi
+endef
+
+.PHONY: install install-module install-tools install-man install-conf \
+	uninstall dkms dkms-remove
+
+install: install-module install-tools install-man install-conf
+
+install-module: module
+	@test -n "$(KVER)" || { echo "install: cannot tell the kernel release of KDIR=$(KDIR)" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) \
+		INSTALL_MOD_DIR=extra DEPMOD=true $(MODSIGN) modules_install
+	$(call depmod_run)
+
+install-tools: tools
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR)
+	install -m 0755 tools/cxdvirt-bench tools/cxdvirt-sim $(DESTDIR)$(BINDIR)/
+	install -m 0755 tools/cxdvirt-dev $(DESTDIR)$(SBINDIR)/
+
+install-man:
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man4 $(DESTDIR)$(MANDIR)/man8
+	install -m 0644 docs/man/cxdvirt-bench.1 docs/man/cxdvirt-sim.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 docs/man/cxdvirt.4 $(DESTDIR)$(MANDIR)/man4/
+	install -m 0644 docs/man/cxdvirt-dev.8 $(DESTDIR)$(MANDIR)/man8/
+
+install-conf:
+	install -D -m 0644 $(PKG_DIR)/modprobe.d/cxdvirt.conf $(MODPROBE_CONF)
+	install -D -m 0644 $(PKG_DIR)/udev/60-cxdvirt.rules $(UDEV_RULE)
+
+uninstall:
+	@test -n "$(KVER)" || { echo "uninstall: cannot tell the kernel release of KDIR=$(KDIR)" >&2; exit 1; }
+	rm -f $(DESTDIR)/lib/modules/$(KVER)/extra/cxdvirt.ko \
+	      $(DESTDIR)/lib/modules/$(KVER)/extra/cxdvirt.ko.xz \
+	      $(DESTDIR)/lib/modules/$(KVER)/extra/cxdvirt.ko.zst
+	-rmdir $(DESTDIR)/lib/modules/$(KVER)/extra 2>/dev/null
+	$(call depmod_run)
+	rm -f $(DESTDIR)$(BINDIR)/cxdvirt-bench $(DESTDIR)$(BINDIR)/cxdvirt-sim \
+	      $(DESTDIR)$(SBINDIR)/cxdvirt-dev \
+	      $(DESTDIR)$(MANDIR)/man1/cxdvirt-bench.1 $(DESTDIR)$(MANDIR)/man1/cxdvirt-sim.1 \
+	      $(DESTDIR)$(MANDIR)/man4/cxdvirt.4 $(DESTDIR)$(MANDIR)/man8/cxdvirt-dev.8 \
+	      $(MODPROBE_CONF) $(UDEV_RULE)
+
+# Copy the module's sources to /usr/src/cxdvirt-$(VERSION) and `dkms add`
+# them; then `dkms build/install -m cxdvirt -v $(VERSION)` (and, with
+# AUTOINSTALL, every kernel update) builds and installs the module.
+dkms:
+	rm -rf $(DKMS_DIR)
+	install -d $(DKMS_DIR)
+	cp -a $(DKMS_SRC) $(DKMS_DIR)/
+	find $(DKMS_DIR) \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod' \
+		-o -name '*.mod.c' -o -name modules.order -o -name Module.symvers \) -delete
+	$(DKMS) add -m cxdvirt -v $(VERSION) $(DKMS_ARGS)
+
+dkms-remove:
+	$(DKMS) remove -m cxdvirt -v $(VERSION) --all $(DKMS_ARGS)
+	rm -rf $(DKMS_DIR)
+
+# make dkms, dkms build and dkms install into a scratch root against the
+# lane's headers (host untouched), then the guest boots the lane kernel
+# with the module DKMS installed (tests/lane/dkms-guest.sh).
+.PHONY: check-dkms
+check-dkms: tools
+	tests/lane/dkms-guest.sh
 
 demo: deps
 	$(MAKE) all

@@ -281,13 +281,6 @@ static const char *cxd_check_scan(struct cxd_dev *d, s64 v)
 	return NULL;
 }
 
-static const char *cxd_check_trace(struct cxd_dev *d, s64 v)
-{
-	if (v < 0 || v > CXD_TRACE_MAX_ENTRIES)
-		return "out of range [0 (off), 65536] entries";
-	return NULL;
-}
-
 /* Apply a live timing change to the running model. Caller holds cxd_cfg_mutex. */
 static void cxd_apply_live(struct cxd_dev *d)
 {
@@ -436,8 +429,6 @@ CXD_NUM_ATTR(op_pct, ftl.op_pct, CXD_U32, false, false, cxd_check_op, "%u");
 CXD_NUM_ATTR(gc_low, ftl.gc_low, CXD_U32, false, false, cxd_check_gc, "%u");
 CXD_NUM_ATTR(gc_high, ftl.gc_high, CXD_U32, false, false, cxd_check_gc, "%u");
 CXD_NUM_ATTR(ftl_fill, ftl_fill, CXD_U32, false, false, cxd_check_bool, "%u");
-CXD_NUM_ATTR(trace_entries, trace_entries, CXD_U32, false, false,
-	     cxd_check_trace, "%u");
 CXD_NUM_ATTR_HOOK(seed, seed, CXD_U64, false, true, cxd_check_any,
 		  cxd_stored_seed, "%llu");
 
@@ -724,7 +715,7 @@ CONFIGFS_ATTR_RO(cxd_, index);
 
 static ssize_t cxd_features_show(struct config_item *item, char *page)
 {
-	return sysfs_emit(page, "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns stripe ftl op_pct gc_low gc_high ftl_fill ways policy cflru_window_pct prefetch prefetch_degree prefetch_distance write_alloc skip_unwritten writeback drain_high_pct drain_low_pct seed trace_entries preset scan_interval_ms mode target_node node_latency index power\n");
+	return sysfs_emit(page, "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns stripe ftl op_pct gc_low gc_high ftl_fill ways policy cflru_window_pct prefetch prefetch_degree prefetch_distance write_alloc skip_unwritten writeback drain_high_pct drain_low_pct seed preset scan_interval_ms mode target_node node_latency index power\n");
 }
 CONFIGFS_ATTR_RO(cxd_, features);
 
@@ -787,7 +778,6 @@ static struct configfs_attribute *cxd_attrs[] = {
 	&cxd_attr_gc_low,
 	&cxd_attr_gc_high,
 	&cxd_attr_ftl_fill,
-	&cxd_attr_trace_entries,
 	&cxd_attr_preset,
 	&cxd_attr_mode,
 	&cxd_attr_target_node,

@@ -4,10 +4,10 @@
  * files: configfs.c (configuration, one config_item per device), device.c
  * (power on/off: backing memory, model, char device), fault.c (the devdax-style
  * file and its fault path), sysfs.c (state and statistics), trace.c (the
- * per-miss trace ring, read through debugfs), miss.c (the miss wait and
- * accounting both exposures share) and, for node mode, hotplug/node.c (the
- * range as a dax device and a NUMA node) and hotplug/nodelat.c (the model
- * applied to the node's memory).
+ * tracepoints: misses, evictions, write-backs, prefetches), miss.c (the
+ * miss wait and accounting both exposures share) and, for node mode,
+ * hotplug/node.c (the range as a dax device and a NUMA node) and
+ * hotplug/nodelat.c (the model applied to the node's memory).
  */
 #ifndef CXDVIRT_H
 #define CXDVIRT_H
@@ -65,13 +65,11 @@ struct cxd_cfg {
 	u32 cflru_window_pct;		/* CFLRU clean-first window, % */
 	struct cxd_ftl_cfg ftl;		/* mode 0: no FTL */
 	u32 ftl_fill;			/* 1: map every page at power-on */
-	u32 trace_entries;		/* per-miss trace ring, 0: off */
 	u32 node_latency;		/* node mode: apply the model (0 or 1) */
 };
 
 struct cxd_live;
 struct cxd_node;
-struct cxd_trace;
 
 /**
  * struct cxd_dev - one configured device (a configfs directory).
@@ -97,7 +95,7 @@ struct cxd_dev {
  *
  * Locking:
  * - @lock (spinlock) protects @model, @miss_hist, the measured counters,
- *   @stats_t0_ns and the trace ring's entries and counters (@trace).
+ *   @stats_t0_ns.
  *   Every critical section is O(1) and never sleeps. It is per device: the
  *   fault path takes no global lock.
  * - @pflags holds one sleeping bit lock per page (CXD_PG_LOCK). A fault holds
@@ -124,7 +122,6 @@ struct cxd_live {
 	struct cxd_hist miss_hist;	/* measured miss latency */
 	u64 miss_ns_total;		/* measured, ns */
 	u64 stats_t0_ns;		/* power-on or last reset, CLOCK_MONOTONIC ns */
-	struct cxd_trace *trace;	/* trace.c; NULL when trace_entries is 0 */
 
 	unsigned long *pflags;
 
@@ -178,17 +175,12 @@ int cxd_vma_track(struct cxd_live *l, struct vm_area_struct *vma);
 void cxd_vma_untrack(struct cxd_live *l, struct vm_area_struct *vma);
 
 /* trace.c */
-#define CXD_TRACE_MAX_ENTRIES	65536u
-void cxd_trace_init(void);
-void cxd_trace_exit(void);
-int cxd_trace_alloc(struct cxd_live *l, u32 entries);
-void cxd_trace_free(struct cxd_live *l);
-void cxd_trace_debugfs_add(struct cxd_live *l);
-void cxd_trace_debugfs_remove(struct cxd_live *l);
 void cxd_trace_miss(struct cxd_live *l, u64 page, bool write, u64 t0, u64 t1,
 		    const struct cxd_access *acc);
-u64 cxd_trace_dropped(struct cxd_live *l);
-void cxd_trace_reset_dropped(struct cxd_live *l);
+void cxd_trace_access(struct cxd_live *l, u64 page, u64 t0,
+		      const struct cxd_access *acc);
+void cxd_trace_drain(struct cxd_live *l, const struct cxd_victim *v,
+		     unsigned int n);
 
 /* configfs.c */
 int cxd_configfs_init(void);

@@ -199,7 +199,6 @@ static void cxd_live_release(struct device *dev)
 		iput(l->inode);
 	kvfree(l->pflags);
 	kvfree(l->model_mem);
-	cxd_trace_free(l);
 	config_item_put(&l->cdev_owner->item);
 	kfree(l);
 }
@@ -213,9 +212,6 @@ static int cxd_power_on_node(struct cxd_dev *d, struct cxd_live *l)
 	int ret;
 
 	l->dev.devt = 0;
-	ret = cxd_trace_alloc(l, d->cfg.trace_entries);
-	if (ret)
-		return ret;
 	ret = cxd_node_attach(d, l);
 	if (ret)
 		return ret;
@@ -226,7 +222,6 @@ static int cxd_power_on_node(struct cxd_dev *d, struct cxd_live *l)
 		return ret;
 	}
 	d->live = l;
-	cxd_trace_debugfs_add(l);
 	return 0;
 }
 
@@ -320,9 +315,6 @@ int cxd_power_on(struct cxd_dev *d)
 	ret = c->phys_addr ? cxd_claim_range(d, l) : cxd_alloc_pages(d, l);
 	if (ret)
 		goto err_put;
-	ret = cxd_trace_alloc(l, c->trace_entries);
-	if (ret)
-		goto err_put;
 
 	l->inode = alloc_anon_inode(cxd_mnt->mnt_sb);
 	if (IS_ERR(l->inode)) {
@@ -340,7 +332,6 @@ int cxd_power_on(struct cxd_dev *d)
 		goto err_put;
 	}
 	d->live = l;
-	cxd_trace_debugfs_add(l);
 	cxd_scan_set_interval(l, c->scan_interval_ms);
 	return 0;
 
@@ -363,7 +354,6 @@ int cxd_power_off(struct cxd_dev *d)
 		if (cxd_node_busy(l))
 			return -EBUSY;
 		cxd_scan_stop(l);
-		cxd_trace_debugfs_remove(l);
 		device_del(&l->dev);
 		cxd_node_detach(l);
 		d->live = NULL;
@@ -382,7 +372,6 @@ int cxd_power_off(struct cxd_dev *d)
 	spin_unlock(&l->open_lock);
 	cxd_scan_stop(l);
 	cancel_work_sync(&l->drain_work);
-	cxd_trace_debugfs_remove(l);
 
 	/* No file is open, so no mapping exists and no fault can run. */
 	cdev_device_del(&l->cdev, &l->dev);

@@ -67,6 +67,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	spin_unlock(&l->lock);
 	if (acc.drain)
 		queue_work(system_unbound_wq, &l->drain_work);
+	cxd_trace_access(l, pgoff, t0, &acc);
 
 	/* Victims of the demand miss and of its prefetches leave every mapping. */
 	for (i = 0; i < acc.nvictims; i++)
@@ -116,6 +117,7 @@ void cxd_drain_work(struct work_struct *work)
 		spin_lock(&l->lock);
 		n = cxd_model_drain(&l->model, ktime_get_ns(), v, CXD_DRAIN_BATCH);
 		spin_unlock(&l->lock);
+		cxd_trace_drain(l, v, n);
 		for (i = 0; i < n; i++)
 			cxd_unmap_page(l, v[i].page);
 		cond_resched();

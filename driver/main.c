@@ -71,17 +71,14 @@ static int __init cxd_init(void)
 	if (ret)
 		goto err_mnt;
 
-	/* debugfs first: a device may be powered as soon as configfs is up. */
-	cxd_trace_init();
 	ret = cxd_configfs_init();
 	if (ret)
-		goto err_trace;
+		goto err_node;
 
 	pr_info(CXD_NAME ": loaded\n");
 	return 0;
 
-err_trace:
-	cxd_trace_exit();
+err_node:
 	cxd_node_exit();
 err_mnt:
 	kern_unmount(cxd_mnt);
@@ -96,7 +93,6 @@ static void __exit cxd_exit(void)
 {
 	/* configfs pins the module while any device directory exists. */
 	cxd_configfs_exit();
-	cxd_trace_exit();
 	cxd_node_exit();
 	kern_unmount(cxd_mnt);
 	class_destroy(cxd_class);

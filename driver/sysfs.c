@@ -114,7 +114,6 @@ CXD_STAT_ATTR(queue_ns_total, l->model.stats.queue_ns);
 CXD_STAT_ATTR(elapsed_ns, ktime_get_ns() - l->stats_t0_ns);
 CXD_STAT_ATTR(scan_passes, l->scan_passes);
 CXD_STAT_ATTR(scan_touched, l->scan_touched);
-CXD_STAT_ATTR(trace_dropped, cxd_trace_dropped(l));
 
 /*
  * CXD_HIST_ATTR() - a read-only stats/ file showing the histogram @_expr
@@ -216,7 +215,6 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 	l->scan_passes = 0;
 	l->scan_touched = 0;
 	l->stats_t0_ns = ktime_get_ns();
-	cxd_trace_reset_dropped(l);
 	spin_unlock(&l->lock);
 	return count;
 }
@@ -255,7 +253,6 @@ static struct attribute *cxd_stats_attrs[] = {
 	&dev_attr_queue_latency_hist.attr,
 	&dev_attr_scan_passes.attr,
 	&dev_attr_scan_touched.attr,
-	&dev_attr_trace_dropped.attr,
 	&dev_attr_reset.attr,
 	NULL,
 };

@@ -452,6 +452,7 @@ static void cxd_nl_drain_work(struct work_struct *work)
 		n = cxd_model_drain(&l->model, ktime_get_ns(), v,
 				    CXD_NL_DRAIN_BATCH);
 		spin_unlock(&l->lock);
+		cxd_trace_drain(l, v, n);
 		cxd_nl_evict(nl, v, n);
 		cond_resched();
 	} while (n == CXD_NL_DRAIN_BATCH && !READ_ONCE(nl->stopping));
@@ -489,6 +490,7 @@ static void cxd_nl_access(struct cxd_nodelat *nl, u64 page, unsigned long va,
 	spin_lock(&l->lock);
 	cxd_model_access(&l->model, page, flags, t0, acc);
 	spin_unlock(&l->lock);
+	cxd_trace_access(l, page, t0, acc);
 	if (acc->drain && !READ_ONCE(nl->stopping))
 		queue_work(system_unbound_wq, &nl->drain_work);
 

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The model's counters in stats/ (misses by cause, evictions clean/dirty,
-# prefetch, histograms, per-die busy time, elapsed time), stats/reset, and
-# the per-miss trace ring read through debugfs.
+# prefetch, histograms, per-die busy time, elapsed time) and stats/reset.
+# The per-miss trace (tracepoints) is 49-tracepoints.sh.
 . /tests/lib.sh
 
 D=strace
@@ -15,15 +15,9 @@ hsum() {
 
 dev_create $D capacity=16M cache_size=1M channels=2 dies_per_channel=2 \
 	scan_interval_ms=0 || bail "create $D"
-is "$(dev_get $D trace_entries)" 0 "trace_entries defaults to 0 (off)"
-is "$(dev_set $D trace_entries 65537)" EINVAL "trace_entries 65537 rejected"
-is "$(dev_set $D trace_entries 64)" OK "trace_entries 64"
 dev_on $D || bail "power on $D"
-is "$(dev_set $D trace_entries 128)" EINVAL "trace_entries is structural (EINVAL while powered)"
 S=$(dev_sys $D)/stats
-TRACE=/sys/kernel/debug/cxdvirt/$(basename "$(dev_sys $D)")/trace
 N=$(dev_node $D)
-ok "$([ -r "$TRACE" ]; echo $?)" "debugfs trace file exists"
 
 # 100 read misses in a 256-line cache: no evictions.
 stats_reset $D
@@ -49,29 +43,11 @@ sleep 0.2
 e2=$(stat_get $D elapsed_ns)
 cmp_ok "$e2" -gt "$((e1 + 100000000))" "elapsed_ns advances with time"
 
-# The trace kept the first 64 misses and dropped 36.
-is "$(stat_get $D trace_dropped)" 36 "trace_dropped 36"
-cat "$TRACE" > /tmp/trace.1
-is "$(wc -l < /tmp/trace.1)" 64 "trace: 64 lines"
-bad=$(awk '
-	NF != 8 { print "fields: " $0; next }
-	$2 != NR - 1 { print "order: " $0; next }
-	$3 != $2 % 2 || $4 != int($2 / 2) % 2 { print "die: " $0; next }
-	$6 != "read" { print "cause: " $0; next }
-	$7 < $5 || $7 < 6000 || $8 < $7 { print "times: " $0; next }
-	NR > 1 && $1 < t { print "time: " $0 }
-	{ t = $1 }' /tmp/trace.1)
-is "$bad" "" "trace lines: TIME PAGE CH DIE WAIT CAUSE MODEL MEASURED, in order"
-is "$(cat "$TRACE" | wc -l)" 0 "reading consumed the trace"
-
 # Write misses: cause write, counted apart.
 stats_reset $D
-is "$(stat_get $D trace_dropped)" 0 "reset zeroes trace_dropped"
 "$PROGS/pages" "$N" write 200 10 -w 1
 is "$(stat_get $D write_misses)" 10 "10 write misses"
 is "$(stat_get $D read_misses)" 0 "no read misses"
-is "$(awk '{ print $6 }' "$TRACE" | sort | uniq -c | awk '{ print $1, $2 }')" \
-	"10 write" "trace: 10 write misses"
 
 # Evictions clean and dirty: 300 more pages through the 256-line cache.
 stats_reset $D
@@ -83,15 +59,12 @@ is "$(( $(stat_get $D clean_evictions) + $(stat_get $D dirty_evictions) ))" "$ev
 is "$(stat_get $D dirty_evictions)" "$(stat_get $D writebacks)" \
 	"dirty evictions == writebacks"
 cmp_ok "$(stat_get $D dirty_evictions)" -gt 0 "the written pages were written back"
-cat "$TRACE" > /dev/null
 
 # Write allocation without a read.
 is "$(dev_set $D write_alloc 1)" OK "write_alloc 1 (live)"
 stats_reset $D
 "$PROGS/pages" "$N" write 2000 5 -w 1
 is "$(stat_get $D write_allocs)" 5 "5 write allocations"
-is "$(awk '$6 == "write_alloc" && $3 == "-" && $4 == "-"' "$TRACE" | wc -l)" 5 \
-	"trace: write_alloc misses have no die"
 dev_set $D write_alloc 0 > /dev/null
 
 # Prefetch counters.
@@ -114,8 +87,7 @@ cmp_ok "$ea" -lt "$eb" "reset restarts elapsed_ns ($eb -> $ea)"
 for c in misses read_misses write_misses write_allocs unwritten_skips \
 	minor_hits evictions clean_evictions dirty_evictions writebacks erases \
 	prefetch_issued prefetch_useful prefetch_late prefetch_late_ns \
-	prefetch_polluting miss_ns_total model_ns_total queue_ns_total \
-	trace_dropped; do
+	prefetch_polluting miss_ns_total model_ns_total queue_ns_total; do
 	is "$(stat_get $D $c)" 0 "reset zeroes $c"
 done
 for h in miss_latency_hist model_latency_hist queue_latency_hist; do
@@ -124,7 +96,6 @@ done
 is "$(awk '{ s += $3 } END { print s + 0 }' $S/die_busy_ns)" 0 "reset zeroes die_busy_ns"
 dev_rm $D
 ok $? "remove $D"
-ok "$([ ! -e "$TRACE" ]; echo $?)" "power off removes the trace file"
 
 # A large geometry: 4096 dies, more than one page of die_busy_ns.
 dev_create big capacity=2M channels=64 dies_per_channel=64 || bail "create big"
@@ -133,8 +104,6 @@ B=$(dev_sys big)/stats/die_busy_ns
 is "$(wc -l < $B)" 4096 "64 x 64 dies: 4096 lines"
 is "$(tail -n 1 $B | awk '{ print $1, $2, $3 }')" "63 63 0" "last line is die 63 of channel 63"
 is "$(dd if=$B bs=7 skip=1000 count=10 2>/dev/null | wc -c)" 70 "reads at odd offsets"
-ok "$([ ! -e /sys/kernel/debug/cxdvirt/$(basename "$(dev_sys big)")/trace ]; echo $?)" \
-	"no trace file with trace_entries 0"
 dev_rm big
 ok $? "remove big"
 done_testing

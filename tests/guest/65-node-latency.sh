@@ -70,7 +70,7 @@ power_down() {
 	DAX=
 }
 
-power_up cache_size=4M t_read_ns=200000 policy=fifo trace_entries=256 ||
+power_up cache_size=4M t_read_ns=200000 policy=fifo ||
 	bail "power on $D in node mode and online it"
 pass "power on, online as node $NODE ($DAX)"
 is "$(cat "$S/node_latency/enabled")" 1 "sysfs node_latency/enabled"
@@ -84,6 +84,14 @@ MODEL=$((200000 + 3414))
 # every fault: a wider upper bound there, as in 60-latency.sh.
 HI=1.3
 [ "${cxdvirt_debug:-0}" = 1 ] && HI=4.0
+# The misses also go to the cxdvirt_miss tracepoint (a tracefs instance).
+T=/sys/kernel/tracing
+TI=$T/instances/cxdnl
+[ -d "$T/events" ] || mount -t tracefs tracefs "$T" 2>/dev/null
+if mkdir "$TI" 2>/dev/null; then
+	echo 1 > "$TI/events/cxdvirt/cxdvirt_miss/enable"
+	echo 1 > "$TI/tracing_on"
+fi
 stats_reset $D
 run_sub "first touch misses, then hits" \
 	"$PROGS/nodelat" lat $NODE $IDX 200 $MODEL 1.0 $HI
@@ -91,14 +99,15 @@ is "$(stat_get $D misses)" 200 "stats/misses is 200"
 is "$(cat "$S/node_latency/first_touches")" 200 "node_latency/first_touches 200"
 hist=$(awk '{ s += $2 } END { print s + 0 }' "$S/stats/miss_latency_hist")
 is "$hist" 200 "miss_latency_hist counts the 200 misses"
-TRACE=/sys/kernel/debug/cxdvirt/$IDX/trace
-if [ -r "$TRACE" ]; then
-	cat "$TRACE" > /tmp/nl-trace
-	is "$(wc -l < /tmp/nl-trace)" 200 "per-miss trace: 200 entries"
-	is "$(awk '$6 == "write"' /tmp/nl-trace | wc -l)" 200 \
-		"per-miss trace: first touches are write misses that read NAND"
+if [ -d "$TI" ]; then
+	echo 0 > "$TI/tracing_on"
+	grep "cxdvirt_miss: dev=$IDX " "$TI/trace" > /tmp/nl-tp
+	rmdir "$TI"
+	is "$(wc -l < /tmp/nl-tp)" 200 "cxdvirt_miss tracepoint: 200 events"
+	is "$(grep -c 'cause=write ' /tmp/nl-tp)" 200 \
+		"cxdvirt_miss: first touches are write misses that read NAND"
 else
-	fail "per-miss trace $TRACE readable"
+	fail "tracefs instance $TI"
 fi
 mt=$(stat_get $D model_ns_total 2>/dev/null || echo 0)
 diag "model_ns_total $mt, miss_ns_total $(stat_get $D miss_ns_total)"

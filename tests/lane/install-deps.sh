@@ -13,6 +13,7 @@ HOST_PKGS=(
 	debootstrap
 	perl xz-utils util-linux coreutils gzip
 	valgrind
+	mandoc dkms linux-perf
 )
 
 missing=()

@@ -14,6 +14,7 @@
  *   list.c    the list and stats verbs
  *   node.c    node mode: online and offline (libdaxctl), the auto-online
  *             policy check
+ *   doctor.c  the doctor verb: checks of the host, read-only
  */
 #ifndef CXDVIRT_DEV_H
 #define CXDVIRT_DEV_H
@@ -189,6 +190,7 @@ int cmd_destroy(int argc, char **argv, struct verb_ctx *ctx);
 int cmd_stats(int argc, char **argv, struct verb_ctx *ctx);
 int cmd_online(int argc, char **argv, struct verb_ctx *ctx);
 int cmd_offline(int argc, char **argv, struct verb_ctx *ctx);
+int cmd_doctor(int argc, char **argv, struct verb_ctx *ctx);
 
 /* ------------------------------------------------------------ node.c -- */
 

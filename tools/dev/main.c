@@ -112,6 +112,21 @@ static const struct verb verbs[] = {
 	  "  -r, --reset   after printing, zero the counters (stats/reset)\n"
 	  "  -j, --json    print a JSON object\n"
 	  "  -u, --human   times with units\n" },
+	{ "doctor", cmd_doctor, "check the host for cxdvirt and for measurements",
+	  "usage: " PROG " doctor [--json]\n"
+	  "\n"
+	  "Check, and for each problem say what is wrong and the command that\n"
+	  "fixes it: the module (installed, loadable: modules_disabled, lockdown,\n"
+	  "signature enforcement; loaded), configfs; every memmap= on the kernel\n"
+	  "command line (reserved in /proc/iomem, usable RAM in the firmware's\n"
+	  "e820 map, 2 MiB and memory-block aligned, GRUB escaping failures);\n"
+	  "node mode (possible nodes without memory, dax_hmem, device_dax, kmem,\n"
+	  "auto_online_blocks); and what changes a measurement: numa_balancing,\n"
+	  "THP, the clocksource, the CPU frequency governor, the IOMMU mode.\n"
+	  "Reads only. Exit status: 0 all good, 1 a problem, 2 warnings only.\n"
+	  "Roots: CXDVIRT_PROC, CXDVIRT_SYS, CXDVIRT_MODULES (see --help).\n"
+	  "\n"
+	  "  -j, --json    print a JSON object (checks, failures, warnings)\n" },
 };
 #define NR_VERBS (sizeof(verbs) / sizeof(verbs[0]))
 
@@ -200,8 +215,11 @@ static void help(void)
 	       "  CXDVIRT_CONFIGFS  configfs root (/sys/kernel/config/cxdvirt)\n"
 	       "  CXDVIRT_SYSFS     sysfs class root (/sys/class/cxdvirt)\n"
 	       "  CXDVIRT_MEMORY_SYSFS  memory hotplug root (/sys/devices/system/memory)\n"
+	       "  CXDVIRT_PROC      doctor: proc root (/proc)\n"
+	       "  CXDVIRT_SYS       doctor: sysfs root (/sys)\n"
+	       "  CXDVIRT_MODULES   doctor: modules directory (/lib/modules/RELEASE)\n"
 	       "\n"
-	       "Exit status: 0 success, 1 error, 2 usage error.\n");
+	       "Exit status: 0 success, 1 error, 2 usage error (doctor: 2 warnings only).\n");
 }
 
 int main(int argc, char **argv)
