@@ -213,7 +213,12 @@ static int cxd_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct cxd_live *l = file->private_data;
 
-	if (!(vma->vm_flags & VM_SHARED)) {
+	/*
+	 * VM_MAYSHARE, not VM_SHARED: for a file opened read-only the kernel
+	 * clears VM_SHARED (and VM_MAYWRITE) from a MAP_SHARED mapping, which
+	 * is still shared. devdax (check_vma()) tests VM_MAYSHARE too.
+	 */
+	if (!(vma->vm_flags & VM_MAYSHARE)) {
 		pr_info_ratelimited(CXD_NAME "%d: %s[%d]: MAP_PRIVATE is not supported, use MAP_SHARED\n",
 				    MINOR(l->dev.devt), current->comm,
 				    task_pid_nr(current));
