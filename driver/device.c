@@ -140,11 +140,30 @@ int cxd_check_reserved_range(struct cxd_dev *d, u64 start, u64 size)
 	return 0;
 }
 
+#define CXD_CLEAR_CHUNK	(2ul << 20)
+
+/*
+ * Zero @size bytes at @va, 2 MiB at a time with a reschedule point between:
+ * a reserved range keeps whatever an earlier power cycle, or its time as
+ * node-mode System RAM, left in it, and that must not reach the next user.
+ */
+static void cxd_clear_range(void *va, u64 size)
+{
+	u64 off, n;
+
+	for (off = 0; off < size; off += n) {
+		n = min_t(u64, size - off, CXD_CLEAR_CHUNK);
+		memset(va + off, 0, n);
+		cond_resched();
+	}
+}
+
 /*
  * Reserved-range backing: a physical range reserved at boot with
  * memmap=SIZE$ADDR. It must be reserved memory (not System RAM, not a hole),
- * and free. Mapping it write-back once registers a WB memtype for the range,
- * so PFN mappings of it inherit WB instead of UC- (x86 PAT).
+ * and free. It is zeroed at every power-on, like runtime backing. Mapping
+ * it write-back once registers a WB memtype for the range, so PFN mappings
+ * of it inherit WB instead of UC- (x86 PAT).
  */
 static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *l)
 {
@@ -172,6 +191,7 @@ static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *l)
 		return -ENOMEM;
 	}
 	l->phys = start;
+	cxd_clear_range(l->wb_map, size);
 	return 0;
 }
 
