@@ -138,7 +138,10 @@ struct cxd_live {
 	bool dead;
 };
 
-#define CXD_PG_LOCK	0
+/* Bits of cxd_live.pflags[page]. */
+#define CXD_PG_LOCK	0	/* sleeping bit lock, see struct cxd_live */
+/* Data arrived for a fault that returned VM_FAULT_RETRY: map it uncounted. */
+#define CXD_PG_FILLED	1
 
 extern struct mutex cxd_cfg_mutex;
 extern struct class *cxd_class;

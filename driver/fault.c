@@ -8,7 +8,9 @@
  *      unmapped from every mapping of the device (one shared address_space);
  *   2. the NAND model gives the completion time;
  *   3. the fault waits until then with ns precision (busy-wait for short
- *      waits, hrtimer sleep plus a short spin for long ones);
+ *      waits, killable hrtimer sleep plus a short spin for long ones); a
+ *      wait that sleeps drops mmap_lock and ends in VM_FAULT_RETRY when the
+ *      fault may be retried (cxd_can_drop_lock());
  *   4. the page is mapped.
  * Read faults map read-only; the first write goes through ->pfn_mkwrite and
  * marks the line dirty. A fault on a resident page ("minor hit") maps it
@@ -46,27 +48,41 @@ module_param(wake_early_ns, ulong, 0644);
 MODULE_PARM_DESC(wake_early_ns,
 		 "a sleeping miss wakes this many ns early and spins to the deadline (default 200000)");
 
+/* Would a wait of @ns sleep (rather than spin)? */
+static bool cxd_wait_sleeps(u64 ns)
+{
+	return ns > min(spin_max_ns, CXD_SPIN_CAP_NS);
+}
+
 /*
  * cxd_wait_until() - return at CLOCK_MONOTONIC time @deadline (ns), not
- * before. Short waits spin on ktime; long ones sleep on an hrtimer until
- * wake_early_ns before the deadline, then spin. Context: process, may sleep.
+ * before, unless a fatal signal arrives. Short waits spin on ktime; long ones
+ * sleep (killable) on an hrtimer until wake_early_ns before the deadline,
+ * then spin. A wake-up before that time (spurious, or a signal that is not
+ * fatal) sleeps again, so the spin never exceeds CXD_SPIN_CAP_NS.
+ * Context: process, may sleep. Return: 0, or -EINTR on a fatal signal.
  */
-static void cxd_wait_until(u64 deadline)
+static int cxd_wait_until(u64 deadline)
 {
 	u64 now = ktime_get_ns();
+	ktime_t wake;
 
 	if (deadline <= now)
-		return;
-	/* Never spin for more than CXD_SPIN_CAP_NS, whatever the parameters say. */
-	if (deadline - now > min(spin_max_ns, CXD_SPIN_CAP_NS)) {
+		return 0;
+	if (cxd_wait_sleeps(deadline - now)) {
 		u64 early = min(wake_early_ns, CXD_SPIN_CAP_NS);
-		ktime_t wake = ns_to_ktime(deadline - min(early, deadline - now));
 
-		set_current_state(TASK_UNINTERRUPTIBLE);
-		schedule_hrtimeout(&wake, HRTIMER_MODE_ABS);
+		wake = ns_to_ktime(deadline - min(early, deadline - now));
+		while (ktime_get_ns() < ktime_to_ns(wake)) {
+			if (fatal_signal_pending(current))
+				return -EINTR;
+			set_current_state(TASK_KILLABLE);
+			schedule_hrtimeout(&wake, HRTIMER_MODE_ABS);
+		}
 	}
 	while (ktime_get_ns() < deadline)
 		cpu_relax();
+	return 0;
 }
 
 static inline struct cxd_live *vma_live(struct vm_area_struct *vma)
@@ -79,28 +95,87 @@ static void cxd_unmap_page(struct cxd_live *l, u64 pgoff)
 	unmap_mapping_pages(l->inode->i_mapping, pgoff, 1, false);
 }
 
+/* Measured miss latency of a completed miss; t0/t1 CLOCK_MONOTONIC ns. */
+static void cxd_account_miss(struct cxd_live *l, u64 pgoff, bool write,
+			     u64 t0, const struct cxd_access *acc)
+{
+	u64 t1 = ktime_get_ns();
+
+	spin_lock(&l->lock);
+	l->miss_ns_total += t1 - t0;
+	cxd_hist_add(&l->miss_hist, t1 - t0);
+	cxd_trace_miss(l, pgoff, write, t0, t1, acc);
+	spin_unlock(&l->lock);
+}
+
+/*
+ * Waits that sleep do not hold mmap_lock (or the per-VMA lock) when the
+ * fault may be retried: the fault drops it, waits (killable) for the data,
+ * marks the page CXD_PG_FILLED and returns VM_FAULT_RETRY, as the page
+ * cache does for I/O. The retried fault finds the page resident and
+ * CXD_PG_FILLED and maps it without a second model access (the access was
+ * counted once). Without FAULT_FLAG_ALLOW_RETRY the wait holds the lock, as
+ * it must. Either way a fatal signal ends the wait.
+ */
+static bool cxd_can_drop_lock(const struct vm_fault *vmf)
+{
+	return fault_flag_allow_retry_first(vmf->flags) &&
+	       !(vmf->flags & FAULT_FLAG_RETRY_NOWAIT);
+}
+
 static vm_fault_t cxd_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	struct cxd_live *l = vma_live(vma);
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
+	bool can_drop = cxd_can_drop_lock(vmf);
 	u64 pgoff = vmf->pgoff;
 	struct cxd_access acc;
+	unsigned long *pf;
 	unsigned int i;
 	pgprot_t prot;
 	vm_fault_t ret;
-	bool resident;
-	u64 t0, t1;
+	bool resident, filled;
+	u64 t0, deadline;
+	int err;
 
 	if (pgoff >= l->npages)
 		return VM_FAULT_SIGBUS;
+	pf = &l->pflags[pgoff];
 
-	if (wait_on_bit_lock(&l->pflags[pgoff], CXD_PG_LOCK, TASK_KILLABLE))
-		return VM_FAULT_NOPAGE;	/* fatal signal: let it be delivered */
+	if (test_and_set_bit_lock(CXD_PG_LOCK, pf)) {
+		/* Another fault is filling the page: wait for it, unlocked if we may. */
+		if (can_drop) {
+			get_device(&l->dev);
+			cxd_release_fault_lock(vmf);
+			wait_on_bit(pf, CXD_PG_LOCK, TASK_KILLABLE);
+			put_device(&l->dev);
+			return VM_FAULT_RETRY;
+		}
+		if (wait_on_bit_lock(pf, CXD_PG_LOCK, TASK_KILLABLE))
+			return VM_FAULT_NOPAGE;	/* fatal signal: let it be delivered */
+	}
 
 	t0 = ktime_get_ns();
+	filled = test_and_clear_bit(CXD_PG_FILLED, pf);
 	spin_lock(&l->lock);
-	cxd_model_access(&l->model, pgoff, write ? CXD_ACC_WRITE : 0, t0, &acc);
+	if (filled && cxd_cache_resident(&l->model.cache, pgoff)) {
+		/* The retry of a fault that waited unlocked: already counted. */
+		memset(&acc, 0, sizeof(acc));
+		acc.hit = true;
+		acc.done_ns = t0;
+		if (write)
+			cxd_cache_set_dirty(&l->model.cache, pgoff);
+	} else {
+		cxd_model_access(&l->model, pgoff, write ? CXD_ACC_WRITE : 0,
+				 t0, &acc);
+	}
+	/*
+	 * Never map a line before its data is there: a miss or a late
+	 * prefetch waits for its read (acc.done_ns); a hit on a line whose
+	 * filling fault was killed waits for the rest of that read.
+	 */
+	deadline = max(acc.done_ns, cxd_cache_ready_ns(&l->model.cache, pgoff));
 	spin_unlock(&l->lock);
 	if (acc.drain)
 		queue_work(system_unbound_wq, &l->drain_work);
@@ -108,26 +183,38 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	/* Victims of the demand miss and of its prefetches leave every mapping. */
 	for (i = 0; i < acc.nvictims; i++)
 		cxd_unmap_page(l, acc.victims[i].page);
-	/* A miss, or a hit on a prefetch still in flight, waits for the data. */
-	if (!acc.hit || acc.late)
-		cxd_wait_until(acc.done_ns);
+
+	if (can_drop && deadline > t0 && cxd_wait_sleeps(deadline - t0)) {
+		get_device(&l->dev);
+		cxd_release_fault_lock(vmf);
+		/* vma and vmf->vma may be gone from here on. */
+		if (!cxd_wait_until(deadline)) {
+			if (!acc.hit)
+				cxd_account_miss(l, pgoff, write, t0, &acc);
+			set_bit(CXD_PG_FILLED, pf);
+		}
+		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
+		put_device(&l->dev);
+		return VM_FAULT_RETRY;
+	}
+	err = cxd_wait_until(deadline);
+	if (err) {
+		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
+		return VM_FAULT_NOPAGE;	/* fatal signal: let it be delivered */
+	}
 
 	prot = write ? vm_get_page_prot(vma->vm_flags) : vma->vm_page_prot;
 	ret = vmf_insert_pfn_prot(vma, vmf->address, cxd_page_pfn(l, pgoff), prot);
 
+	if (!acc.hit)
+		cxd_account_miss(l, pgoff, write, t0, &acc);
 	spin_lock(&l->lock);
 	resident = cxd_cache_resident(&l->model.cache, pgoff);
-	if (!acc.hit) {
-		t1 = ktime_get_ns();
-		l->miss_ns_total += t1 - t0;
-		cxd_hist_add(&l->miss_hist, t1 - t0);
-		cxd_trace_miss(l, pgoff, write, t0, t1, &acc);
-	}
 	spin_unlock(&l->lock);
 	if (!resident)
 		cxd_unmap_page(l, pgoff);	/* evicted while we mapped it */
 
-	clear_and_wake_up_bit(CXD_PG_LOCK, &l->pflags[pgoff]);
+	clear_and_wake_up_bit(CXD_PG_LOCK, pf);
 	return ret;
 }
 
