@@ -111,6 +111,7 @@ struct cxd_live {
 	phys_addr_t phys;
 	void *wb_map;
 	struct resource *res;
+	char res_name[CXD_NAME_MAX + sizeof(CXD_NAME ":")];	/* in /proc/iomem */
 
 	spinlock_t lock;
 	struct cxd_model model;

@@ -177,7 +177,9 @@ static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *l)
 	}
 	if (cxd_check_reserved_range(d, start, size))
 		return -EINVAL;
-	l->res = request_mem_region(start, size, config_item_name(&d->item));
+	snprintf(l->res_name, sizeof(l->res_name), CXD_NAME ":%s",
+		 config_item_name(&d->item));
+	l->res = request_mem_region(start, size, l->res_name);
 	if (!l->res) {
 		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) is busy (another device or driver owns part of it)",
 			 start, size);
