@@ -56,15 +56,19 @@ void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c)
 	m->drain_low_pct = c->drain_low_pct;
 }
 
+/* Context: process, may sleep. */
 static void cxd_free_pages(struct cxd_live *l)
 {
 	u64 i;
 
 	if (!l->pages)
 		return;
-	for (i = 0; i < l->npages; i++)
+	for (i = 0; i < l->npages; i++) {
 		if (l->pages[i])
 			__free_page(l->pages[i]);
+		if (!(i % 1024))
+			cond_resched();	/* millions of pages for a large device */
+	}
 	kvfree(l->pages);
 	l->pages = NULL;
 }
