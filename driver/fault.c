@@ -16,12 +16,18 @@
  * marks the line dirty. A fault on a resident page ("minor hit") maps it
  * without NAND time.
  *
- * Ordering between a fault mapping page P and an eviction of P: eviction
- * drops P from the model under l->lock, then unmaps it. A fault maps P under
- * its page bit lock and then re-checks residency under l->lock: if P was
- * evicted meanwhile it unmaps its own PTE. Whichever order the two run in,
- * no PTE of a non-resident page survives.
+ * Ordering between a fault mapping page P and an eviction of P: a fault
+ * holds P's line in the model (CXD_ACC_HOLD, cxd_cache_hold()) from its
+ * access until its PTE is in place, so no concurrent miss, prefetch or drain
+ * can evict P meanwhile (with more faulting threads than lines, a miss
+ * waits for a line instead: acc.busy). The hold also gives identity: P
+ * cannot have been evicted and brought back clean by a prefetch while a
+ * write fault maps it writable. Eviction of an unheld P drops it from the
+ * model under l->lock, then unmaps it; a racing fault cannot map P in
+ * between because mapping requires P resident and held. Whichever order
+ * the two run in, no PTE of a non-resident page survives.
  */
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
@@ -109,6 +115,21 @@ static void cxd_account_miss(struct cxd_live *l, u64 pgoff, bool write,
 }
 
 /*
+ * End the hold the fault took on its page's line (CXD_ACC_HOLD). Return:
+ * true if the line was still held, i.e. it is the line this fault filled or
+ * found, which no eviction can have taken meanwhile.
+ */
+static bool cxd_release_line(struct cxd_live *l, u64 pgoff)
+{
+	int ret;
+
+	spin_lock(&l->lock);
+	ret = cxd_cache_release(&l->model.cache, pgoff);
+	spin_unlock(&l->lock);
+	return !ret;
+}
+
+/*
  * Waits that sleep do not hold mmap_lock (or the per-VMA lock) when the
  * fault may be retried: the fault drops it, waits (killable) for the data,
  * marks the page CXD_PG_FILLED and returns VM_FAULT_RETRY, as the page
@@ -135,7 +156,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	unsigned int i;
 	pgprot_t prot;
 	vm_fault_t ret;
-	bool resident, filled;
+	bool filled;
 	u64 t0, deadline;
 	int err;
 
@@ -159,7 +180,8 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	t0 = ktime_get_ns();
 	filled = test_and_clear_bit(CXD_PG_FILLED, pf);
 	spin_lock(&l->lock);
-	if (filled && cxd_cache_resident(&l->model.cache, pgoff)) {
+	if (filled && cxd_cache_ready_ns(&l->model.cache, pgoff) <= t0 &&
+	    !cxd_cache_hold(&l->model.cache, pgoff)) {
 		/* The retry of a fault that waited unlocked: already counted. */
 		memset(&acc, 0, sizeof(acc));
 		acc.hit = true;
@@ -167,8 +189,26 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 		if (write)
 			cxd_cache_set_dirty(&l->model.cache, pgoff);
 	} else {
-		cxd_model_access(&l->model, pgoff, write ? CXD_ACC_WRITE : 0,
-				 t0, &acc);
+		cxd_model_access(&l->model, pgoff, CXD_ACC_HOLD |
+				 (write ? CXD_ACC_WRITE : 0), t0, &acc);
+	}
+	if (acc.busy) {
+		/*
+		 * Every line the page may use is held by faults in flight:
+		 * wait for one to finish (a tick, unlocked if we may), then
+		 * fault again.
+		 */
+		spin_unlock(&l->lock);
+		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
+		if (can_drop) {
+			get_device(&l->dev);
+			cxd_release_fault_lock(vmf);
+			schedule_timeout_killable(1);
+			put_device(&l->dev);
+			return VM_FAULT_RETRY;
+		}
+		usleep_range(20, 100);
+		return VM_FAULT_NOPAGE;
 	}
 	/*
 	 * Never map a line before its data is there: a miss or a late
@@ -193,12 +233,14 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 				cxd_account_miss(l, pgoff, write, t0, &acc);
 			set_bit(CXD_PG_FILLED, pf);
 		}
+		cxd_release_line(l, pgoff);
 		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
 		put_device(&l->dev);
 		return VM_FAULT_RETRY;
 	}
 	err = cxd_wait_until(deadline);
 	if (err) {
+		cxd_release_line(l, pgoff);
 		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
 		return VM_FAULT_NOPAGE;	/* fatal signal: let it be delivered */
 	}
@@ -208,11 +250,9 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 
 	if (!acc.hit)
 		cxd_account_miss(l, pgoff, write, t0, &acc);
-	spin_lock(&l->lock);
-	resident = cxd_cache_resident(&l->model.cache, pgoff);
-	spin_unlock(&l->lock);
-	if (!resident)
-		cxd_unmap_page(l, pgoff);	/* evicted while we mapped it */
+	/* Held lines are never evicted: this only fails if the model was reset. */
+	if (!cxd_release_line(l, pgoff))
+		cxd_unmap_page(l, pgoff);
 
 	clear_and_wake_up_bit(CXD_PG_LOCK, pf);
 	return ret;
