@@ -215,10 +215,14 @@ rearm:
 
 /**
  * cxd_scan_set_interval() - (re)start the scan of @l every @ms milliseconds;
- * 0 stops it. Context: process; caller holds cxd_cfg_mutex.
+ * 0 stops it. A node-mode device has no mappings of its own (its memory is
+ * reached as NUMA memory), so its scan never runs.
+ * Context: process; caller holds cxd_cfg_mutex.
  */
 void cxd_scan_set_interval(struct cxd_live *l, unsigned int ms)
 {
+	if (l->node)
+		return;
 	WRITE_ONCE(l->scan_interval_ms, ms);
 	if (ms)
 		mod_delayed_work(system_unbound_wq, &l->scan_work,
