@@ -92,8 +92,14 @@ struct cxd_dev {
  * Locking:
  * - @lock (spinlock) protects @model, @miss_hist, the measured counters,
  *   @stats_t0_ns and the trace ring's entries and counters (@trace).
- *   Every critical section is O(1) and never sleeps. It is per device: the
- *   fault path takes no global lock.
+ *   No critical section sleeps. Those of the fault path are O(1) per
+ *   model call (amortised for clock and S3-FIFO, plus one step per held
+ *   line a policy skips); the scan feeds at most CXD_SCAN_BATCH pages per
+ *   hold. Two are not bounded yet: a policy switch (O(cache lines),
+ *   cxd_cache_set_policy()) and a CLOCK or S3-FIFO eviction right after a
+ *   scan pass that set many reference bits (amortised O(1), but one
+ *   eviction may clear them all). It is per device: the fault path takes
+ *   no global lock.
  * - @pflags holds one sleeping bit lock per page (CXD_PG_LOCK). A fault holds
  *   its page's bit lock from the residency check to the PTE insert, so
  *   concurrent faults on one page coalesce into one NAND read.
