@@ -132,6 +132,7 @@ struct cxd_live {
 	/* Accessed-bit scan (scan.c): mappings, and the periodic work. */
 	struct mutex vma_lock;		/* protects @vmas */
 	struct list_head vmas;		/* struct cxd_vma_ref */
+	unsigned int nvmas;		/* entries of @vmas, under @vma_lock */
 	struct delayed_work scan_work;
 	struct work_struct drain_work;	/* background write-back (fault.c) */
 	unsigned int scan_interval_ms;	/* 0: stopped */

@@ -56,6 +56,12 @@ struct cxd_scan_ctx {
 
 /**
  * cxd_vma_track() - remember a new mapping @vma of device @l.
+ *
+ * The record lives in @vma->vm_private_data, so untracking is O(1). A VMA
+ * made by vm_ops->open (split, fork, mremap) arrives with its parent's
+ * pointer copied there and gets its own record. On failure
+ * vm_private_data is NULL: the mapping works but the scan does not see it.
+ *
  * Context: ->mmap or vm_ops->open (mmap_lock held for write). Return: 0 or
  * -ENOMEM.
  */
@@ -63,6 +69,7 @@ int cxd_vma_track(struct cxd_live *l, struct vm_area_struct *vma)
 {
 	struct cxd_vma_ref *r = kmalloc(sizeof(*r), GFP_KERNEL);
 
+	vma->vm_private_data = r;
 	if (!r)
 		return -ENOMEM;
 	r->vma = vma;
@@ -70,28 +77,28 @@ int cxd_vma_track(struct cxd_live *l, struct vm_area_struct *vma)
 	mmgrab(r->mm);
 	mutex_lock(&l->vma_lock);
 	list_add_tail(&r->node, &l->vmas);
+	l->nvmas++;
 	mutex_unlock(&l->vma_lock);
 	return 0;
 }
 
-/** cxd_vma_untrack() - forget mapping @vma of device @l (vm_ops->close). */
+/**
+ * cxd_vma_untrack() - forget mapping @vma of device @l (vm_ops->close), in
+ * O(1). Context: mmap_lock held for write, may sleep.
+ */
 void cxd_vma_untrack(struct cxd_live *l, struct vm_area_struct *vma)
 {
-	struct cxd_vma_ref *r, *found = NULL;
+	struct cxd_vma_ref *r = vma->vm_private_data;
 
+	if (!r)
+		return;
+	vma->vm_private_data = NULL;
 	mutex_lock(&l->vma_lock);
-	list_for_each_entry(r, &l->vmas, node) {
-		if (r->vma == vma) {
-			list_del(&r->node);
-			found = r;
-			break;
-		}
-	}
+	list_del(&r->node);
+	l->nvmas--;
 	mutex_unlock(&l->vma_lock);
-	if (found) {
-		mmdrop(found->mm);
-		kfree(found);
-	}
+	mmdrop(r->mm);
+	kfree(r);
 }
 
 static void cxd_scan_flush(struct cxd_scan_ctx *ctx)
@@ -172,10 +179,11 @@ static void cxd_scan_work(struct work_struct *work)
 	ctx->nzap = 0;
 	ctx->zap = !CXD_CAN_FLUSH_TLB;
 
+	/* kvmalloc: hundreds of thousands of mappings exceed kmalloc's limit. */
 	mutex_lock(&l->vma_lock);
-	cap = list_count_nodes(&l->vmas);
+	cap = l->nvmas;
 	if (cap)
-		t = kmalloc_array(cap, sizeof(*t), GFP_KERNEL);
+		t = kvmalloc_array(cap, sizeof(*t), GFP_KERNEL);
 	if (t) {
 		list_for_each_entry(r, &l->vmas, node) {
 			t[n].mm = r->mm;
@@ -201,7 +209,7 @@ static void cxd_scan_work(struct work_struct *work)
 		cxd_flush_tlb_all_cpus();
 	for (i = 0; i < ctx->nzap; i++)
 		unmap_mapping_pages(l->inode->i_mapping, ctx->zap_pages[i], 1, false);
-	kfree(t);
+	kvfree(t);
 	kfree(ctx);
 	spin_lock(&l->lock);
 	l->scan_passes++;

@@ -14,6 +14,12 @@
  *   harden kill DEV TR_NS THREADS
  *	a child with THREADS threads queued on one die is SIGKILLed: it must
  *	die long before its queue of misses drains.
+ *   harden bigmap DEV GIB MS
+ *	map GIB GiB of DEV, touch page 0, let the scan run MS ms: page tables
+ *	grow by far less than the mapping's 2 MiB per GiB.
+ *   harden maps DEV N
+ *	map N single pages one by one, then unmap them newest first; prints
+ *	the time of each phase ("# maps N map_us A unmap_us B").
  *   harden inflight DEV THREADS ROUNDS
  *	THREADS threads each write and read back their own page ROUNDS times
  *	on a cache smaller than THREADS: every access completes and sees its
@@ -259,6 +265,82 @@ static int inflight(const char *dev, unsigned long threads, unsigned long rounds
 	return tap_exit();
 }
 
+/* Map N single pages of DEV one by one, then unmap them: ms for each phase. */
+static int maps(const char *dev, unsigned long n)
+{
+	void **m = calloc(n, sizeof(*m));
+	uint64_t t0, t1, t2;
+	unsigned long i;
+	int fd = open(dev, O_RDWR);
+
+	if (!ok(fd >= 0 && m, "open %s", dev))
+		return 1;
+	t0 = now_ns();
+	for (i = 0; i < n; i++) {
+		m[i] = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, (i % 64) * PAGE);
+		if (m[i] == MAP_FAILED)
+			break;
+	}
+	if (!ok(i == n, "%lu single-page mappings (%s)", n, i == n ? "OK" : errname(errno)))
+		n = i;
+	t1 = now_ns();
+	/* Newest first: a list searched from its oldest entry walks it all. */
+	for (i = n; i-- > 0;)
+		munmap(m[i], PAGE);
+	t2 = now_ns();
+	printf("# maps %lu map_us %" PRIu64 " unmap_us %" PRIu64 "\n", n,
+	       (t1 - t0) / 1000, (t2 - t1) / 1000);
+	close(fd);
+	free(m);
+	return tap_exit();
+}
+
+static long meminfo_kb(const char *key)
+{
+	char line[256];
+	long v = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)) && line[strlen(key)] == ':')
+			v = strtol(line + strlen(key) + 1, NULL, 10);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/*
+ * Map GIB GiB of DEV (far beyond its capacity), touch its first page and
+ * let the scan run for MS ms: the kernel's page tables must not grow by
+ * anything like the mapping's size (2 MiB of PTE tables per GiB).
+ */
+static int bigmap(const char *dev, unsigned long gib, unsigned long ms)
+{
+	size_t len = (size_t)gib << 30;
+	long pt0, pt1;
+	volatile char *m;
+	int fd = open(dev, O_RDWR);
+
+	if (!ok(fd >= 0, "open %s", dev))
+		return 1;
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+	if (!ok(m != MAP_FAILED, "map %lu GiB of %s (%s)", gib, dev,
+		m == MAP_FAILED ? errname(errno) : "OK"))
+		return 1;
+	pt0 = meminfo_kb("PageTables");
+	m[0] = 1;
+	usleep(ms * 1000);
+	(void)m[0];
+	pt1 = meminfo_kb("PageTables");
+	diag("PageTables %ld kB before, %ld kB after %lu ms of scanning", pt0, pt1, ms);
+	ok(pt1 - pt0 < (long)gib * 2048 / 8,
+	   "the scan did not allocate page tables for the whole mapping (+%ld kB)",
+	   pt1 - pt0);
+	munmap((void *)m, len);
+	close(fd);
+	return tap_exit();
+}
+
 int main(int argc, char **argv)
 {
 	tap_init();
@@ -272,6 +354,10 @@ int main(int argc, char **argv)
 		return killwait(argv[2], strtoull(argv[3], NULL, 0), strtoul(argv[4], NULL, 0));
 	if (argc == 5 && !strcmp(argv[1], "inflight"))
 		return inflight(argv[2], strtoul(argv[3], NULL, 0), strtoul(argv[4], NULL, 0));
+	if (argc == 5 && !strcmp(argv[1], "bigmap"))
+		return bigmap(argv[2], strtoul(argv[3], NULL, 0), strtoul(argv[4], NULL, 0));
+	if (argc == 4 && !strcmp(argv[1], "maps"))
+		return maps(argv[2], strtoul(argv[3], NULL, 0));
 	fprintf(stderr, "usage: see the comment at the top of harden.c\n");
 	return 2;
 }
