@@ -138,6 +138,22 @@ struct cxd_scan_target {
 	unsigned long start;
 };
 
+/*
+ * Bytes of @vma to walk: only the part that maps device pages (below
+ * capacity; the rest can never have a PTE, its faults raise SIGBUS). Where
+ * the walk is apply_to_page_range() (7.x, see compat.h), which allocates
+ * page tables for the whole range it is given, this bounds them by the
+ * device's capacity instead of the mapping's size: a 1 TiB MAP_NORESERVE
+ * mapping of a small device would otherwise cost 2 GiB of page tables.
+ * Caller checked vm_pgoff < npages.
+ */
+static unsigned long cxd_scan_len(struct cxd_live *l, struct vm_area_struct *vma)
+{
+	u64 pages = min_t(u64, vma_pages(vma), l->npages - vma->vm_pgoff);
+
+	return pages << PAGE_SHIFT;
+}
+
 static void cxd_scan_one(struct cxd_live *l, struct cxd_scan_target *t,
 			 struct cxd_scan_ctx *ctx)
 {
@@ -148,10 +164,11 @@ static void cxd_scan_one(struct cxd_live *l, struct cxd_scan_target *t,
 	mmap_read_lock(t->mm);
 	vma = find_vma(t->mm, t->start);
 	/* The mapping may have gone or changed since the snapshot. */
-	if (vma && vma->vm_start == t->start && cxd_vma_is_ours(vma, l)) {
+	if (vma && vma->vm_start == t->start && cxd_vma_is_ours(vma, l) &&
+	    vma->vm_pgoff < l->npages) {
 		ctx->vma = vma;
 		cxd_apply_to_existing_page_range(t->mm, vma->vm_start,
-						 vma->vm_end - vma->vm_start,
+						 cxd_scan_len(l, vma),
 						 cxd_scan_pte, ctx);
 		if (ctx->n)
 			cxd_scan_flush(ctx);
