@@ -171,6 +171,7 @@ bool cxd_vma_is_ours(struct vm_area_struct *vma, struct cxd_live *l);
 void cxd_drain_work(struct work_struct *work);
 
 /* scan.c */
+void cxd_scan_selftest(void);
 void cxd_scan_init(struct cxd_live *l);
 void cxd_scan_set_interval(struct cxd_live *l, unsigned int ms);
 void cxd_scan_stop(struct cxd_live *l);

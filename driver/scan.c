@@ -25,7 +25,10 @@
  * kernel does not let modules flush (7.x), they are seen again only after
  * their TLB entry is evicted for other reasons.
  */
+#include <linux/err.h>
 #include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/module.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -238,16 +241,86 @@ rearm:
 				   msecs_to_jiffies(ms));
 }
 
+/* Set by cxd_scan_selftest(): the page-table walk sees every present PTE. */
+static bool cxd_scan_walk_ok = true;
+module_param_named(scan_walk_ok, cxd_scan_walk_ok, bool, 0444);
+MODULE_PARM_DESC(scan_walk_ok,
+		 "result of the load-time page-table walk self-test; N: accessed-bit scanning is refused (read-only)");
+
+static int cxd_selftest_pte(pte_t *pte, unsigned long addr, void *data)
+{
+	unsigned long *present = data;
+
+	if (pte_present(*pte))
+		(*present)++;
+	return 0;
+}
+
+/**
+ * cxd_scan_selftest() - does this kernel's page-table walk reach a present
+ * PTE that follows an empty one in the same table?
+ *
+ * Stable kernels before the backport of "mm: fix
+ * apply_to_existing_page_range()" (6.1.135 and 6.12.25, per the Debian
+ * changelogs) stop calling the callback at the first empty PTE of a
+ * table, so the scan would miss most accessed pages and lru, clock and
+ * s3fifo would silently act like fifo. The test maps two pages of
+ * anonymous memory in the caller's mm, within one page table, faults in
+ * only the second, and walks both: exactly one present PTE must be seen.
+ * Where the walk fails, the scan is refused (cxd_scan_set_interval()) and
+ * one log line says why.
+ *
+ * Context: module init, in the loading process (it has an mm).
+ */
+void cxd_scan_selftest(void)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long addr, a, present = 0;
+	struct page *page;
+	int i;
+
+	if (!mm)
+		return;
+	addr = vm_mmap(NULL, 0, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, 0);
+	if (IS_ERR_VALUE(addr))
+		return;
+	/* Two consecutive pages of the four share one PTE table. */
+	for (i = 0; i < 2; i++)
+		if (((addr + i * PAGE_SIZE) & PMD_MASK) ==
+		    ((addr + (i + 1) * PAGE_SIZE) & PMD_MASK))
+			break;
+	a = addr + i * PAGE_SIZE;
+	if (get_user_pages_fast(a + PAGE_SIZE, 1, FOLL_WRITE, &page) == 1) {
+		mmap_read_lock(mm);
+		cxd_apply_to_existing_page_range(mm, a, 2 * PAGE_SIZE,
+						 cxd_selftest_pte, &present);
+		mmap_read_unlock(mm);
+		put_page(page);
+		cxd_scan_walk_ok = present == 1;
+	}
+	vm_munmap(addr, 4 * PAGE_SIZE);
+	if (!cxd_scan_walk_ok)
+		pr_warn(CXD_NAME ": this kernel's page-table walk stops at the first empty PTE (needs \"mm: fix apply_to_existing_page_range()\", 6.1.135 or 6.12.25): accessed-bit scanning is disabled, lru, clock and s3fifo see only faults\n");
+}
+
 /**
  * cxd_scan_set_interval() - (re)start the scan of @l every @ms milliseconds;
  * 0 stops it. A node-mode device has no mappings of its own (its memory is
- * reached as NUMA memory), so its scan never runs.
+ * reached as NUMA memory), so its scan never runs; nor does any scan on a
+ * kernel that failed cxd_scan_selftest().
  * Context: process; caller holds cxd_cfg_mutex.
  */
 void cxd_scan_set_interval(struct cxd_live *l, unsigned int ms)
 {
 	if (l->node)
 		return;
+	if (!cxd_scan_walk_ok) {
+		if (ms)
+			pr_warn_ratelimited(CXD_NAME "%d: scan_interval_ms ignored: this kernel's page-table walk is broken (see the log at module load)\n",
+					    MINOR(l->dev.devt));
+		return;
+	}
 	WRITE_ONCE(l->scan_interval_ms, ms);
 	if (ms)
 		mod_delayed_work(system_unbound_wq, &l->scan_work,
