@@ -17,6 +17,8 @@
 #   make C=1        the module build with sparse
 #   make check-debug  the guest suite on a KASAN/lockdep/kmemleak kernel built
 #                   from Debian's linux-source-6.1 (cached; tests/lane/check-debug.sh)
+#   make stress     the guest stress test alone for STRESS_SECONDS (default 300),
+#                   STRESS_SEED=N to replay a run
 #   make bench      the benchmark in the guest on 6.1, then on 6.12 and 7.x ->
 #                   docs/performance.md, docs/performance-cdf.png (tests/lane/bench.sh)
 #   make bench-model  the model's instructions per miss (valgrind), 16K vs 4M
@@ -129,6 +131,17 @@ check: deps
 	$(MAKE) fuzz-smoke
 	$(MAKE) guest
 	$(MAKE) check-dkms
+
+# The stress test (tests/guest/85-stress.sh) alone, for longer: STRESS_SECONDS
+# (default 300) of the content-checked stress in one guest; STRESS_SEED
+# replays a run (the seed is printed in tests/lane/out/tap/85-stress.tap).
+.PHONY: stress
+STRESS_SECONDS ?= 300
+stress: all
+	tests/lane/run-guest.sh --tests '85*' \
+		--test-timeout $$(( $(STRESS_SECONDS) + 120 )) \
+		--timeout $$(( $(STRESS_SECONDS) + 600 )) \
+		--append 'cxdvirt.stress_seconds=$(STRESS_SECONDS)$(if $(STRESS_SEED), cxdvirt.stress_seed=$(STRESS_SEED))'
 
 # The kernel matrix (tests/lane/matrix.sh): Debian bookworm 6.1 (the host),
 # trixie 6.12 and sid 7.x, the newer two built with -Werror in a cached chroot

@@ -28,6 +28,24 @@ static inline void vm_flags_set(struct vm_area_struct *vma, unsigned long flags)
 #endif
 
 /*
+ * Drop the lock a fault runs under before returning VM_FAULT_RETRY. 6.5
+ * added release_fault_lock() (per-VMA locks reached more faults: the fault
+ * may hold the VMA's lock instead of mmap_lock, FAULT_FLAG_VMA_LOCK);
+ * before, a ->fault of a file mapping always runs under mmap_read_lock.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+static inline void cxd_release_fault_lock(struct vm_fault *vmf)
+{
+	mmap_read_unlock(vmf->vma->vm_mm);
+}
+#else
+static inline void cxd_release_fault_lock(struct vm_fault *vmf)
+{
+	release_fault_lock(vmf);
+}
+#endif
+
+/*
  * 6.4 dropped the owner argument of class_create()
  * (commit 1aaba11da9aa "driver core: class: remove module * from
  * class_create()").

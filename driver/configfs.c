@@ -42,7 +42,7 @@ static int cxd_parse_u64(const char *page, size_t count, bool suffix, u64 *out)
 {
 	char buf[32];
 	unsigned int shift = 0;
-	size_t len = count;
+	size_t len = count, i;
 	u64 v;
 
 	if (len && page[len - 1] == '\n')
@@ -67,8 +67,20 @@ static int cxd_parse_u64(const char *page, size_t count, bool suffix, u64 *out)
 		if (shift)
 			buf[--len] = '\0';
 	}
-	if (!isdigit(buf[0]) || kstrtou64(buf, 0, &v))
+	/*
+	 * Not kstrtou64(buf, 0): base 0 reads a leading 0 as octal ("0100" is
+	 * 64), and the documented syntax is decimal or 0x-hex only.
+	 */
+	if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) {
+		/* base 16 would skip a second "0x" itself */
+		for (i = 2; buf[i]; i++)
+			if (!isxdigit(buf[i]))
+				return -EINVAL;
+		if (i == 2 || kstrtou64(buf + 2, 16, &v))
+			return -EINVAL;
+	} else if (!isdigit(buf[0]) || kstrtou64(buf, 10, &v)) {
 		return -EINVAL;
+	}
 	if (shift && v > (U64_MAX >> shift))
 		return -EINVAL;
 	*out = v << shift;

@@ -96,8 +96,14 @@ struct cxd_dev {
  * Locking:
  * - @lock (spinlock) protects @model, @miss_hist, the measured counters,
  *   @stats_t0_ns.
- *   Every critical section is O(1) and never sleeps. It is per device: the
- *   fault path takes no global lock.
+ *   No critical section sleeps. Those of the fault path are O(1) per
+ *   model call (amortised for clock and S3-FIFO, plus one step per held
+ *   line a policy skips); the scan feeds at most CXD_SCAN_BATCH pages per
+ *   hold. Two are not bounded yet: a policy switch (O(cache lines),
+ *   cxd_cache_set_policy()) and a CLOCK or S3-FIFO eviction right after a
+ *   scan pass that set many reference bits (amortised O(1), but one
+ *   eviction may clear them all). It is per device: the fault path takes
+ *   no global lock.
  * - @pflags holds one sleeping bit lock per page (CXD_PG_LOCK). A fault holds
  *   its page's bit lock from the residency check to the PTE insert, so
  *   concurrent faults on one page coalesce into one NAND read.
@@ -115,6 +121,7 @@ struct cxd_live {
 	phys_addr_t phys;
 	void *wb_map;
 	struct resource *res;
+	char res_name[CXD_NAME_MAX + sizeof(CXD_NAME ":")];	/* in /proc/iomem */
 
 	spinlock_t lock;
 	struct cxd_model model;
@@ -128,6 +135,7 @@ struct cxd_live {
 	/* Accessed-bit scan (scan.c): mappings, and the periodic work. */
 	struct mutex vma_lock;		/* protects @vmas */
 	struct list_head vmas;		/* struct cxd_vma_ref */
+	unsigned int nvmas;		/* entries of @vmas, under @vma_lock */
 	struct delayed_work scan_work;
 	struct work_struct drain_work;	/* background write-back (fault.c) */
 	unsigned int scan_interval_ms;	/* 0: stopped */
@@ -141,7 +149,10 @@ struct cxd_live {
 	bool dead;
 };
 
-#define CXD_PG_LOCK	0
+/* Bits of cxd_live.pflags[page]. */
+#define CXD_PG_LOCK	0	/* sleeping bit lock, see struct cxd_live */
+/* Data arrived for a fault that returned VM_FAULT_RETRY: map it uncounted. */
+#define CXD_PG_FILLED	1
 
 extern struct mutex cxd_cfg_mutex;
 extern struct class *cxd_class;
@@ -163,11 +174,13 @@ bool cxd_vma_is_ours(struct vm_area_struct *vma, struct cxd_live *l);
 void cxd_drain_work(struct work_struct *work);
 
 /* miss.c: shared by the devdax fault path and node-mode latency */
-bool cxd_wait_until(u64 deadline);
-void cxd_miss_account(struct cxd_live *l, u64 page, bool write, u64 t0,
-		      u64 t1, const struct cxd_access *acc);
+bool cxd_wait_sleeps(u64 ns);
+int cxd_wait_until(u64 deadline);
+void cxd_account_miss(struct cxd_live *l, u64 page, bool write, u64 t0,
+		      const struct cxd_access *acc);
 
 /* scan.c */
+void cxd_scan_selftest(void);
 void cxd_scan_init(struct cxd_live *l);
 void cxd_scan_set_interval(struct cxd_live *l, unsigned int ms);
 void cxd_scan_stop(struct cxd_live *l);

@@ -57,15 +57,19 @@ void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c)
 	m->drain_low_pct = c->drain_low_pct;
 }
 
+/* Context: process, may sleep. */
 static void cxd_free_pages(struct cxd_live *l)
 {
 	u64 i;
 
 	if (!l->pages)
 		return;
-	for (i = 0; i < l->npages; i++)
+	for (i = 0; i < l->npages; i++) {
 		if (l->pages[i])
 			__free_page(l->pages[i]);
+		if (!(i % 1024))
+			cond_resched();	/* millions of pages for a large device */
+	}
 	kvfree(l->pages);
 	l->pages = NULL;
 }
@@ -141,11 +145,30 @@ int cxd_check_reserved_range(struct cxd_dev *d, u64 start, u64 size)
 	return 0;
 }
 
+#define CXD_CLEAR_CHUNK	(2ul << 20)
+
+/*
+ * Zero @size bytes at @va, 2 MiB at a time with a reschedule point between:
+ * a reserved range keeps whatever an earlier power cycle, or its time as
+ * node-mode System RAM, left in it, and that must not reach the next user.
+ */
+static void cxd_clear_range(void *va, u64 size)
+{
+	u64 off, n;
+
+	for (off = 0; off < size; off += n) {
+		n = min_t(u64, size - off, CXD_CLEAR_CHUNK);
+		memset(va + off, 0, n);
+		cond_resched();
+	}
+}
+
 /*
  * Reserved-range backing: a physical range reserved at boot with
  * memmap=SIZE$ADDR. It must be reserved memory (not System RAM, not a hole),
- * and free. Mapping it write-back once registers a WB memtype for the range,
- * so PFN mappings of it inherit WB instead of UC- (x86 PAT).
+ * and free. It is zeroed at every power-on, like runtime backing. Mapping
+ * it write-back once registers a WB memtype for the range, so PFN mappings
+ * of it inherit WB instead of UC- (x86 PAT).
  */
 static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *l)
 {
@@ -159,7 +182,9 @@ static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *l)
 	}
 	if (cxd_check_reserved_range(d, start, size))
 		return -EINVAL;
-	l->res = request_mem_region(start, size, config_item_name(&d->item));
+	snprintf(l->res_name, sizeof(l->res_name), CXD_NAME ":%s",
+		 config_item_name(&d->item));
+	l->res = request_mem_region(start, size, l->res_name);
 	if (!l->res) {
 		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) is busy (another device or driver owns part of it)",
 			 start, size);
@@ -173,6 +198,7 @@ static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *l)
 		return -ENOMEM;
 	}
 	l->phys = start;
+	cxd_clear_range(l->wb_map, size);
 	return 0;
 }
 

@@ -8,19 +8,28 @@
  *      unmapped from every mapping of the device (one shared address_space);
  *   2. the NAND model gives the completion time;
  *   3. the fault waits until then with ns precision (busy-wait for short
- *      waits, hrtimer sleep plus a short spin for long ones);
+ *      waits, killable hrtimer sleep plus a short spin for long ones); a
+ *      wait that sleeps drops mmap_lock and ends in VM_FAULT_RETRY when the
+ *      fault may be retried (cxd_can_drop_lock());
  *   4. the page is mapped.
  * Read faults map read-only; the first write goes through ->pfn_mkwrite and
  * marks the line dirty. A fault on a resident page ("minor hit") maps it
  * without NAND time.
  *
- * Ordering between a fault mapping page P and an eviction of P: eviction
- * drops P from the model under l->lock, then unmaps it. A fault maps P under
- * its page bit lock and then re-checks residency under l->lock: if P was
- * evicted meanwhile it unmaps its own PTE. Whichever order the two run in,
- * no PTE of a non-resident page survives.
+ * Ordering between a fault mapping page P and an eviction of P: a fault
+ * holds P's line in the model (CXD_ACC_HOLD, cxd_cache_hold()) from its
+ * access until its PTE is in place, so no concurrent miss, prefetch or drain
+ * can evict P meanwhile (with more faulting threads than lines, a miss
+ * waits for a line instead: acc.busy). The hold also gives identity: P
+ * cannot have been evicted and brought back clean by a prefetch while a
+ * write fault maps it writable. Eviction of an unheld P drops it from the
+ * model under l->lock, then unmaps it; a racing fault cannot map P in
+ * between because mapping requires P resident and held. Whichever order
+ * the two run in, no PTE of a non-resident page survives.
  */
+#include <linux/delay.h>
 #include <linux/fs.h>
+#include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -42,28 +51,109 @@ static void cxd_unmap_page(struct cxd_live *l, u64 pgoff)
 	unmap_mapping_pages(l->inode->i_mapping, pgoff, 1, false);
 }
 
+
+/*
+ * End the hold the fault took on its page's line (CXD_ACC_HOLD). Return:
+ * true if the line was still held, i.e. it is the line this fault filled or
+ * found, which no eviction can have taken meanwhile.
+ */
+static bool cxd_release_line(struct cxd_live *l, u64 pgoff)
+{
+	int ret;
+
+	spin_lock(&l->lock);
+	ret = cxd_cache_release(&l->model.cache, pgoff);
+	spin_unlock(&l->lock);
+	return !ret;
+}
+
+/*
+ * Waits that sleep do not hold mmap_lock (or the per-VMA lock) when the
+ * fault may be retried: the fault drops it, waits (killable) for the data,
+ * marks the page CXD_PG_FILLED and returns VM_FAULT_RETRY, as the page
+ * cache does for I/O. The retried fault finds the page resident and
+ * CXD_PG_FILLED and maps it without a second model access (the access was
+ * counted once). Without FAULT_FLAG_ALLOW_RETRY the wait holds the lock, as
+ * it must. Either way a fatal signal ends the wait.
+ */
+static bool cxd_can_drop_lock(const struct vm_fault *vmf)
+{
+	return fault_flag_allow_retry_first(vmf->flags) &&
+	       !(vmf->flags & FAULT_FLAG_RETRY_NOWAIT);
+}
+
 static vm_fault_t cxd_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	struct cxd_live *l = vma_live(vma);
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
+	bool can_drop = cxd_can_drop_lock(vmf);
 	u64 pgoff = vmf->pgoff;
 	struct cxd_access acc;
+	unsigned long *pf;
 	unsigned int i;
 	pgprot_t prot;
 	vm_fault_t ret;
-	bool resident;
-	u64 t0, t1;
+	bool filled;
+	u64 t0, deadline;
+	int err;
 
 	if (pgoff >= l->npages)
 		return VM_FAULT_SIGBUS;
+	pf = &l->pflags[pgoff];
 
-	if (wait_on_bit_lock(&l->pflags[pgoff], CXD_PG_LOCK, TASK_KILLABLE))
-		return VM_FAULT_NOPAGE;	/* fatal signal: let it be delivered */
+	if (test_and_set_bit_lock(CXD_PG_LOCK, pf)) {
+		/* Another fault is filling the page: wait for it, unlocked if we may. */
+		if (can_drop) {
+			get_device(&l->dev);
+			cxd_release_fault_lock(vmf);
+			wait_on_bit(pf, CXD_PG_LOCK, TASK_KILLABLE);
+			put_device(&l->dev);
+			return VM_FAULT_RETRY;
+		}
+		if (wait_on_bit_lock(pf, CXD_PG_LOCK, TASK_KILLABLE))
+			return VM_FAULT_NOPAGE;	/* fatal signal: let it be delivered */
+	}
 
 	t0 = ktime_get_ns();
+	filled = test_and_clear_bit(CXD_PG_FILLED, pf);
 	spin_lock(&l->lock);
-	cxd_model_access(&l->model, pgoff, write ? CXD_ACC_WRITE : 0, t0, &acc);
+	if (filled && cxd_cache_ready_ns(&l->model.cache, pgoff) <= t0 &&
+	    !cxd_cache_hold(&l->model.cache, pgoff)) {
+		/* The retry of a fault that waited unlocked: already counted. */
+		memset(&acc, 0, sizeof(acc));
+		acc.hit = true;
+		acc.done_ns = t0;
+		if (write)
+			cxd_cache_set_dirty(&l->model.cache, pgoff);
+	} else {
+		cxd_model_access(&l->model, pgoff, CXD_ACC_HOLD |
+				 (write ? CXD_ACC_WRITE : 0), t0, &acc);
+	}
+	if (acc.busy) {
+		/*
+		 * Every line the page may use is held by faults in flight:
+		 * wait for one to finish (a tick, unlocked if we may), then
+		 * fault again.
+		 */
+		spin_unlock(&l->lock);
+		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
+		if (can_drop) {
+			get_device(&l->dev);
+			cxd_release_fault_lock(vmf);
+			schedule_timeout_killable(1);
+			put_device(&l->dev);
+			return VM_FAULT_RETRY;
+		}
+		usleep_range(20, 100);
+		return VM_FAULT_NOPAGE;
+	}
+	/*
+	 * Never map a line before its data is there: a miss or a late
+	 * prefetch waits for its read (acc.done_ns); a hit on a line whose
+	 * filling fault was killed waits for the rest of that read.
+	 */
+	deadline = max(acc.done_ns, cxd_cache_ready_ns(&l->model.cache, pgoff));
 	spin_unlock(&l->lock);
 	if (acc.drain)
 		queue_work(system_unbound_wq, &l->drain_work);
@@ -72,24 +162,38 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	/* Victims of the demand miss and of its prefetches leave every mapping. */
 	for (i = 0; i < acc.nvictims; i++)
 		cxd_unmap_page(l, acc.victims[i].page);
-	/* A miss, or a hit on a prefetch still in flight, waits for the data. */
-	if (!acc.hit || acc.late)
-		cxd_wait_until(acc.done_ns);
+
+	if (can_drop && deadline > t0 && cxd_wait_sleeps(deadline - t0)) {
+		get_device(&l->dev);
+		cxd_release_fault_lock(vmf);
+		/* vma and vmf->vma may be gone from here on. */
+		if (!cxd_wait_until(deadline)) {
+			if (!acc.hit)
+				cxd_account_miss(l, pgoff, write, t0, &acc);
+			set_bit(CXD_PG_FILLED, pf);
+		}
+		cxd_release_line(l, pgoff);
+		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
+		put_device(&l->dev);
+		return VM_FAULT_RETRY;
+	}
+	err = cxd_wait_until(deadline);
+	if (err) {
+		cxd_release_line(l, pgoff);
+		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
+		return VM_FAULT_NOPAGE;	/* fatal signal: let it be delivered */
+	}
 
 	prot = write ? vm_get_page_prot(vma->vm_flags) : vma->vm_page_prot;
 	ret = vmf_insert_pfn_prot(vma, vmf->address, cxd_page_pfn(l, pgoff), prot);
 
-	spin_lock(&l->lock);
-	resident = cxd_cache_resident(&l->model.cache, pgoff);
-	if (!acc.hit) {
-		t1 = ktime_get_ns();
-		cxd_miss_account(l, pgoff, write, t0, t1, &acc);
-	}
-	spin_unlock(&l->lock);
-	if (!resident)
-		cxd_unmap_page(l, pgoff);	/* evicted while we mapped it */
+	if (!acc.hit)
+		cxd_account_miss(l, pgoff, write, t0, &acc);
+	/* Held lines are never evicted: this only fails if the model was reset. */
+	if (!cxd_release_line(l, pgoff))
+		cxd_unmap_page(l, pgoff);
 
-	clear_and_wake_up_bit(CXD_PG_LOCK, &l->pflags[pgoff]);
+	clear_and_wake_up_bit(CXD_PG_LOCK, pf);
 	return ret;
 }
 
@@ -176,7 +280,12 @@ static int cxd_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct cxd_live *l = file->private_data;
 
-	if (!(vma->vm_flags & VM_SHARED)) {
+	/*
+	 * VM_MAYSHARE, not VM_SHARED: for a file opened read-only the kernel
+	 * clears VM_SHARED (and VM_MAYWRITE) from a MAP_SHARED mapping, which
+	 * is still shared. devdax (check_vma()) tests VM_MAYSHARE too.
+	 */
+	if (!(vma->vm_flags & VM_MAYSHARE)) {
 		pr_info_ratelimited(CXD_NAME "%d: %s[%d]: MAP_PRIVATE is not supported, use MAP_SHARED\n",
 				    MINOR(l->dev.devt), current->comm,
 				    task_pid_nr(current));

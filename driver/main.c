@@ -67,6 +67,8 @@ static int __init cxd_init(void)
 		goto err_class;
 	}
 
+	cxd_scan_selftest();
+
 	ret = cxd_node_init();
 	if (ret)
 		goto err_mnt;

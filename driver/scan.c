@@ -25,7 +25,10 @@
  * kernel does not let modules flush (7.x), they are seen again only after
  * their TLB entry is evicted for other reasons.
  */
+#include <linux/err.h>
 #include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/module.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -56,6 +59,12 @@ struct cxd_scan_ctx {
 
 /**
  * cxd_vma_track() - remember a new mapping @vma of device @l.
+ *
+ * The record lives in @vma->vm_private_data, so untracking is O(1). A VMA
+ * made by vm_ops->open (split, fork, mremap) arrives with its parent's
+ * pointer copied there and gets its own record. On failure
+ * vm_private_data is NULL: the mapping works but the scan does not see it.
+ *
  * Context: ->mmap or vm_ops->open (mmap_lock held for write). Return: 0 or
  * -ENOMEM.
  */
@@ -63,6 +72,7 @@ int cxd_vma_track(struct cxd_live *l, struct vm_area_struct *vma)
 {
 	struct cxd_vma_ref *r = kmalloc(sizeof(*r), GFP_KERNEL);
 
+	vma->vm_private_data = r;
 	if (!r)
 		return -ENOMEM;
 	r->vma = vma;
@@ -70,28 +80,28 @@ int cxd_vma_track(struct cxd_live *l, struct vm_area_struct *vma)
 	mmgrab(r->mm);
 	mutex_lock(&l->vma_lock);
 	list_add_tail(&r->node, &l->vmas);
+	l->nvmas++;
 	mutex_unlock(&l->vma_lock);
 	return 0;
 }
 
-/** cxd_vma_untrack() - forget mapping @vma of device @l (vm_ops->close). */
+/**
+ * cxd_vma_untrack() - forget mapping @vma of device @l (vm_ops->close), in
+ * O(1). Context: mmap_lock held for write, may sleep.
+ */
 void cxd_vma_untrack(struct cxd_live *l, struct vm_area_struct *vma)
 {
-	struct cxd_vma_ref *r, *found = NULL;
+	struct cxd_vma_ref *r = vma->vm_private_data;
 
+	if (!r)
+		return;
+	vma->vm_private_data = NULL;
 	mutex_lock(&l->vma_lock);
-	list_for_each_entry(r, &l->vmas, node) {
-		if (r->vma == vma) {
-			list_del(&r->node);
-			found = r;
-			break;
-		}
-	}
+	list_del(&r->node);
+	l->nvmas--;
 	mutex_unlock(&l->vma_lock);
-	if (found) {
-		mmdrop(found->mm);
-		kfree(found);
-	}
+	mmdrop(r->mm);
+	kfree(r);
 }
 
 static void cxd_scan_flush(struct cxd_scan_ctx *ctx)
@@ -131,6 +141,22 @@ struct cxd_scan_target {
 	unsigned long start;
 };
 
+/*
+ * Bytes of @vma to walk: only the part that maps device pages (below
+ * capacity; the rest can never have a PTE, its faults raise SIGBUS). Where
+ * the walk is apply_to_page_range() (7.x, see compat.h), which allocates
+ * page tables for the whole range it is given, this bounds them by the
+ * device's capacity instead of the mapping's size: a 1 TiB MAP_NORESERVE
+ * mapping of a small device would otherwise cost 2 GiB of page tables.
+ * Caller checked vm_pgoff < npages.
+ */
+static unsigned long cxd_scan_len(struct cxd_live *l, struct vm_area_struct *vma)
+{
+	u64 pages = min_t(u64, vma_pages(vma), l->npages - vma->vm_pgoff);
+
+	return pages << PAGE_SHIFT;
+}
+
 static void cxd_scan_one(struct cxd_live *l, struct cxd_scan_target *t,
 			 struct cxd_scan_ctx *ctx)
 {
@@ -141,10 +167,11 @@ static void cxd_scan_one(struct cxd_live *l, struct cxd_scan_target *t,
 	mmap_read_lock(t->mm);
 	vma = find_vma(t->mm, t->start);
 	/* The mapping may have gone or changed since the snapshot. */
-	if (vma && vma->vm_start == t->start && cxd_vma_is_ours(vma, l)) {
+	if (vma && vma->vm_start == t->start && cxd_vma_is_ours(vma, l) &&
+	    vma->vm_pgoff < l->npages) {
 		ctx->vma = vma;
 		cxd_apply_to_existing_page_range(t->mm, vma->vm_start,
-						 vma->vm_end - vma->vm_start,
+						 cxd_scan_len(l, vma),
 						 cxd_scan_pte, ctx);
 		if (ctx->n)
 			cxd_scan_flush(ctx);
@@ -172,10 +199,11 @@ static void cxd_scan_work(struct work_struct *work)
 	ctx->nzap = 0;
 	ctx->zap = !CXD_CAN_FLUSH_TLB;
 
+	/* kvmalloc: hundreds of thousands of mappings exceed kmalloc's limit. */
 	mutex_lock(&l->vma_lock);
-	cap = list_count_nodes(&l->vmas);
+	cap = l->nvmas;
 	if (cap)
-		t = kmalloc_array(cap, sizeof(*t), GFP_KERNEL);
+		t = kvmalloc_array(cap, sizeof(*t), GFP_KERNEL);
 	if (t) {
 		list_for_each_entry(r, &l->vmas, node) {
 			t[n].mm = r->mm;
@@ -201,7 +229,7 @@ static void cxd_scan_work(struct work_struct *work)
 		cxd_flush_tlb_all_cpus();
 	for (i = 0; i < ctx->nzap; i++)
 		unmap_mapping_pages(l->inode->i_mapping, ctx->zap_pages[i], 1, false);
-	kfree(t);
+	kvfree(t);
 	kfree(ctx);
 	spin_lock(&l->lock);
 	l->scan_passes++;
@@ -213,12 +241,90 @@ rearm:
 				   msecs_to_jiffies(ms));
 }
 
+/* Set by cxd_scan_selftest(): the page-table walk sees every present PTE. */
+static bool cxd_scan_walk_ok = true;
+module_param_named(scan_walk_ok, cxd_scan_walk_ok, bool, 0444);
+MODULE_PARM_DESC(scan_walk_ok,
+		 "result of the load-time page-table walk self-test; N: accessed-bit scanning is refused (read-only)");
+
+static int cxd_selftest_pte(pte_t *pte, unsigned long addr, void *data)
+{
+	unsigned long *present = data;
+
+	if (pte_present(*pte))
+		(*present)++;
+	return 0;
+}
+
+/**
+ * cxd_scan_selftest() - does this kernel's page-table walk reach a present
+ * PTE that follows an empty one in the same table?
+ *
+ * Stable kernels before the backport of "mm: fix
+ * apply_to_existing_page_range()" (6.1.135 and 6.12.25, per the Debian
+ * changelogs) stop calling the callback at the first empty PTE of a
+ * table, so the scan would miss most accessed pages and lru, clock and
+ * s3fifo would silently act like fifo. The test maps two pages of
+ * anonymous memory in the caller's mm, within one page table, faults in
+ * only the second, and walks both: exactly one present PTE must be seen.
+ * Where the walk fails, the scan is refused (cxd_scan_set_interval()) and
+ * one log line says why.
+ *
+ * Context: module init, in the loading process (it has an mm).
+ */
+void cxd_scan_selftest(void)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long addr, a, present = 0;
+	struct page *page;
+	int i;
+
+	if (!mm)
+		return;
+	addr = vm_mmap(NULL, 0, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, 0);
+	if (IS_ERR_VALUE(addr))
+		return;
+	/* Two consecutive pages of the four share one PTE table. */
+	for (i = 0; i < 2; i++)
+		if (((addr + i * PAGE_SIZE) & PMD_MASK) ==
+		    ((addr + (i + 1) * PAGE_SIZE) & PMD_MASK))
+			break;
+	a = addr + i * PAGE_SIZE;
+	if (get_user_pages_fast(a + PAGE_SIZE, 1, FOLL_WRITE, &page) == 1) {
+		mmap_read_lock(mm);
+		cxd_apply_to_existing_page_range(mm, a, 2 * PAGE_SIZE,
+						 cxd_selftest_pte, &present);
+		mmap_read_unlock(mm);
+		put_page(page);
+		cxd_scan_walk_ok = present == 1;
+	}
+	vm_munmap(addr, 4 * PAGE_SIZE);
+	if (!cxd_scan_walk_ok)
+		pr_warn(CXD_NAME ": this kernel's page-table walk stops at the first empty PTE (needs \"mm: fix apply_to_existing_page_range()\", 6.1.135 or 6.12.25): accessed-bit scanning is disabled, lru, clock and s3fifo see only faults\n");
+}
+
 /**
  * cxd_scan_set_interval() - (re)start the scan of @l every @ms milliseconds;
- * 0 stops it. Context: process; caller holds cxd_cfg_mutex.
+ * 0 stops it. A node-mode device has no mappings of its own (its memory is
+ * reached as NUMA memory), so this scan never runs for it: the interval is
+ * only recorded, for node-mode latency's own scan of the node's pages
+ * (hotplug/nodelat.c), which reads it before each pass. Nor does any scan
+ * run on a kernel that failed cxd_scan_selftest().
+ * Context: process; caller holds cxd_cfg_mutex.
  */
 void cxd_scan_set_interval(struct cxd_live *l, unsigned int ms)
 {
+	if (l->node) {
+		WRITE_ONCE(l->scan_interval_ms, ms);
+		return;
+	}
+	if (!cxd_scan_walk_ok) {
+		if (ms)
+			pr_warn_ratelimited(CXD_NAME "%d: scan_interval_ms ignored: this kernel's page-table walk is broken (see the log at module load)\n",
+					    MINOR(l->dev.devt));
+		return;
+	}
 	WRITE_ONCE(l->scan_interval_ms, ms);
 	if (ms)
 		mod_delayed_work(system_unbound_wq, &l->scan_work,

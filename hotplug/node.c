@@ -476,12 +476,21 @@ void cxd_node_detach(struct cxd_live *l)
 	kfree(n);
 }
 
+struct cxd_dax_name {
+	char *buf;
+	size_t len;
+};
+
+/*
+ * Copy the name here: device_for_each_child() holds a reference on @dev
+ * only during this call, and the dax device may be destroyed right after.
+ */
 static int cxd_find_dax(struct device *dev, void *data)
 {
-	const char **name = data;
+	struct cxd_dax_name *name = data;
 
 	if (dev->bus && !strcmp(dev->bus->name, "dax")) {
-		*name = dev_name(dev);
+		strscpy(name->buf, dev_name(dev), name->len);
 		return 1;
 	}
 	return 0;
@@ -498,12 +507,10 @@ static int cxd_find_dax(struct device *dev, void *data)
  */
 void cxd_node_dax_name_get(const struct cxd_live *l, char *buf, size_t len)
 {
-	const char *name = NULL;
+	struct cxd_dax_name name = { .buf = buf, .len = len };
 
 	buf[0] = '\0';
 	device_for_each_child(&l->node->pdev->dev, &name, cxd_find_dax);
-	if (name)
-		strscpy(buf, name, len);
 }
 
 /**

@@ -473,7 +473,6 @@ static void cxd_nl_access(struct cxd_nodelat *nl, u64 page, unsigned long va,
 	struct cxd_live *l = nl->l;
 	struct cxd_access *acc;
 	struct cxd_nl_mm *m;
-	u64 t1;
 
 	WRITE_ONCE(nl->va[page], va);
 	if (mm == current->mm) {
@@ -497,12 +496,8 @@ static void cxd_nl_access(struct cxd_nodelat *nl, u64 page, unsigned long va,
 	cxd_nl_evict(nl, acc->victims, acc->nvictims);
 	if (!acc->hit || acc->late)
 		cxd_wait_until(acc->done_ns);
-	if (!acc->hit) {
-		t1 = ktime_get_ns();
-		spin_lock(&l->lock);
-		cxd_miss_account(l, page, flags & CXD_ACC_WRITE, t0, t1, acc);
-		spin_unlock(&l->lock);
-	}
+	if (!acc->hit)
+		cxd_account_miss(l, page, flags & CXD_ACC_WRITE, t0, acc);
 	kfree(acc);
 }
 

@@ -225,8 +225,11 @@ static uint32_t random_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 	uint32_t off = (uint32_t)(rng_next(c) % c->ways), k;
 
 	for (k = 0; k < c->ways; k++, off = (off + 1) % c->ways)
-		if (base + off != c->pin_line && line_resident(c, base + off))
+		if (base + off != c->pin_line && line_resident(c, base + off) &&
+		    !(c->line_flags[base + off] & CXD_LINE_HELD))
 			break;
+	if (k == c->ways)
+		return CXD_NO_LINE;	/* every resident line is held */
 	queue_unlink(c, &set->main, base + off);
 	return base + off;
 }
@@ -818,26 +821,42 @@ void cxd_cache_touch(struct cxd_cache *c, uint64_t page)
 
 /*
  * Evict one line of the full @set (first line @base), keeping the pinned
- * line: queue policies get the set without it (it goes back at the tail of
- * its queue, where a just-inserted line is anyway); random skips it itself.
- * Return: the line, unlinked, or CXD_NO_LINE if the pinned line is the
- * set's only line.
+ * line and the held ones: queue policies get the set without the pinned
+ * line (it goes back at the tail of its queue, where a just-inserted line is
+ * anyway); a held line they pick is set aside and the policy asked again,
+ * and the lines set aside go back at the tails of their queues (held lines
+ * are in flight, i.e. just inserted, too). Random skips both itself. The
+ * extra work is O(held lines of the set), at most the number of concurrent
+ * faults.
+ * Return: the line, unlinked, or CXD_NO_LINE if only pinned or held lines
+ * are left.
  */
 static uint32_t set_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 			  uint32_t base)
 {
-	uint32_t pin = c->pin_line, line;
+	uint32_t pin = c->pin_line, line = CXD_NO_LINE, l;
 	struct cxd_queue *q = NULL;
+	struct cxd_queue aside;
 
+	if (c->policy == CXD_POLICY_RANDOM)
+		return random_evict(c, set, base);
 	if (pin != CXD_NO_LINE && pin / c->ways == base / c->ways) {
-		if (c->ways == 1)
-			return CXD_NO_LINE;
-		if (c->policy != CXD_POLICY_RANDOM) {
-			q = queue_of(c, set, pin);
-			queue_unlink(c, q, pin);
-		}
+		q = queue_of(c, set, pin);
+		queue_unlink(c, q, pin);
 	}
-	line = policy_ops(c)->evict(c, set, base);
+	queue_init(&aside);
+	while (set->main.len + set->small.len + set->aux.len) {
+		line = policy_ops(c)->evict(c, set, base);
+		if (!(c->line_flags[line] & CXD_LINE_HELD))
+			break;
+		queue_push_tail(c, &aside, line);
+		line = CXD_NO_LINE;
+	}
+	while (aside.len) {
+		l = aside.head;
+		queue_unlink(c, &aside, l);
+		queue_push_tail(c, queue_of(c, set, l), l);
+	}
 	if (q)
 		queue_push_tail(c, q, pin);
 	return line;
@@ -993,6 +1012,49 @@ void cxd_cache_pin(struct cxd_cache *c, uint64_t page)
 }
 
 /**
+ * cxd_cache_hold() - protect resident @page from eviction while in flight.
+ * @c:    cache.
+ * @page: host page number.
+ *
+ * Unlike the single pin (cxd_cache_pin()), any number of lines may be held:
+ * one per fault in progress. A held line is skipped by every policy, by
+ * fills and by the drain until cxd_cache_release(). A set whose lines are
+ * all held cannot take a new page (cxd_cache_fill() fails).
+ *
+ * Return: 0, or -1 if @page is not resident (nothing changes).
+ */
+int cxd_cache_hold(struct cxd_cache *c, uint64_t page)
+{
+	uint32_t line = line_of(c, page);
+
+	if (line == CXD_NO_LINE)
+		return -1;
+	c->line_flags[line] |= CXD_LINE_HELD;
+	return 0;
+}
+
+/**
+ * cxd_cache_release() - end the hold on @page (cxd_cache_hold()).
+ * @c:    cache.
+ * @page: host page number.
+ *
+ * A held line cannot have been evicted, so a 0 return also means that
+ * @page's line is still the one filled for the holder (identity, not just
+ * residency).
+ *
+ * Return: 0 if @page was resident and held (the hold is dropped), else -1.
+ */
+int cxd_cache_release(struct cxd_cache *c, uint64_t page)
+{
+	uint32_t line = line_of(c, page);
+
+	if (line == CXD_NO_LINE || !(c->line_flags[line] & CXD_LINE_HELD))
+		return -1;
+	c->line_flags[line] &= ~CXD_LINE_HELD;
+	return 0;
+}
+
+/**
  * cxd_cache_ready_ns() - when resident @page's data is available.
  * @c:    cache.
  * @page: host page number.
@@ -1070,7 +1132,8 @@ static void cache_fold(struct cxd_cache *c)
 		}
 	}
 	for (l = 0; l < c->nlines; l++)
-		c->line_flags[l] &= CXD_LINE_DIRTY | CXD_LINE_PREFETCH;
+		c->line_flags[l] &= CXD_LINE_DIRTY | CXD_LINE_PREFETCH |
+				    CXD_LINE_HELD;
 	ghost_clear(c);
 }
 

@@ -486,6 +486,7 @@ static void access_reset(struct cxd_access *res, uint64_t now_ns)
 	res->prefetch_hit = false;
 	res->late = false;
 	res->drain = false;
+	res->busy = false;
 	res->nvictims = 0;
 	res->nprefetched = 0;
 }
@@ -524,6 +525,11 @@ static bool drain_wanted(const struct cxd_model *m)
  * to model_miss_ns and the miss histogram. Then the prefetcher runs (see
  * enum cxd_prefetch_mode) with the demand page pinned.
  *
+ * With CXD_ACC_HOLD the demand page's line is held (cxd_cache_hold()) when
+ * the call returns, hit or miss. Held lines are never evicted; a miss whose
+ * set holds only held (or pinned) lines sets res->busy, changes and counts
+ * nothing, and the caller retries once a holder released its line.
+ *
  * An out-of-range @page changes nothing: res reports a miss with no victim
  * and done_ns = @now_ns.
  */
@@ -559,9 +565,12 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 		}
 		trigger = res->prefetch_hit;
 	} else {
+		if (cxd_cache_fill(c, page, 0, &v)) {
+			res->busy = true;	/* every line of the set is held */
+			return;
+		}
 		if (m->prefetch == CXD_PF_FDP)
 			cxd_fdp_demand_miss(&m->fdp, page);
-		cxd_cache_fill(c, page, 0, &v);
 		take_victim(m, &v, now_ns, res);
 		if (write)
 			cxd_cache_set_dirty(c, page);
@@ -586,6 +595,8 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 		trigger = true;
 	}
 
+	if (flags & CXD_ACC_HOLD)
+		cxd_cache_hold(c, page);
 	if (m->prefetch != CXD_PF_NONE) {
 		cxd_cache_pin(c, page);
 		prefetch_after(m, page, trigger, now_ns, res);

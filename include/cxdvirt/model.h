@@ -297,9 +297,10 @@ int cxd_policy_parse(const char *name);
 #define CXD_LINE_PREFETCH	0x02u	/* filled by prefetch, not yet used */
 #define CXD_LINE_REF		0x04u	/* clock reference bit */
 #define CXD_LINE_SMALL		0x08u	/* S3-FIFO: in the small queue */
+#define CXD_LINE_HELD		0x40u	/* in flight to a mapping: never evicted */
 #define CXD_LINE_FREQ_SHIFT	4	/* S3-FIFO: 2-bit access frequency */
 #define CXD_LINE_FREQ_MASK	0x30u
-#define CXD_LINE_AUX		0x40u	/* CFLRU: in the window's dirty queue */
+#define CXD_LINE_AUX		0x80u	/* CFLRU: in the window's dirty queue */
 
 /* Private to cache.c: one doubly-linked queue of lines (oldest at head). */
 struct cxd_queue {
@@ -436,6 +437,19 @@ int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
 		   struct cxd_victim *v);
 /** cxd_cache_pin() - protect resident @page from eviction (CXD_NO_PAGE: unpin). */
 void cxd_cache_pin(struct cxd_cache *c, uint64_t page);
+/**
+ * cxd_cache_hold() - mark resident @page held: no policy, fill or drain
+ * evicts it until cxd_cache_release(). The module holds a page from its
+ * fault's access until the PTE is in place. Return: 0, or -1 if @page is
+ * not resident (nothing changes).
+ */
+int cxd_cache_hold(struct cxd_cache *c, uint64_t page);
+/**
+ * cxd_cache_release() - end the hold on @page. Since a held line is never
+ * evicted, success also says that the line is the one the holder filled.
+ * Return: 0 if @page was resident and held, else -1.
+ */
+int cxd_cache_release(struct cxd_cache *c, uint64_t page);
 /** cxd_cache_ready_ns() - when resident @page's data is available (ns), 0 if absent. */
 uint64_t cxd_cache_ready_ns(const struct cxd_cache *c, uint64_t page);
 /** cxd_cache_set_ready() - record when resident @page's data is available (ns). */
@@ -897,6 +911,8 @@ struct cxd_model_cfg {
 const char *cxd_ftl_check(const struct cxd_model_cfg *cfg);
 
 #define CXD_ACC_WRITE	0x1u
+/* Hold the demand page's line after the access (cxd_cache_hold()). */
+#define CXD_ACC_HOLD	0x2u
 
 /**
  * struct cxd_access - outcome of cxd_model_access().
@@ -924,6 +940,9 @@ const char *cxd_ftl_check(const struct cxd_model_cfg *cfg);
  * @prefetched:		pages the prefetcher made resident in this call; their
  *			data is available at @prefetch_done_ns[i].
  * @prefetch_done_ns:	completion of each prefetch's NAND read (ns).
+ * @busy:		a miss found every line of its set held: nothing
+ *			changed and nothing was counted; try again once a
+ *			holder released its line.
  */
 struct cxd_access {
 	bool hit;
@@ -939,6 +958,7 @@ struct cxd_access {
 	uint32_t nprefetched;
 	uint64_t prefetched[CXD_MAX_PREFETCH_DEGREE];
 	uint64_t prefetch_done_ns[CXD_MAX_PREFETCH_DEGREE];
+	bool busy;
 };
 
 /** cxd_model_state_size() - bytes of state, fully associative. 0 if invalid. */
@@ -962,7 +982,9 @@ int cxd_model_init_cfg(struct cxd_model *m, const struct cxd_model_cfg *cfg,
  * read from NAND (unless write_alloc/skip_unwritten say otherwise), dirty if
  * the access is a write. Then the prefetcher may insert more pages, each
  * read at @now_ns after the demand read, each possibly evicting one more.
- * @flags: CXD_ACC_WRITE or 0.
+ * Held lines are never victims; a miss whose set has only held lines sets
+ * @res->busy and changes nothing.
+ * @flags: CXD_ACC_WRITE, CXD_ACC_HOLD (hold the demand line), or 0.
  */
 void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 		      uint64_t now_ns, struct cxd_access *res);

@@ -1,0 +1,22 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Numbers with a leading zero are decimal, as documented (not octal).
+. /tests/lib.sh
+
+D=small
+trap 'dev_rm $D 2>/dev/null' EXIT
+
+mkdir "$CFS/$D" || bail "mkdir $D"
+is "$(dev_set $D t_read_ns 0100)" OK "t_read_ns=0100 accepted"
+is "$(dev_get $D t_read_ns)" 100 "0100 reads back as decimal 100"
+is "$(dev_set $D t_read_ns 0x100)" OK "t_read_ns=0x100 accepted"
+is "$(dev_get $D t_read_ns)" 256 "0x100 is hex"
+is "$(dev_set $D capacity 010M)" OK "capacity=010M accepted"
+is_num "$(dev_get $D capacity)" 10M "010M is 10M"
+is "$(dev_set $D t_read_ns 09)" OK "09 (not octal) accepted"
+is "$(dev_get $D t_read_ns)" 9 "09 reads back as 9"
+is "$(dev_set $D t_read_ns 0x)" EINVAL "0x alone refused"
+is "$(dev_set $D t_read_ns 0x0x5)" EINVAL "0x0x5 refused"
+rmdir "$CFS/$D"
+ok $? "remove $D"
+done_testing
