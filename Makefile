@@ -4,6 +4,7 @@
 #
 #   make            build cxdvirt.ko (at the top) and the user tools
 #   make check      install what is missing, unit tests, then the guest suite
+#   make mutation   mutants of the model against the host tests (score >= 95%)
 #   make demo       boot a guest, make two devices, print their hit/miss table
 #   make build-matrix  -Werror module builds for Debian trixie 6.12 and sid 7.x
 #   make check-matrix  build + guest suite on bookworm 6.1, trixie 6.12, sid 7.x
@@ -101,6 +102,16 @@ unit: $(MODEL_LIB) $(TOOLS)
 	$(MAKE) -C tests/unit run
 	prove -e bash tests/tools/*.sh
 
+# Mutation run (tests/mutation/run.sh): every mutant of the model listed in
+# tests/mutation/mutants, applied one at a time to a scratch copy of the
+# tree, against the host tests of `make unit`; prints the score and the
+# survivors, fails below MUTATION_MIN_PCT percent killed. MUTANTS=REGEX
+# runs only the mutants whose name matches.
+MUTATION_MIN_PCT ?= 95
+.PHONY: mutation
+mutation:
+	tests/mutation/run.sh -m $(MUTATION_MIN_PCT) $(MUTANTS)
+
 guest: all
 	tests/lane/run-guest.sh
 
@@ -109,6 +120,7 @@ check: deps
 	$(MAKE) sparse
 	$(MAKE) checkpatch
 	$(MAKE) unit
+	$(MAKE) mutation
 	$(MAKE) fuzz-smoke
 	$(MAKE) guest
 
