@@ -4,6 +4,7 @@
 #
 #   make            build cxdvirt.ko (at the top) and the user tools
 #   make check      install what is missing, unit tests, then the guest suite
+#   make mutation   mutants of the model against the host tests (score >= 95%)
 #   make demo       boot a guest, make two devices, print their hit/miss table
 #   make install    module (extra/, then depmod), tools, man pages, modprobe.d
 #                   and udev files; DESTDIR and PREFIX honoured (docs/install.md)
@@ -119,6 +120,16 @@ MANPAGES := $(wildcard docs/man/*.[1-8])
 man-lint:
 	mandoc -Tlint -Wwarning $(MANPAGES)
 
+# Mutation run (tests/mutation/run.sh): every mutant of the model listed in
+# tests/mutation/mutants, applied one at a time to a scratch copy of the
+# tree, against the host tests of `make unit`; prints the score and the
+# survivors, fails below MUTATION_MIN_PCT percent killed. MUTANTS=REGEX
+# runs only the mutants whose name matches.
+MUTATION_MIN_PCT ?= 95
+.PHONY: mutation
+mutation:
+	tests/mutation/run.sh -m $(MUTATION_MIN_PCT) $(MUTANTS)
+
 guest: all
 	tests/lane/run-guest.sh
 
@@ -128,6 +139,7 @@ check: deps
 	$(MAKE) checkpatch
 	$(MAKE) man-lint
 	$(MAKE) unit
+	$(MAKE) mutation
 	$(MAKE) fuzz-smoke
 	$(MAKE) guest
 	$(MAKE) check-dkms

@@ -410,6 +410,36 @@ static void test_random_distribution(void **state)
 	}
 }
 
+/* random: whatever the draws, the pinned line is never the victim. */
+static void test_random_pin(void **state)
+{
+	struct cxd_victim v;
+	struct pol_fix *f;
+	unsigned int seed, hits[4];
+	uint64_t p;
+
+	(void)state;
+	for (seed = 0; seed < 4; seed++) {
+		f = pol_new(1000, 4, 0, CXD_POLICY_RANDOM);
+		cxd_cache_set_seed(&f->c, seed);
+		memset(hits, 0, sizeof(hits));
+		for (p = 0; p < 4; p++)
+			acc(f, p);
+		cxd_cache_pin(&f->c, 2);
+		for (p = 4; p < 400; p++) {
+			assert_int_equal(cxd_cache_fill(&f->c, p, 0, &v), 0);
+			assert_true(v.page != 2);
+			hits[f->c.line_of_page[p]]++;
+		}
+		assert_true(cxd_cache_resident(&f->c, 2));
+		/* the three other lines were all chosen */
+		assert_int_equal(hits[2], 0);
+		assert_true(hits[0] && hits[1] && hits[3]);
+		check_sets(&f->c);
+		pol_free(f);
+	}
+}
+
 static void run_random_policy(uint64_t seed, uint64_t *victims, unsigned int n)
 {
 	struct pol_fix *f = pol_new(4096, 64, 0, CXD_POLICY_RANDOM);
@@ -606,6 +636,7 @@ int main(void)
 		cmocka_unit_test(test_s3fifo_victims),
 		cmocka_unit_test(test_s3fifo_small_share),
 		cmocka_unit_test(test_random_distribution),
+		cmocka_unit_test(test_random_pin),
 		cmocka_unit_test(test_random_reproducible),
 		cmocka_unit_test(test_switch_keeps_residency),
 		cmocka_unit_test(test_set_conflicts),

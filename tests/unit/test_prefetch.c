@@ -235,6 +235,34 @@ static void test_degree_bounds(void **state)
 	pf_free(f);
 }
 
+/*
+ * The degree is clamped before resident pages are skipped: with degree 100,
+ * next-N looks at page+1 .. page+16 only, so resident pages among them
+ * shorten the batch instead of pushing it further out.
+ */
+static void test_degree_clamp_window(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct pf_fix *f = pf_new(1024, 64, 0, &c, CXD_POLICY_FIFO,
+				  CXD_PF_NEXT, 4);
+	struct cxd_access r;
+	unsigned int i;
+
+	(void)state;
+	cxd_model_access(&f->m, 203, 0, 0, &r);	/* 204 .. 207 prefetched */
+	assert_int_equal(r.nprefetched, 4);
+	f->m.prefetch_degree = 100;
+	cxd_model_access(&f->m, 200, 0, 0, &r);
+	/* 201, 202, then 208 .. 216: 203 .. 207 are resident */
+	assert_int_equal(r.nprefetched, 11);
+	assert_int_equal(r.prefetched[0], 201);
+	assert_int_equal(r.prefetched[1], 202);
+	for (i = 2; i < 11; i++)
+		assert_int_equal(r.prefetched[i], 206 + i);
+	assert_false(cxd_cache_resident(&f->m.cache, 217));
+	pf_free(f);
+}
+
 /* Stride: detection after a repeated stride, distance, interleaving. */
 static void test_stride(void **state)
 {
@@ -381,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_prefetch_after_demand),
 		cmocka_unit_test(test_victims_and_pollution),
 		cmocka_unit_test(test_degree_bounds),
+		cmocka_unit_test(test_degree_clamp_window),
 		cmocka_unit_test(test_stride),
 		cmocka_unit_test(test_stride_table_lru),
 		cmocka_unit_test(test_stride_window),

@@ -1,0 +1,230 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Mutation run over the device model (make mutation; docs/testing.md).
+#
+# Each line of the mutant list (tests/mutation/mutants, see its header) is
+# one deliberate bug: a sed expression applied to one file of
+# driver/model/. For every mutant, on a scratch copy of the tree (the
+# worktree itself is never modified): restore the pristine sources, apply
+# the expression, check that it changed the file, rebuild the model library
+# and relink the unit tests, run them, and if they all pass build the tools
+# and run their tests too (the host tests of make unit: tests/unit/test_*,
+# then tests/tools/*.sh), stopping at the first failure.
+# A mutant is killed when a test fails or times out, and survives when they
+# all pass. A mutant that does not apply (the code it names is gone) or does
+# not compile is an error in the list: the run fails, whatever the score.
+#
+# Usage: tests/mutation/run.sh [-l LIST] [-m MIN_PCT] [-k] [NAME_REGEX]
+#   -l LIST      mutant list (default: tests/mutation/mutants)
+#   -m MIN_PCT   fail below this mutation score in % (default 95)
+#   -k           keep the scratch directory (its path is printed)
+#   NAME_REGEX   run only the mutants whose name matches (grep -E); the
+#                score then covers those only and MIN_PCT still applies
+#
+# Environment: MUTATION_TIMEOUT seconds per test program (default 60),
+# TMPDIR for the scratch copy.
+#
+# Exit status: 0 score >= MIN_PCT and no list error, 1 score below, 2 list
+# error (bad line, mutant not applying or not compiling) or the unmutated
+# tree failing its own tests.
+
+set -u
+
+# The whole script is this function (not indented), so that bash parses it
+# completely before running: editing the file during a run is safe.
+main() {
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+LIST=$TOP/tests/mutation/mutants
+MIN_PCT=95
+KEEP=0
+TIMEOUT=${MUTATION_TIMEOUT:-60}
+
+while getopts "l:m:kh" opt; do
+	case "$opt" in
+	l) LIST=$OPTARG ;;
+	m) MIN_PCT=$OPTARG ;;
+	k) KEEP=1 ;;
+	h) sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+FILTER=${1-}
+case "$MIN_PCT" in
+''|*[!0-9]*) echo "mutation: -m wants a whole percentage, got '$MIN_PCT'" >&2; exit 2 ;;
+esac
+[ -r "$LIST" ] || { echo "mutation: cannot read the list $LIST" >&2; exit 2; }
+LIST=$(cd "$(dirname "$LIST")" && pwd)/$(basename "$LIST")
+
+# ---------------------------------------------------------- parse the list --
+names=() files=() exprs=() descs=() seen=" "
+lineno=0
+bad=0
+while IFS= read -r line || [ -n "$line" ]; do
+	lineno=$((lineno + 1))
+	case "$line" in ''|'#'*) continue ;; esac
+	IFS=$'\t' read -r name file expr desc extra <<<"$line"
+	if [ -z "${desc-}" ] || [ -n "${extra-}" ] || [ -z "$expr" ]; then
+		echo "mutation: $LIST:$lineno: want 4 tab-separated fields (name, file, sed expression, description)" >&2
+		bad=1
+		continue
+	fi
+	case "$file" in
+	driver/model/*.c) ;;
+	*) echo "mutation: $LIST:$lineno: $file is not a model source (driver/model/*.c)" >&2
+	   bad=1; continue ;;
+	esac
+	if [ ! -f "$TOP/$file" ]; then
+		echo "mutation: $LIST:$lineno: no file $file" >&2
+		bad=1
+		continue
+	fi
+	case "$seen" in
+	*" $name "*) echo "mutation: $LIST:$lineno: duplicate name $name" >&2; bad=1 ;;
+	esac
+	seen="$seen$name "
+	if [ -n "$FILTER" ] && ! grep -qE -- "$FILTER" <<<"$name"; then
+		continue
+	fi
+	names+=("$name") files+=("$file") exprs+=("$expr") descs+=("$desc")
+done <"$LIST"
+[ "$bad" = 0 ] || exit 2
+total=${#names[@]}
+[ "$total" -gt 0 ] || { echo "mutation: no mutant selected" >&2; exit 2; }
+
+# ----------------------------------------------------------- scratch copy --
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/cxdvirt-mutation.XXXXXX")
+if [ "$KEEP" = 1 ]; then
+	echo "mutation: scratch copy kept in $SCRATCH"
+else
+	trap 'rm -rf "$SCRATCH"' EXIT
+fi
+W=$SCRATCH/tree
+mkdir -p "$W/tests" "$W/driver" "$SCRATCH/orig"
+# What make unit needs, without built objects of the worktree.
+cp -r "$TOP/Makefile" "$TOP/include" "$TOP/tools" "$W/"
+cp -r "$TOP/driver/model" "$W/driver/"
+cp -r "$TOP/tests/unit" "$TOP/tests/tools" "$W/tests/"
+rm -rf "$W/tools/obj" "$W/tools/libcxdmodel.a" "$W/tests/unit/build"
+rm -f "$W/tools/cxdvirt-dev" "$W/tools/cxdvirt-bench" "$W/tools/cxdvirt-sim"
+cp "$W"/driver/model/*.c "$SCRATCH/orig/"
+
+LOG=$SCRATCH/log
+UNIT_TESTS=$(cd "$W/tests/unit" && ls test_*.c | sed 's/^/build\//; s/\.c$//')
+# The model library and the unit test programs; the tools only when the
+# unit tests passed (most mutants die there, and the tools take longest to
+# link).
+build_unit() {
+	make -C "$W" -s tools/libcxdmodel.a >"$LOG" 2>&1 &&
+		make -C "$W/tests/unit" -s $UNIT_TESTS >>"$LOG" 2>&1
+}
+build_tools() {
+	make -C "$W" -s tools >"$LOG" 2>&1
+}
+
+# first_failure PROGRAM: run it; 0 if it passes, else 1 with $KILLER naming
+# it (and its first failing test).
+KILLER=
+first_failure() {
+	local rc first
+	CMOCKA_MESSAGE_OUTPUT=TAP timeout "$TIMEOUT" "$@" >"$LOG" 2>&1
+	rc=$?
+	[ "$rc" = 0 ] && return 0
+	first=$(grep -m 1 '^not ok' "$LOG" | sed 's/^not ok [0-9]* - //')
+	KILLER="$(basename "${@: -1}")${first:+: $first}"
+	[ "$rc" = 124 ] && KILLER="$(basename "${@: -1}"): timeout ${TIMEOUT}s"
+	return 1
+}
+run_unit() {
+	local t
+	for t in $UNIT_TESTS; do
+		first_failure "$W/tests/unit/$t" || return 1
+	done
+}
+run_tools() {
+	local t
+	for t in "$W"/tests/tools/*.sh; do
+		first_failure bash "$t" || return 1
+	done
+}
+
+start=$(date +%s)
+echo "mutation: $total mutants of driver/model/ from ${LIST#"$TOP"/}; scratch copy $W"
+if ! build_unit || ! build_tools; then
+	echo "mutation: the unmutated tree does not build:" >&2
+	tail -n 20 "$LOG" >&2
+	exit 2
+fi
+if ! run_unit || ! run_tools; then
+	echo "mutation: the unmutated tree fails its own tests ($KILLER)" >&2
+	tail -n 20 "$LOG" >&2
+	exit 2
+fi
+
+# -------------------------------------------------------------- the run --
+killed=0 errors=0
+survivors=()
+for i in "${!names[@]}"; do
+	name=${names[$i]} file=${files[$i]}
+	base=$(basename "$file")
+	# Restore every model source (fresh mtimes: make rebuilds what a
+	# previous mutant changed), then mutate one.
+	for f in "$SCRATCH"/orig/*.c; do
+		cmp -s "$f" "$W/driver/model/$(basename "$f")" ||
+			cp "$f" "$W/driver/model/$(basename "$f")"
+	done
+	if ! sed -e "${exprs[$i]}" "$SCRATCH/orig/$base" >"$W/$file" 2>"$LOG"; then
+		printf '%3d/%d %-28s ERROR: bad sed expression: %s\n' $((i + 1)) "$total" "$name" "$(head -n 1 "$LOG")"
+		errors=$((errors + 1))
+		continue
+	fi
+	if cmp -s "$SCRATCH/orig/$base" "$W/$file"; then
+		printf '%3d/%d %-28s ERROR: does not apply (nothing in %s matches)\n' $((i + 1)) "$total" "$name" "$file"
+		errors=$((errors + 1))
+		continue
+	fi
+	if ! build_unit; then
+		printf '%3d/%d %-28s ERROR: does not compile: %s\n' $((i + 1)) "$total" "$name" \
+			"$(grep -m 1 'error' "$LOG")"
+		errors=$((errors + 1))
+		continue
+	fi
+	if run_unit; then
+		if ! build_tools; then
+			printf '%3d/%d %-28s ERROR: the tools do not build: %s\n' $((i + 1)) "$total" \
+				"$name" "$(grep -m 1 'error' "$LOG")"
+			errors=$((errors + 1))
+			continue
+		fi
+		if run_tools; then
+			printf '%3d/%d %-28s SURVIVED  %s\n' $((i + 1)) "$total" "$name" "${descs[$i]}"
+			survivors+=("$name	${descs[$i]}")
+			continue
+		fi
+	fi
+	printf '%3d/%d %-28s killed by %s\n' $((i + 1)) "$total" "$name" "$KILLER"
+	killed=$((killed + 1))
+done
+for f in "$SCRATCH"/orig/*.c; do cp "$f" "$W/driver/model/"; done
+
+elapsed=$(($(date +%s) - start))
+valid=$((total - errors))
+score=0
+[ "$valid" -gt 0 ] && score=$((100 * killed / valid))
+echo
+echo "mutation score: $killed/$valid killed = $score% (minimum $MIN_PCT%), ${elapsed}s"
+if [ "${#survivors[@]}" -gt 0 ]; then
+	echo "survivors:"
+	printf '  %s\n' "${survivors[@]}"
+fi
+if [ "$errors" -gt 0 ]; then
+	echo "mutation: $errors mutants do not apply or do not compile: fix the list" >&2
+	exit 2
+fi
+# integer comparison of killed/valid against MIN_PCT without rounding up
+[ $((100 * killed)) -ge $((MIN_PCT * valid)) ] || exit 1
+exit 0
+}
+
+main "$@"
