@@ -490,6 +490,10 @@ static json_object *metrics_json(const struct sim_cfg *cfg,
 	json_object_object_add(c, "cache_bytes", json_object_new_uint64(cfg->cache));
 	json_object_object_add(c, "capacity_pages", json_object_new_uint64(x->npages));
 	json_object_object_add(c, "ways", json_object_new_uint64(cfg->ways));
+	json_object_object_add(c, "cflru_window_pct",
+			       json_object_new_uint64(cfg->cflru_window_pct));
+	json_object_object_add(c, "ftl",
+			       json_object_new_string(cxd_ftl_name(cfg->ftl.mode)));
 	json_object_object_add(c, "prefetch",
 			       json_object_new_string(cxd_prefetch_name(cfg->prefetch)));
 	json_object_object_add(c, "degree", json_object_new_uint64(cfg->degree));
