@@ -271,6 +271,29 @@ static const char *cxd_check_gc(struct cxd_dev *d, s64 v)
 	return NULL;
 }
 
+/*
+ * CXD_PF_CHECK() - check of a learned-prefetcher parameter: the parameters
+ * with @_f set to the new value must pass cxd_pf_params_check().
+ */
+#define CXD_PF_CHECK(_f)						\
+static const char *cxd_check_##_f(struct cxd_dev *d, s64 v)		\
+{									\
+	struct cxd_pf_params p = d->cfg.pf;				\
+									\
+	p._f = v;							\
+	return cxd_pf_params_check(&p);					\
+}
+
+CXD_PF_CHECK(bop_score_max)
+CXD_PF_CHECK(bop_round_max)
+CXD_PF_CHECK(bop_bad_score)
+CXD_PF_CHECK(leap_split)
+CXD_PF_CHECK(leap_window_max)
+CXD_PF_CHECK(fdp_acc_high)
+CXD_PF_CHECK(fdp_acc_low)
+CXD_PF_CHECK(fdp_late)
+CXD_PF_CHECK(fdp_poll)
+
 static const char *cxd_check_any(struct cxd_dev *d, s64 v)
 {
 	return NULL;
@@ -437,6 +460,26 @@ CXD_NUM_ATTR(skip_unwritten, skip_unwritten, CXD_U32, false, true,
 	     cxd_check_bool, "%u");
 CXD_NUM_ATTR(cflru_window_pct, cflru_window_pct, CXD_U32, false, true,
 	     cxd_check_pct, "%u");
+CXD_NUM_ATTR(bop_score_max, pf.bop_score_max, CXD_U32, false, true,
+	     cxd_check_bop_score_max, "%u");
+CXD_NUM_ATTR(bop_round_max, pf.bop_round_max, CXD_U32, false, true,
+	     cxd_check_bop_round_max, "%u");
+CXD_NUM_ATTR(bop_bad_score, pf.bop_bad_score, CXD_U32, false, true,
+	     cxd_check_bop_bad_score, "%u");
+CXD_NUM_ATTR(leap_split, pf.leap_split, CXD_U32, false, true,
+	     cxd_check_leap_split, "%u");
+CXD_NUM_ATTR(leap_window_max, pf.leap_window_max, CXD_U32, false, true,
+	     cxd_check_leap_window_max, "%u");
+CXD_NUM_ATTR(fdp_interval, pf.fdp_interval, CXD_U32, false, true,
+	     cxd_check_any, "%u");
+CXD_NUM_ATTR(fdp_accuracy_high, pf.fdp_acc_high, CXD_U32, false, true,
+	     cxd_check_fdp_acc_high, "%u");
+CXD_NUM_ATTR(fdp_accuracy_low, pf.fdp_acc_low, CXD_U32, false, true,
+	     cxd_check_fdp_acc_low, "%u");
+CXD_NUM_ATTR(fdp_lateness, pf.fdp_late, CXD_U32, false, true,
+	     cxd_check_fdp_late, "%u");
+CXD_NUM_ATTR(fdp_pollution, pf.fdp_poll, CXD_U32, false, true,
+	     cxd_check_fdp_poll, "%u");
 CXD_NUM_ATTR(op_pct, ftl.op_pct, CXD_U32, false, false, cxd_check_op, "%u");
 CXD_NUM_ATTR(gc_low, ftl.gc_low, CXD_U32, false, false, cxd_check_gc, "%u");
 CXD_NUM_ATTR(gc_high, ftl.gc_high, CXD_U32, false, false, cxd_check_gc, "%u");
@@ -727,7 +770,7 @@ CONFIGFS_ATTR_RO(cxd_, index);
 
 static ssize_t cxd_features_show(struct config_item *item, char *page)
 {
-	return sysfs_emit(page, "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns stripe ftl op_pct gc_low gc_high ftl_fill ways policy cflru_window_pct prefetch prefetch_degree prefetch_distance write_alloc skip_unwritten writeback drain_high_pct drain_low_pct seed preset scan_interval_ms mode target_node node_latency index power\n");
+	return sysfs_emit(page, "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns stripe ftl op_pct gc_low gc_high ftl_fill ways policy cflru_window_pct prefetch prefetch_degree prefetch_distance bop_score_max bop_round_max bop_bad_score leap_split leap_window_max fdp_interval fdp_accuracy_high fdp_accuracy_low fdp_lateness fdp_pollution write_alloc skip_unwritten writeback drain_high_pct drain_low_pct seed preset scan_interval_ms mode target_node node_latency index power\n");
 }
 CONFIGFS_ATTR_RO(cxd_, features);
 
@@ -785,6 +828,16 @@ static struct configfs_attribute *cxd_attrs[] = {
 	&cxd_attr_drain_low_pct,
 	&cxd_attr_seed,
 	&cxd_attr_cflru_window_pct,
+	&cxd_attr_bop_score_max,
+	&cxd_attr_bop_round_max,
+	&cxd_attr_bop_bad_score,
+	&cxd_attr_leap_split,
+	&cxd_attr_leap_window_max,
+	&cxd_attr_fdp_interval,
+	&cxd_attr_fdp_accuracy_high,
+	&cxd_attr_fdp_accuracy_low,
+	&cxd_attr_fdp_lateness,
+	&cxd_attr_fdp_pollution,
 	&cxd_attr_ftl,
 	&cxd_attr_op_pct,
 	&cxd_attr_gc_low,
@@ -848,6 +901,7 @@ static void cxd_cfg_defaults(struct cxd_cfg *c)
 	c->drain_low_pct = 85;
 	c->node_latency = cxd_nodelat_supported();
 	c->cflru_window_pct = CXD_CFLRU_WINDOW_PCT;
+	cxd_pf_params_default(&c->pf);
 	c->ftl.mode = CXD_FTL_OFF;
 	c->ftl.op_pct = CXD_FTL_OP_PCT;
 	c->ftl.gc_low = CXD_FTL_GC_LOW;

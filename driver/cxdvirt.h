@@ -63,6 +63,7 @@ struct cxd_cfg {
 	u32 drain_low_pct;
 	u64 seed;			/* random policy */
 	u32 cflru_window_pct;		/* CFLRU clean-first window, % */
+	struct cxd_pf_params pf;	/* learned prefetchers */
 	struct cxd_ftl_cfg ftl;		/* mode 0: no FTL */
 	u32 ftl_fill;			/* 1: map every page at power-on */
 	u32 node_latency;		/* node mode: apply the model (0 or 1) */

@@ -50,6 +50,7 @@ void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c)
 	m->prefetch = c->prefetch;
 	m->prefetch_degree = c->prefetch_degree;
 	m->prefetch_distance = c->prefetch_distance;
+	m->pf = c->pf;
 	m->write_alloc = c->write_alloc;
 	m->skip_unwritten = c->skip_unwritten;
 	m->writeback = c->writeback;

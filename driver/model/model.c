@@ -134,6 +134,7 @@ int cxd_model_init_cfg(struct cxd_model *m, const struct cxd_model_cfg *cfg,
 	m->drain_high_pct = 95;	/* CXDVirt's background drain marks */
 	m->drain_low_pct = 85;
 	pf_reset_streams(m);
+	cxd_pf_params_default(&m->pf);
 	cxd_model_reset_stats(m);
 	return 0;
 }
@@ -432,14 +433,14 @@ static void prefetch_after(struct cxd_model *m, uint64_t page, bool trigger,
 	case CXD_PF_BOP:
 		if (!trigger)
 			return;
-		off = cxd_bop_train(&m->bop, page);
+		off = cxd_bop_train(&m->bop, &m->pf, page);
 		if (off)
 			prefetch_run(m, page, off, 1, deg, now, res);
 		break;
 	case CXD_PF_LEAP:
 		if (!trigger)
 			return;
-		i = cxd_leap_decide(&m->leap, page, !res->hit, &stride);
+		i = cxd_leap_decide(&m->leap, &m->pf, page, !res->hit, &stride);
 		prefetch_run(m, page, stride, 1, i, now, res);
 		break;
 	case CXD_PF_FDP:
@@ -447,7 +448,7 @@ static void prefetch_after(struct cxd_model *m, uint64_t page, bool trigger,
 		stride = pf_stride_train(m, page);
 		if (!trigger)
 			return;
-		cxd_fdp_interval(&m->fdp, m->cache.nlines);
+		cxd_fdp_interval(&m->fdp, &m->pf, m->cache.nlines);
 		cxd_fdp_level(&m->fdp, &dist, &i);
 		/* a stream: the degree pages ending distance strides ahead */
 		prefetch_run(m, page, stride ? stride : 1, dist - i + 1, i, now,

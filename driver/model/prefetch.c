@@ -48,11 +48,12 @@ static void bop_reset(struct cxd_pf_bop *b)
 }
 
 /* End a learning phase with the best offset @best (index). */
-static void bop_end_phase(struct cxd_pf_bop *b, uint32_t best)
+static void bop_end_phase(struct cxd_pf_bop *b, const struct cxd_pf_params *p,
+			  uint32_t best)
 {
 	uint32_t i;
 
-	b->offset = b->score[best] > CXD_BOP_BAD_SCORE ? bop_offsets[best] : 0;
+	b->offset = b->score[best] > p->bop_bad_score ? bop_offsets[best] : 0;
 	for (i = 0; i < CXD_BOP_OFFSETS; i++)
 		b->score[i] = 0;
 	b->test = 0;
@@ -66,33 +67,35 @@ static void bop_end_phase(struct cxd_pf_bop *b, uint32_t best)
  * @page: host page of the trigger.
  *
  * Tests the next offset d of the list: if page - d is in the recent-requests
- * table, d scores. A phase ends when an offset reaches CXD_BOP_SCORE_MAX
- * (that offset wins) or after CXD_BOP_ROUND_MAX rounds of the whole list
- * (the best score wins; ties go to the smaller offset); a winner with a
- * score of at most CXD_BOP_BAD_SCORE turns prefetching off for the next
- * phase. Then @page is recorded in the table. Michaud records Y - D when a
+ * table, d scores. A phase ends when an offset reaches @p->bop_score_max
+ * (that offset wins; clamped to 1..255) or after @p->bop_round_max rounds
+ * of the whole list (at least 1; the best score wins, ties go to the
+ * smaller offset); a winner with a score of at most @p->bop_bad_score turns
+ * prefetching off for the next phase. Then @page is recorded in the table. Michaud records Y - D when a
  * prefetched line Y is filled, or Y on a demand fill with prefetching off;
  * the model fills a line when it issues the read, and Y - D is then the
  * trigger page, so both reduce to recording the trigger.
  *
  * Return: the offset to prefetch at (pages), 0 for none.
  */
-uint32_t cxd_bop_train(struct cxd_pf_bop *b, uint64_t page)
+uint32_t cxd_bop_train(struct cxd_pf_bop *b, const struct cxd_pf_params *p,
+		       uint64_t page)
 {
 	uint32_t i = b->test, best, k;
+	uint32_t smax = p->bop_score_max < 1 ? 1 :
+			p->bop_score_max > 255 ? 255 : p->bop_score_max;
 	uint64_t d = bop_offsets[i];
 
-	if (page >= d && bop_rr_has(b, page - d) &&
-	    ++b->score[i] >= CXD_BOP_SCORE_MAX) {
-		bop_end_phase(b, i);
+	if (page >= d && bop_rr_has(b, page - d) && ++b->score[i] >= smax) {
+		bop_end_phase(b, p, i);
 	} else if (++b->test == CXD_BOP_OFFSETS) {
 		b->test = 0;
-		if (++b->round == CXD_BOP_ROUND_MAX) {
+		if (++b->round >= p->bop_round_max) {
 			best = 0;
 			for (k = 1; k < CXD_BOP_OFFSETS; k++)
 				if (b->score[k] > b->score[best])
 					best = k;
-			bop_end_phase(b, best);
+			bop_end_phase(b, p, best);
 		}
 	}
 	b->rr[bop_slot(page)] = page;
@@ -127,11 +130,15 @@ static int64_t leap_delta(const struct cxd_pf_leap *l, uint32_t k)
  * first window with a strict majority gives the trend. Return: the
  * majority delta, or 0 if no window has one.
  */
-static int64_t leap_find_trend(const struct cxd_pf_leap *l)
+static int64_t leap_find_trend(const struct cxd_pf_leap *l,
+			       const struct cxd_pf_params *p)
 {
-	uint32_t w = CXD_LEAP_HIST / CXD_LEAP_SPLIT, n, k, votes, count;
+	uint32_t w, n, k, votes, count;
 	int64_t cand;
 
+	w = p->leap_split ? CXD_LEAP_HIST / p->leap_split : CXD_LEAP_HIST;
+	if (!w)
+		w = 1;
 	for (;; w *= 2) {
 		n = w < l->n ? w : l->n;
 		cand = 0;
@@ -179,16 +186,22 @@ static uint32_t round_up_pow2(uint32_t v)
  * Window (the paper's GetPrefetchWindowSize): with no prefetch hit since
  * the last decision, 1 page if the access follows the trend, else 0;
  * otherwise the power of two at or above hits + 1; at most
- * CXD_LEAP_PW_MAX; never below half the last window (smooth shrinking).
+ * @p->leap_window_max (clamped to 1..CXD_MAX_PREFETCH_DEGREE); never below
+ * half the last window (smooth shrinking). FindTrend starts from
+ * CXD_LEAP_HIST / @p->leap_split deltas.
  *
  * Return: the number of pages to prefetch, page + delta * i, i = 1 .. n.
  */
-uint32_t cxd_leap_decide(struct cxd_pf_leap *l, uint64_t page, bool miss,
-			 int64_t *delta)
+uint32_t cxd_leap_decide(struct cxd_pf_leap *l, const struct cxd_pf_params *p,
+			 uint64_t page, bool miss, int64_t *delta)
 {
+	uint32_t pw, pmax = p->leap_window_max;
 	int64_t d = 0;
-	uint32_t pw;
 
+	if (pmax < 1)
+		pmax = 1;
+	if (pmax > CXD_MAX_PREFETCH_DEGREE)
+		pmax = CXD_MAX_PREFETCH_DEGREE;
 	if (l->last != CXD_NO_PAGE) {
 		d = (int64_t)(page - l->last);
 		l->delta[l->head] = d;
@@ -197,7 +210,7 @@ uint32_t cxd_leap_decide(struct cxd_pf_leap *l, uint64_t page, bool miss,
 			l->n++;
 	}
 	l->last = page;
-	l->trend = leap_find_trend(l);
+	l->trend = leap_find_trend(l, p);
 	*delta = l->trend ? l->trend : 1;
 	if (!miss)
 		return 0;
@@ -205,10 +218,10 @@ uint32_t cxd_leap_decide(struct cxd_pf_leap *l, uint64_t page, bool miss,
 		pw = l->trend && d == l->trend ? 1 : 0;
 	else
 		pw = round_up_pow2(l->hits + 1);
-	if (pw > CXD_LEAP_PW_MAX)
-		pw = CXD_LEAP_PW_MAX;
+	if (pw > pmax)
+		pw = pmax;
 	if (pw < l->pw / 2)
-		pw = l->pw / 2;
+		pw = l->pw / 2 < pmax ? l->pw / 2 : pmax;
 	l->pw = pw;
 	l->hits = 0;
 	return pw;
@@ -278,22 +291,26 @@ static bool frac_above(uint64_t a, uint64_t b, uint64_t num, uint64_t den)
 }
 
 /**
- * cxd_fdp_interval() - end the interval if half of @nlines lines were
- * evicted since it began, and move the level.
+ * cxd_fdp_interval() - end the interval if @p->fdp_interval lines (0:
+ * half of @nlines) were evicted since it began, and move the level.
  * @f:      state.
+ * @p:      parameters.
  * @nlines: cache lines.
  *
  * Each counter becomes half its old value plus half this interval's count.
- * Accuracy = useful / issued (high above 0.75, low below 0.40), lateness =
- * late / useful (late above 0.01), pollution = polluted misses / demand
- * misses (polluting above 0.005). Level change (Table 2 of the paper as we
+ * Accuracy = useful / issued (high above @p->fdp_acc_high per mille, 0.75
+ * by default; low below @p->fdp_acc_low, 0.40), lateness = late / useful
+ * (late above @p->fdp_late, 0.01), pollution = polluted misses / demand
+ * misses (polluting above @p->fdp_poll, 0.005). Level change (Table 2 of the paper as we
  * read it): high accuracy: +1 if late; medium: +1 if late and not
  * polluting, -1 if polluting; low: -1 if polluting or late; otherwise no
  * change. The level stays within 1..CXD_FDP_LEVELS.
  */
-void cxd_fdp_interval(struct cxd_pf_fdp *f, uint32_t nlines)
+void cxd_fdp_interval(struct cxd_pf_fdp *f, const struct cxd_pf_params *p,
+		      uint32_t nlines)
 {
-	uint64_t len = nlines / 2 ? nlines / 2 : 1;
+	uint64_t len = p->fdp_interval ? p->fdp_interval :
+		       nlines / 2 ? nlines / 2 : 1;
 	bool high, low, late, poll;
 	int step = 0;
 
@@ -308,10 +325,10 @@ void cxd_fdp_interval(struct cxd_pf_fdp *f, uint32_t nlines)
 	f->issued = f->useful = f->late = f->misses = f->pollution = 0;
 	f->intervals++;
 
-	high = frac_above(f->d_useful, f->d_issued, 75, 100);
-	low = !frac_above(f->d_useful, f->d_issued, 40, 100);
-	late = frac_above(f->d_late, f->d_useful, 1, 100);
-	poll = frac_above(f->d_pollution, f->d_misses, 5, 1000);
+	high = frac_above(f->d_useful, f->d_issued, p->fdp_acc_high, 1000);
+	low = !frac_above(f->d_useful, f->d_issued, p->fdp_acc_low, 1000);
+	late = frac_above(f->d_late, f->d_useful, p->fdp_late, 1000);
+	poll = frac_above(f->d_pollution, f->d_misses, p->fdp_poll, 1000);
 	if (high)
 		step = late ? 1 : 0;
 	else if (!low)
@@ -338,6 +355,57 @@ void cxd_fdp_level(const struct cxd_pf_fdp *f, uint32_t *distance,
 
 	*distance = fdp_distance[i];
 	*degree = fdp_degree[i];
+}
+
+/**
+ * cxd_pf_params_default() - the learned prefetchers' default parameters.
+ * @p: filled with: BOP SCORE_MAX 31, ROUND_MAX 100, BAD_SCORE 1 (Michaud);
+ *     Leap Nsplit 8 (chosen), window at most 8 pages (Maruf and
+ *     Chowdhury's baseline, Linux's swap readahead); FDP interval half the
+ *     cache, thresholds 750, 400, 10 and 5 per mille (Srinath et al.).
+ */
+void cxd_pf_params_default(struct cxd_pf_params *p)
+{
+	p->bop_score_max = CXD_BOP_SCORE_MAX;
+	p->bop_round_max = CXD_BOP_ROUND_MAX;
+	p->bop_bad_score = CXD_BOP_BAD_SCORE;
+	p->leap_split = CXD_LEAP_SPLIT;
+	p->leap_window_max = CXD_LEAP_PW_MAX;
+	p->fdp_interval = 0;
+	p->fdp_acc_high = CXD_FDP_ACC_HIGH;
+	p->fdp_acc_low = CXD_FDP_ACC_LOW;
+	p->fdp_late = CXD_FDP_LATE;
+	p->fdp_poll = CXD_FDP_POLL;
+}
+
+/**
+ * cxd_pf_params_check() - are the learned prefetchers' parameters in range?
+ * @p: parameters.
+ *
+ * Ranges: bop_score_max 1..255, bop_round_max >= 1, bop_bad_score below
+ * bop_score_max, leap_split 1..32, leap_window_max 1..16, fdp_acc_low below
+ * fdp_acc_high, fdp_acc_high, fdp_late and fdp_poll at most 1000.
+ *
+ * Return: NULL, or the first problem found (one line).
+ */
+const char *cxd_pf_params_check(const struct cxd_pf_params *p)
+{
+	if (p->bop_score_max < 1 || p->bop_score_max > 255)
+		return "bop_score_max not in [1, 255]";
+	if (p->bop_round_max < 1)
+		return "bop_round_max below 1";
+	if (p->bop_bad_score >= p->bop_score_max)
+		return "bop_bad_score not below bop_score_max";
+	if (p->leap_split < 1 || p->leap_split > CXD_LEAP_HIST)
+		return "leap_split not in [1, 32]";
+	if (p->leap_window_max < 1 ||
+	    p->leap_window_max > CXD_MAX_PREFETCH_DEGREE)
+		return "leap_window_max not in [1, 16]";
+	if (p->fdp_acc_high > 1000 || p->fdp_late > 1000 || p->fdp_poll > 1000)
+		return "an fdp threshold above 1000 per mille";
+	if (p->fdp_acc_low >= p->fdp_acc_high)
+		return "fdp_accuracy_low not below fdp_accuracy_high";
+	return NULL;
 }
 
 /**

@@ -11,10 +11,12 @@
 #include "cxdvirt/model.h"
 
 void cxd_pf_learned_reset(struct cxd_model *m);
-uint32_t cxd_bop_train(struct cxd_pf_bop *b, uint64_t page);
-uint32_t cxd_leap_decide(struct cxd_pf_leap *l, uint64_t page, bool miss,
-			 int64_t *delta);
-void cxd_fdp_interval(struct cxd_pf_fdp *f, uint32_t nlines);
+uint32_t cxd_bop_train(struct cxd_pf_bop *b, const struct cxd_pf_params *p,
+		       uint64_t page);
+uint32_t cxd_leap_decide(struct cxd_pf_leap *l, const struct cxd_pf_params *p,
+			 uint64_t page, bool miss, int64_t *delta);
+void cxd_fdp_interval(struct cxd_pf_fdp *f, const struct cxd_pf_params *p,
+		      uint32_t nlines);
 void cxd_fdp_level(const struct cxd_pf_fdp *f, uint32_t *distance,
 		   uint32_t *degree);
 void cxd_fdp_prefetch_evicted(struct cxd_pf_fdp *f, uint64_t page);

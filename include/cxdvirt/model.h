@@ -697,6 +697,51 @@ struct cxd_pf_fdp {
 	uint8_t filter[CXD_FDP_FILTER_BITS / 8];
 };
 
+/* FDP thresholds in per mille (Srinath et al.: 0.75, 0.40, 0.01, 0.005). */
+#define CXD_FDP_ACC_HIGH	750u
+#define CXD_FDP_ACC_LOW		400u
+#define CXD_FDP_LATE		10u
+#define CXD_FDP_POLL		5u
+
+/**
+ * struct cxd_pf_params - the learned prefetchers' parameters (set to the
+ * defaults above by init; may change between calls; out-of-range values
+ * are clamped where used, see cxd_pf_params_check() for the ranges).
+ * @bop_score_max:	BOP: a score that ends a phase (1..255; 31).
+ * @bop_round_max:	BOP: rounds that end a phase (>= 1; 100).
+ * @bop_bad_score:	BOP: best score at or below which prefetching turns
+ *			off (< bop_score_max; 1).
+ * @leap_split:		Leap: Nsplit, the first trend window is
+ *			CXD_LEAP_HIST / leap_split deltas (1..32; 8).
+ * @leap_window_max:	Leap: largest prefetch window, pages (1..16; 8).
+ * @fdp_interval:	FDP: evictions per interval; 0: half the cache's
+ *			lines (the default).
+ * @fdp_acc_high:	FDP: accuracy above this is high, per mille (750).
+ * @fdp_acc_low:	FDP: accuracy below this is low, per mille (400).
+ * @fdp_late:		FDP: lateness above this is late, per mille (10).
+ * @fdp_poll:		FDP: pollution above this is polluting, per mille (5).
+ */
+struct cxd_pf_params {
+	uint32_t bop_score_max;
+	uint32_t bop_round_max;
+	uint32_t bop_bad_score;
+	uint32_t leap_split;
+	uint32_t leap_window_max;
+	uint32_t fdp_interval;
+	uint32_t fdp_acc_high;
+	uint32_t fdp_acc_low;
+	uint32_t fdp_late;
+	uint32_t fdp_poll;
+};
+
+/** cxd_pf_params_default() - fill @p with the papers' defaults. */
+void cxd_pf_params_default(struct cxd_pf_params *p);
+/**
+ * cxd_pf_params_check() - NULL if every field of @p is in range, else a
+ * one-line reason naming the field.
+ */
+const char *cxd_pf_params_check(const struct cxd_pf_params *p);
+
 /**
  * enum cxd_write_alloc - what a write miss does.
  * @CXD_WA_FETCH:	read the page from NAND, then write it (the default).
@@ -860,6 +905,8 @@ int cxd_ftl_parse(const char *name);
  * @streams:		private: stride prefetcher state.
  * @stamp:		private: stream replacement clock.
  * @bop, @leap, @fdp:	learned prefetchers' state (see their types).
+ * @pf:			learned prefetchers' parameters; may change between
+ *			calls.
  * @ftl:		FTL state (ftl.cfg.mode CXD_FTL_OFF: none).
  * @ftl_stats:		FTL counters; cxd_model_reset_stats() zeroes them.
  */
@@ -881,6 +928,7 @@ struct cxd_model {
 	struct cxd_pf_bop bop;
 	struct cxd_pf_leap leap;
 	struct cxd_pf_fdp fdp;
+	struct cxd_pf_params pf;
 	struct cxd_ftl ftl;
 	struct cxd_ftl_stats ftl_stats;
 };

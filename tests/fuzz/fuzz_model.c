@@ -22,7 +22,8 @@
  *   - every policy's queues (CFLRU's three, 2Q's and S3-FIFO's two) link
  *     exactly the resident lines of their set;
  *   - the learned prefetchers stay in range (BOP's offset is 0 or a
- *     candidate, Leap's window <= 8, FDP's level 1..5);
+ *     candidate, Leap's window <= 16, FDP's level 1..5) whatever their
+ *     parameters (a prefetch switch also sets those from the page bytes);
  *   - with an FTL: l2p and p2l are inverse, each block's valid count is its
  *     mapped pages, free counts match block states, NAND writes = host
  *     writes + GC copies, host writes = write-backs, erases = GC runs.
@@ -178,9 +179,8 @@ static void check_learned(const struct cxd_model *m)
 	while (r && r % 5 == 0)
 		r /= 5;
 	CHECK(o <= 256 && (o == 0 || r == 1), "bop offset %u", o);
-	CHECK(m->bop.round < CXD_BOP_ROUND_MAX && m->bop.test < CXD_BOP_OFFSETS,
-	      "bop round %u test %u", m->bop.round, m->bop.test);
-	CHECK(m->leap.pw <= CXD_LEAP_PW_MAX && m->leap.n <= CXD_LEAP_HIST,
+	CHECK(m->bop.test < CXD_BOP_OFFSETS, "bop test %u", m->bop.test);
+	CHECK(m->leap.pw <= CXD_MAX_PREFETCH_DEGREE && m->leap.n <= CXD_LEAP_HIST,
 	      "leap pw %u n %u", m->leap.pw, m->leap.n);
 	CHECK(m->fdp.level >= 1 && m->fdp.level <= CXD_FDP_LEVELS,
 	      "fdp level %u", m->fdp.level);
@@ -316,6 +316,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 13:
 			m.prefetch = take(&in, 1) % CXD_PF_NR;
 			m.prefetch_degree = take(&in, 1) % (CXD_MAX_PREFETCH_DEGREE + 1);
+			/* the learned prefetchers' parameters, any value */
+			m.pf.bop_score_max = pg % 300;
+			m.pf.bop_round_max = pg % 5;
+			m.pf.bop_bad_score = pg % 3;
+			m.pf.leap_split = pg % 40;
+			m.pf.leap_window_max = pg % 20;
+			m.pf.fdp_interval = pg % 9;
 			break;
 		case 14:
 			cxd_model_reset_stats(&m);

@@ -95,6 +95,71 @@ static void bop_stride(unsigned int k, unsigned int idx)
 	lp_free(f);
 }
 
+/* The parameters: checked ranges, and each one acting. */
+static void test_params(void **state)
+{
+	struct cxd_pf_params p;
+	struct lp_fix *f;
+	unsigned int i;
+
+	(void)state;
+	cxd_pf_params_default(&p);
+	assert_null(cxd_pf_params_check(&p));
+	assert_int_equal(p.bop_score_max, 31);
+	assert_int_equal(p.bop_round_max, 100);
+	assert_int_equal(p.bop_bad_score, 1);
+	assert_int_equal(p.leap_window_max, 8);
+	assert_int_equal(p.fdp_acc_high, 750);
+	p.bop_bad_score = 31;
+	assert_non_null(cxd_pf_params_check(&p));
+	p.bop_bad_score = 1;
+	p.bop_score_max = 256;
+	assert_non_null(cxd_pf_params_check(&p));
+	p.bop_score_max = 31;
+	p.leap_split = 0;
+	assert_non_null(cxd_pf_params_check(&p));
+	p.leap_split = 8;
+	p.leap_window_max = 17;
+	assert_non_null(cxd_pf_params_check(&p));
+	p.leap_window_max = 8;
+	p.fdp_acc_low = 750;
+	assert_non_null(cxd_pf_params_check(&p));
+	p.fdp_acc_low = 400;
+	p.fdp_poll = 1001;
+	assert_non_null(cxd_pf_params_check(&p));
+
+	/* SCORE_MAX 10: stride 3 settles at its test in round 10 */
+	f = lp_new(1u << 20, 4096, CXD_PF_BOP, 1);
+	f->m.pf.bop_score_max = 10;
+	for (i = 0; i < 9 * CXD_BOP_OFFSETS + 2; i++)
+		rd(f, i * 3);
+	assert_int_equal(f->m.bop.phases, 0);
+	rd(f, i * 3);
+	assert_int_equal(f->m.bop.phases, 1);
+	assert_int_equal(f->m.bop.offset, 3);
+	lp_free(f);
+
+	/* Leap's window stops at leap_window_max */
+	f = lp_new(1u << 20, 4096, CXD_PF_LEAP, 1);
+	f->m.pf.leap_window_max = 4;
+	for (i = 0; i < 100; i++) {
+		rd(f, 1000 + i);
+		assert_true(f->r.nprefetched <= 4);
+	}
+	assert_int_equal(f->m.leap.pw, 4);
+	lp_free(f);
+
+	/* FDP: with lateness never "late", a sequential stream stays at 3 */
+	f = lp_new(1u << 20, 1024, CXD_PF_FDP, 1);
+	f->m.pf.fdp_late = 1000;
+	f->m.pf.fdp_interval = 100;
+	for (i = 0; i < 40000; i++)
+		rd(f, i);
+	assert_true(f->m.fdp.intervals > 300);
+	assert_int_equal(f->m.fdp.level, 3);
+	lp_free(f);
+}
+
 static void test_bop_settles_on_stride(void **state)
 {
 	(void)state;
@@ -261,6 +326,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_bop_settles_on_stride),
 		cmocka_unit_test(test_bop_random_turns_off),
 		cmocka_unit_test(test_leap_follows_stride_change),

@@ -71,6 +71,12 @@ static void usage(FILE *out)
 "  --prefetch M           none next stride bop leap fdp (default none)\n"
 "  --degree N             prefetch degree 1..16 (default 1)\n"
 "  --distance N           stride prefetch distance (default 1)\n"
+"  --bop-score-max N --bop-round-max N --bop-bad-score N\n"
+"  --leap-split N --leap-window-max N\n"
+"  --fdp-interval N --fdp-accuracy-high PM --fdp-accuracy-low PM\n"
+"  --fdp-lateness PM --fdp-pollution PM\n"
+"                         learned prefetchers' parameters (docs/model.md;\n"
+"                         PM: per mille)\n"
 "  --write-alloc M        fetch (default) or nofetch\n"
 "  --writeback M          evict (default) or drain (background, 95% -> 85%)\n"
 "  --skip-unwritten       never-written pages cost no tR\n"
@@ -238,6 +244,29 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 	if (!strcmp(key, "cflru-window"))
 		return parse_u32(val, &cfg->cflru_window_pct, false) ||
 		       cfg->cflru_window_pct > 100 ? -1 : 0;
+	{
+		static const struct {
+			const char *key;
+			size_t off;
+		} pfk[] = {
+			{ "bop-score-max", offsetof(struct cxd_pf_params, bop_score_max) },
+			{ "bop-round-max", offsetof(struct cxd_pf_params, bop_round_max) },
+			{ "bop-bad-score", offsetof(struct cxd_pf_params, bop_bad_score) },
+			{ "leap-split", offsetof(struct cxd_pf_params, leap_split) },
+			{ "leap-window-max", offsetof(struct cxd_pf_params, leap_window_max) },
+			{ "fdp-interval", offsetof(struct cxd_pf_params, fdp_interval) },
+			{ "fdp-accuracy-high", offsetof(struct cxd_pf_params, fdp_acc_high) },
+			{ "fdp-accuracy-low", offsetof(struct cxd_pf_params, fdp_acc_low) },
+			{ "fdp-lateness", offsetof(struct cxd_pf_params, fdp_late) },
+			{ "fdp-pollution", offsetof(struct cxd_pf_params, fdp_poll) },
+		};
+		size_t k;
+
+		for (k = 0; k < sizeof(pfk) / sizeof(pfk[0]); k++)
+			if (!strcmp(key, pfk[k].key))
+				return parse_u32(val, (uint32_t *)((char *)&cfg->pf +
+								  pfk[k].off), false);
+	}
 	if (!strcmp(key, "degree"))
 		return parse_u32(val, &cfg->degree, false);
 	if (!strcmp(key, "distance"))
@@ -362,6 +391,15 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 		free(mapped);
 		return -1;
 	}
+	why = cxd_pf_params_check(&cfg->pf);
+	if (why) {
+		fprintf(stderr, "cxdvirt-sim: prefetcher parameters: %s\n", why);
+		free(mem);
+		lat_free(&lat);
+		free(mapped);
+		return -1;
+	}
+	m.pf = cfg->pf;
 	m.prefetch = cfg->prefetch;
 	m.prefetch_degree = cfg->degree;
 	m.prefetch_distance = cfg->distance;
@@ -480,6 +518,10 @@ static json_object *metrics_json(const struct sim_cfg *cfg,
 	json_object_object_add(c, "cache_bytes", json_object_new_uint64(cfg->cache));
 	json_object_object_add(c, "capacity_pages", json_object_new_uint64(x->npages));
 	json_object_object_add(c, "ways", json_object_new_uint64(cfg->ways));
+	json_object_object_add(c, "cflru_window_pct",
+			       json_object_new_uint64(cfg->cflru_window_pct));
+	json_object_object_add(c, "ftl",
+			       json_object_new_string(cxd_ftl_name(cfg->ftl.mode)));
 	json_object_object_add(c, "prefetch",
 			       json_object_new_string(cxd_prefetch_name(cfg->prefetch)));
 	json_object_object_add(c, "degree", json_object_new_uint64(cfg->degree));
@@ -761,6 +803,16 @@ static const struct option long_opts[] = {
 	{ "lackey-instr", no_argument, NULL, 'i' },
 	{ "dev", required_argument, NULL, 'd' },
 	{ "timing", no_argument, NULL, 't' },
+	{ "bop-score-max", required_argument, NULL, 0 },
+	{ "bop-round-max", required_argument, NULL, 0 },
+	{ "bop-bad-score", required_argument, NULL, 0 },
+	{ "leap-split", required_argument, NULL, 0 },
+	{ "leap-window-max", required_argument, NULL, 0 },
+	{ "fdp-interval", required_argument, NULL, 0 },
+	{ "fdp-accuracy-high", required_argument, NULL, 0 },
+	{ "fdp-accuracy-low", required_argument, NULL, 0 },
+	{ "fdp-lateness", required_argument, NULL, 0 },
+	{ "fdp-pollution", required_argument, NULL, 0 },
 	{ "ftl", required_argument, NULL, 0 },
 	{ "op-pct", required_argument, NULL, 0 },
 	{ "gc-low", required_argument, NULL, 0 },
@@ -800,6 +852,7 @@ int main(int argc, char **argv)
 	json_object *root, *arr;
 	int opt, idx, ret = 0;
 
+	cxd_pf_params_default(&base.pf);
 	sim_set(&base, "preset", "znand");
 	while ((opt = getopt_long(argc, argv, "h", long_opts, &idx)) != -1) {
 		switch (opt) {

@@ -185,6 +185,7 @@ static inline int lat_add(struct lat_hist *h, uint64_t ns)
  *			crossed drain_high_pct (95% -> 85%).
  * @seed:		random policy seed.
  * @cflru_window_pct:	CFLRU clean-first window, % of each set.
+ * @pf:			learned prefetchers' parameters.
  * @ftl:		FTL configuration (mode 0: none).
  * @ftl_fill:		map every page before the replay (a full device).
  * @think_ns:		time between the end of one access and the next.
@@ -206,6 +207,7 @@ struct sim_cfg {
 	uint32_t writeback;	/* enum cxd_writeback */
 	uint64_t seed;
 	uint32_t cflru_window_pct;
+	struct cxd_pf_params pf;
 	struct cxd_ftl_cfg ftl;
 	bool ftl_fill;
 	uint64_t think_ns;
