@@ -607,7 +607,7 @@ static void check_node(struct doctor *d)
 			       "possible nodes without memory (node mode target_node): %s", list);
 		else
 			report(d, "node.empty", DOC_WARN,
-			       "see docs/numa-mode.md: the firmware's SRAT must list a memory-only proximity domain",
+			       "reserve a range (memmap=SIZE$ADDR), then cxdvirt-dev acpi-tables gives it a node of its own (docs/numa-mode.md)",
 			       "no possible NUMA node without memory: node mode has no target_node on this machine (devdax works)");
 	}
 
