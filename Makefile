@@ -13,6 +13,8 @@
 #                   dkms build/install rebuilds it for every new kernel
 #   make check-dkms the DKMS build and install into a scratch root, then a
 #                   guest boot with that installed module
+#   make check-acpi node mode on a guest with no empty node, through
+#                   cxdvirt-dev acpi-tables (two boots)
 #   make build-matrix  -Werror module builds for Debian trixie 6.12 and sid 7.x
 #   make check-matrix  build + guest suite on bookworm 6.1, trixie 6.12, sid 7.x
 #   make C=1        the module build with sparse
@@ -143,6 +145,7 @@ check: deps
 	$(MAKE) fuzz-smoke
 	$(MAKE) guest
 	$(MAKE) check-dkms
+	$(MAKE) check-acpi
 
 # The stress test (tests/guest/85-stress.sh) alone, for longer: STRESS_SECONDS
 # (default 300) of the content-checked stress in one guest; STRESS_SEED
@@ -308,6 +311,12 @@ dkms-remove:
 .PHONY: check-dkms
 check-dkms: tools
 	tests/lane/dkms-guest.sh
+
+# Node mode on a guest without an empty node: cxdvirt-dev acpi-tables in a
+# first boot, the second boot with its SRAT + HMAT (tests/lane/acpi-guest.sh).
+.PHONY: check-acpi
+check-acpi: all
+	tests/lane/acpi-guest.sh
 
 demo: deps
 	$(MAKE) all

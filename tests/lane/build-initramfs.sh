@@ -149,7 +149,7 @@ else
 	lane_log "note: no memkind.h (libmemkind-dev): tests/progs/dax-kmem not in the guest"
 fi
 ntests=0
-for t in "$REPO_ROOT"/tests/guest/[0-9]*.sh; do
+for t in "${CXDVIRT_GUEST_TESTS:-$REPO_ROOT/tests/guest}"/[0-9]*.sh; do
 	[ -e "$t" ] || continue
 	name=$(basename "$t")
 	match=0

@@ -78,26 +78,40 @@ lane_bad_lines() {
 #   node3  512M at 0x120000000, hidden by the same memmap=; also owns the
 #          hotplug range (slots/maxmem). Nodes 2 and 3 are possible but have
 #          no memory: node-mode devices can bring them up.
+# CXDVIRT_NUMA=two-node: no empty node instead (tests/lane/acpi-guest.sh):
+#   node0  CPUs + 1536M; node1 2560M (1.5G-3G and 4G-5G), whose 4G-5G the
+#          same memmap=1G$4G hides. The firmware's SRAT has nodes 0-1 only.
 # Returns QEMU's status; 124 when the timeout fired.
 lane_boot() {
 	local kernel=$1 initrd=$2 console=$3 taplog=$4 tmo=$5
 	shift 5
 	local append="console=ttyS0,115200 panic=-1 memmap=1G\$4G mitigations=off"
 	append="$append nmi_watchdog=0 $*"
+	local numa=(
+		-object memory-backend-ram,id=m0,size=1536M
+		-object memory-backend-ram,id=m1,size=1536M
+		-object memory-backend-ram,id=m2,size=512M
+		-object memory-backend-ram,id=m3,size=512M
+		-numa node,nodeid=0,cpus=0-1,memdev=m0
+		-numa node,nodeid=1,memdev=m1
+		-numa node,nodeid=2,memdev=m2
+		-numa node,nodeid=3,memdev=m3
+	)
+	if [ "${CXDVIRT_NUMA:-}" = two-node ]; then
+		numa=(
+			-object memory-backend-ram,id=m0,size=1536M
+			-object memory-backend-ram,id=m1,size=2560M
+			-numa node,nodeid=0,cpus=0-1,memdev=m0
+			-numa node,nodeid=1,memdev=m1
+		)
+	fi
 	: > "$console"
 	: > "$taplog"
 	local rc=0
 	timeout -k 10 "$tmo" qemu-system-x86_64 \
 		-machine pc -accel tcg,thread=multi -cpu max -smp 2 \
 		-m 4096M,slots=2,maxmem=8G \
-		-object memory-backend-ram,id=m0,size=1536M \
-		-object memory-backend-ram,id=m1,size=1536M \
-		-object memory-backend-ram,id=m2,size=512M \
-		-object memory-backend-ram,id=m3,size=512M \
-		-numa node,nodeid=0,cpus=0-1,memdev=m0 \
-		-numa node,nodeid=1,memdev=m1 \
-		-numa node,nodeid=2,memdev=m2 \
-		-numa node,nodeid=3,memdev=m3 \
+		"${numa[@]}" \
 		-kernel "$kernel" -initrd "$initrd" -append "$append" \
 		-nographic -serial mon:stdio -serial file:"$taplog" \
 		-net none -no-reboot \

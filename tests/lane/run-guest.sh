@@ -18,7 +18,10 @@
 # OUT (default tests/lane/out) gets console.log (the whole guest console),
 # guest-tap.log (the raw TAP port), tap/, initramfs.cpio.gz.
 # Environment: KDIR (headers tree, for the default KVER), CXDVIRT_CACHE
-# (kernel cache), CXDVIRT_KO (module to test instead of ./cxdvirt.ko).
+# (kernel cache), CXDVIRT_KO (module to test instead of ./cxdvirt.ko),
+# CXDVIRT_GUEST_TESTS (folder of the NN-*.sh tests, default tests/guest),
+# CXDVIRT_EARLY_CPIO (a cpio in front of the initramfs), CXDVIRT_NUMA
+# (two-node: the layout without an empty node, see lib.sh).
 # --kernel-dir DIR: a ready kernel folder (vmlinuz, lib/modules/KVER with
 # modules.dep) instead of fetch-kernel.sh's; tests/lane/matrix.sh uses it.
 # --test-timeout: the guest's per-test limit (default 150 s); --append: extra
@@ -62,6 +65,13 @@ mkdir -p "$out"
 initrd=$out/initramfs.cpio.gz
 "$LANE_DIR/build-initramfs.sh" --kernel-dir "$kdir_img" --kver "$kver" \
 	--out "$initrd" --tests "$tests"
+
+# CXDVIRT_EARLY_CPIO: an uncompressed cpio put in front of the initramfs
+# (ACPI table overrides, tests/lane/acpi-guest.sh).
+if [ -n "${CXDVIRT_EARLY_CPIO:-}" ]; then
+	cat "$CXDVIRT_EARLY_CPIO" "$initrd" > "$out/initrd-early.img"
+	initrd=$out/initrd-early.img
+fi
 
 console=$out/console.log
 taplog=$out/guest-tap.log

@@ -30,6 +30,7 @@ good() {
 	rm -rf "$r"
 	put "$P/sys/kernel/osrelease" 6.1.0-57-amd64
 	put "$P/sys/kernel/modules_disabled" 0
+	put "$P/modules" 'cxdvirt 200704 0 - Live 0x0000000000000000'
 	put "$P/sys/kernel/numa_balancing" 0
 	put "$P/cmdline" 'BOOT_IMAGE=/vmlinuz root=/dev/sda1 ro memmap=1G$4G quiet'
 	put "$P/mounts" 'sysfs /sys sysfs rw 0 0' 'configfs /sys/kernel/config configfs rw,relatime 0 0'
@@ -112,6 +113,8 @@ case_ not-installed 1 FAIL 'cxdvirt.ko is not installed for kernel 6.1.0-57-amd6
 	'sed -i /cxdvirt/d $M/modules.dep; rm -r $S/module/cxdvirt'
 case_ loaded-not-installed 2 warn 'loaded but not installed' \
 	'sed -i /cxdvirt/d $M/modules.dep'
+case_ no-module-support 1 FAIL 'this kernel has no loadable module support' \
+	'rm $P/modules $P/sys/kernel/modules_disabled; rm -r $S/module/cxdvirt'
 case_ modules-disabled 1 FAIL 'module loading is disabled until reboot' \
 	'echo 1 > $P/sys/kernel/modules_disabled; rm -r $S/module/cxdvirt'
 case_ sig-enforce-unsigned 1 FAIL 'only signed modules \(module.sig_enforce\) and .*cxdvirt.ko is unsigned' \

@@ -15,6 +15,7 @@
  *   node.c    node mode: online and offline (libdaxctl), the auto-online
  *             policy check
  *   doctor.c  the doctor verb: checks of the host, read-only
+ *   acpi.c    the acpi-tables verb: SRAT + HMAT override cpio
  */
 #ifndef CXDVIRT_DEV_H
 #define CXDVIRT_DEV_H
@@ -191,6 +192,7 @@ int cmd_stats(int argc, char **argv, struct verb_ctx *ctx);
 int cmd_online(int argc, char **argv, struct verb_ctx *ctx);
 int cmd_offline(int argc, char **argv, struct verb_ctx *ctx);
 int cmd_doctor(int argc, char **argv, struct verb_ctx *ctx);
+int cmd_acpi_tables(int argc, char **argv, struct verb_ctx *ctx);
 
 /* ------------------------------------------------------------ node.c -- */
 

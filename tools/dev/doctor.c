@@ -268,9 +268,13 @@ static void check_module(struct doctor *d)
 	}
 	free(dep);
 
-	/* Loadable: module loading on at all, then signatures. */
-	if (!rd(d->proc, "sys/kernel/modules_disabled", buf, sizeof(buf)) &&
-	    !strcmp(buf, "1")) {
+	/* Loadable: module support, module loading on, then signatures. */
+	if (!exists(d->proc, "modules")) {
+		report(d, "module.loadable", DOC_FAIL,
+		       "boot a kernel with loadable modules (CONFIG_MODULES=y, e.g. Debian's linux-image-amd64); make check tests the module in a QEMU guest on such a kernel",
+		       "this kernel has no loadable module support (no /proc/modules): cxdvirt cannot be loaded");
+	} else if (!rd(d->proc, "sys/kernel/modules_disabled", buf, sizeof(buf)) &&
+		   !strcmp(buf, "1")) {
 		report(d, "module.loadable", loaded ? DOC_INFO : DOC_FAIL,
 		       "remove kernel.modules_disabled=1 from /etc/sysctl.conf and /etc/sysctl.d/, then reboot",
 		       "module loading is disabled until reboot (kernel.modules_disabled = 1)%s",
@@ -607,7 +611,7 @@ static void check_node(struct doctor *d)
 			       "possible nodes without memory (node mode target_node): %s", list);
 		else
 			report(d, "node.empty", DOC_WARN,
-			       "see docs/numa-mode.md: the firmware's SRAT must list a memory-only proximity domain",
+			       "reserve a range (memmap=SIZE$ADDR), then cxdvirt-dev acpi-tables gives it a node of its own (docs/numa-mode.md)",
 			       "no possible NUMA node without memory: node mode has no target_node on this machine (devdax works)");
 	}
 

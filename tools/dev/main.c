@@ -127,6 +127,24 @@ static const struct verb verbs[] = {
 	  "Roots: CXDVIRT_PROC, CXDVIRT_SYS, CXDVIRT_MODULES (see --help).\n"
 	  "\n"
 	  "  -j, --json    print a JSON object (checks, failures, warnings)\n" },
+	{ "acpi-tables", cmd_acpi_tables, "node mode without an empty node: SRAT+HMAT override",
+	  "usage: " PROG " acpi-tables [--out FILE] [--range SIZE@ADDR]... [--preset NAME] [--json]\n"
+	  "\n"
+	  "Write an early-initrd cpio (kernel/firmware/acpi/SRAT.aml, HMAT.aml)\n"
+	  "that gives each reserved range a NUMA node: the machine's SRAT\n"
+	  "(/sys/firmware/acpi/tables/SRAT, root only) with the range cut out of\n"
+	  "its node and given a new hot-pluggable, memory-only proximity domain;\n"
+	  "and an HMAT with the modeled device's read/write latency and bandwidth\n"
+	  "from every CPU domain to each new one (nodeN/access0/initiators/).\n"
+	  "The SRAT keeps the firmware's OEM IDs, its OEM revision goes up by one.\n"
+	  "Needs CONFIG_ACPI_TABLE_UPGRADE (Debian: yes). A machine that has an\n"
+	  "HMAT already is refused (merging is not implemented).\n"
+	  "\n"
+	  "  -o, --out FILE        the cpio (default cxdvirt-acpi.cpio)\n"
+	  "  -r, --range SIZE@ADDR a reserved range (repeatable; default: every\n"
+	  "                        memmap=SIZE$ADDR on the kernel command line)\n"
+	  "  -p, --preset NAME     the modeled device's figures (default znand)\n"
+	  "  -j, --json            print what was written as JSON\n" },
 };
 #define NR_VERBS (sizeof(verbs) / sizeof(verbs[0]))
 
@@ -204,7 +222,7 @@ static void help(void)
 	       "\n"
 	       "Verbs:\n");
 	for (i = 0; i < NR_VERBS; i++)
-		printf("  %-9s %s\n", verbs[i].name, verbs[i].summary);
+		printf("  %-12s %s\n", verbs[i].name, verbs[i].summary);
 	printf("\n"
 	       "Options:\n"
 	       "  -j, --json      JSON output (also accepted after the verb)\n"
