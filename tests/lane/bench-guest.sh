@@ -53,6 +53,15 @@ run() {
 	fi
 }
 
+# bench.sh --icount boots with maxcpus=1 (an SMP bring-up under icount
+# hangs): the other vCPUs come online here.
+if [ -n "${bench_online_cpus:-}" ]; then
+	for c in /sys/devices/system/cpu/cpu[0-9]*/online; do
+		[ "$(cat "$c")" = 1 ] || echo 1 > "$c" || echo "# cannot online ${c%/online}"
+	done
+fi
+[ -z "${bench_icount:-}" ] || info "icount $bench_icount"
+[ -z "${bench_pinned:-}" ] || info "pinned 1"
 B="cxdvirt-bench --timer $TIMER"
 $B --target anon -n 16 -p 1 > /dev/null 2>&1 || { TIMER=clock; B="cxdvirt-bench --timer clock"; }
 info "kernel $(uname -r)"

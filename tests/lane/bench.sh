@@ -3,6 +3,7 @@
 #
 # bench.sh [--kver KVER] [--out DIR] [--timeout SECS] [--doc FILE]
 #          [--from TAPLOG] [--kernels 'SUITE...'] [--keep-going]
+#          [--icount SPEC] [--pin] [--no-model]
 #
 # `make bench`: boot the test guest once, run every row of
 # docs/performance.md there (tests/lane/bench-guest.sh), then write the
@@ -22,6 +23,16 @@
 # OUT (default tests/lane/out/bench) keeps console.log, guest-tap.log, the
 # JSON of each run (runs/ID.json) and the CDF data; OUT/SUITE/ the same for
 # each other kernel, plus matrix.log and status.
+#
+# --icount SPEC (e.g. shift=0,sleep=off): deterministic virtual time. QEMU
+# runs single-threaded TCG with -icount SPEC: guest time advances 2^shift ns
+# per instruction, so host load vanishes from the figures, and a latency is
+# the instructions the guest executed plus the modeled waits. The guest
+# boots with maxcpus=1 and onlines its second vCPU from /demo.sh: a boot-time
+# SMP bring-up under icount hangs at "x86: Booting SMP configuration"
+# (docs/performance.md, "Reproducibility"). --pin: pin each vCPU thread of
+# multi-threaded TCG to its own host CPU (taskset) once QEMU has started.
+# --no-model: skip row 6 (make bench-model, host only; bench-repro.sh).
 set -euo pipefail
 
 LANE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -34,6 +45,9 @@ doc=$REPO_ROOT/docs/performance.md
 from=
 kernels='bookworm trixie sid'
 keep_going=0
+icount=
+pin=0
+model=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kver) kver=$2; shift 2 ;;
@@ -43,7 +57,10 @@ while [ $# -gt 0 ]; do
 	--from) from=$2; shift 2 ;;
 	--kernels) kernels=$2; shift 2 ;;
 	--keep-going) keep_going=1; shift ;;
-	-h|--help) sed -n '3,24p' "$0"; exit 0 ;;
+	--icount) icount=$2; shift 2 ;;
+	--pin) pin=1; shift ;;
+	--no-model) model=0; shift ;;
+	-h|--help) sed -n '3,34p' "$0"; exit 0 ;;
 	*) lane_die "unknown argument $1 (see --help)" ;;
 	esac
 done
@@ -61,6 +78,25 @@ for s in $kernels; do
 	esac
 done
 
+# pin_vcpus INITRD: wait for the QEMU that boots INITRD, then pin its vCPU
+# threads ("CPU N/TCG") to host CPU N modulo the host's CPUs.
+pin_vcpus() {
+	local con=$1 pid= i t n ncpu
+	ncpu=$(nproc)
+	for i in $(seq 600); do
+		pid=$(pgrep -f -n "qemu-system-x86_64 .*-initrd $con" || true)
+		[ -z "$pid" ] || [ "$(ls "/proc/$pid/task" | wc -l)" -lt 3 ] || break
+		sleep 0.5
+	done
+	[ -n "$pid" ] || return 0
+	sleep 2
+	for t in /proc/"$pid"/task/*; do
+		n=$(sed -n 's|^CPU \([0-9]*\)/TCG$|\1|p' "$t/comm" 2>/dev/null)
+		[ -n "$n" ] || continue
+		taskset -p -c $((n % ncpu)) "${t##*/}" > /dev/null && lane_log "pinned vCPU $n (thread ${t##*/}) to host CPU $((n % ncpu))"
+	done
+}
+
 # bench_boot KERNEL-DIR KVER DIR: build DIR/initramfs.cpio.gz (the module:
 # CXDVIRT_KO, else ./cxdvirt.ko), boot it; prints why the run failed, nothing
 # when the guest finished with a clean console.
@@ -71,8 +107,19 @@ bench_boot() {
 		--file "$LANE_DIR/bench-guest.sh:/demo.sh" >&2 || { echo "no initramfs"; return 0; }
 	lane_log "booting the bench guest on $kv (console: $dir/console.log; takes minutes)"
 	t0=$(date +%s)
+	local extra=() pinner=
+	if [ -n "$icount" ]; then
+		export LANE_QEMU_ACCEL=tcg,thread=single LANE_QEMU_EXTRA="-icount $icount"
+		extra=(maxcpus=1 bench_online_cpus=1 "bench_icount=$icount")
+	fi
+	if [ $pin = 1 ]; then
+		pin_vcpus "$dir/initramfs.cpio.gz" &
+		pinner=$!
+		extra+=(bench_pinned=1)
+	fi
 	lane_boot "$kdir_img/vmlinuz" "$dir/initramfs.cpio.gz" "$dir/console.log" \
-		"$dir/guest-tap.log" "$tmo" cxdvirt_mode=demo || rc=$?
+		"$dir/guest-tap.log" "$tmo" cxdvirt_mode=demo ${extra[@]+"${extra[@]}"} || rc=$?
+	[ -z "$pinner" ] || kill "$pinner" 2>/dev/null || true
 	lane_log "guest ran $(($(date +%s) - t0)) s (qemu status $rc)"
 	[ $rc = 0 ] || { echo "qemu status $rc (124: timeout)"; return 0; }
 	tr -d '\r' < "$dir/guest-tap.log" | grep -qx CXDVIRT-GUEST-DONE ||
@@ -154,7 +201,7 @@ fi
 # Row 6: the model's cost, from `make bench-model` when the Makefile has it.
 model_md=$out/model-cost.md
 : > "$model_md"
-if make -C "$REPO_ROOT" -n bench-model > /dev/null 2>&1; then
+if [ $model = 1 ] && make -C "$REPO_ROOT" -n bench-model > /dev/null 2>&1; then
 	if make -s -C "$REPO_ROOT" bench-model > "$out/model-cost.out" 2>&1; then
 		grep '^|' "$out/model-cost.out" > "$model_md" || true
 	else
@@ -293,10 +340,13 @@ sub row { my ($n, $what, $val, $goal, $ok, $how) = @_;
 # 1. hit latency: median over the rounds of (device P50 / plain P50)
 sub byname { my ($j, $re) = @_; return undef unless $j; for my $t ($j->{targets} ? @{$j->{targets}} : ($j)) { return $t if $t->{label} =~ $re } return undef }
 sub median { my @v = sort { $a <=> $b } grep { defined } @_; return undef unless @v; return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2 }
+# the per-round spread, (max - min) / median of the round ratios, is printed beside the median
 sub rounds { my ($pfx, $re_a, $re_b) = @_; my (@r, @s);
 	for my $i (1 .. 8) { my $j = run("${pfx}_r$i") or next; my ($a, $b) = (byname($j, $re_a), byname($j, $re_b));
 		next unless $a && $b && $b->{all}{p50_ns}; push @r, $a->{all}{p50_ns} / $b->{all}{p50_ns}; push @s, "$a->{all}{p50_ns}/$b->{all}{p50_ns}" }
-	return (median(@r), join(", ", @s)) }
+	my $m = median(@r); my @o = sort { $a <=> $b } @r;
+	my $sp = @o && $m ? sprintf("spread %.1f%%", 100 * ($o[-1] - $o[0]) / $m) : "spread n/a";
+	return ($m, join(", ", @s) . "; $sp") }
 my ($r1, $r1s) = rounds("hit", qr/^device-hit$/, qr/^node1-plain$/);
 my ($r1b, $r1bs) = rounds("hitscan", qr/^device-hit-scan/, qr/^node1-plain$/);
 my $hd = byname(run("hit_r1"), qr/^device-hit$/);
@@ -390,8 +440,21 @@ print "  divides two emulated costs, which is closer to hardware than the raw\n"
 print "  microseconds but still not a hardware figure.\n";
 print "- **Only on real hardware:** absolute latencies (ns, us) and bandwidth.\n";
 print "  Reproduce every row on a host with the commands at the end.\n\n";
+if ($info{icount}) {
+	print "**This run used QEMU -icount $info{icount}** (single-threaded TCG, the vCPUs\n";
+	print "run round-robin): guest time advances a fixed step per guest instruction\n";
+	print "(1 ns at shift=0), and idle time jumps to the next timer. Host load and\n";
+	print "descheduling do not enter the figures: a latency is the instructions the\n";
+	print "guest executed (fault entry, page-table walk, the module, the timer reads)\n";
+	print "plus the modeled wait, so rows 2 and 3 measure the kernel'"'"'s own cost per\n";
+	print "miss in instructions. Memory speed is not modeled at all: a hit costs its\n";
+	print "instructions whether it reads the device or plain memory, so row 1 and 5\n";
+	print "are 1 by construction here and mean something only on hardware; two\n";
+	print "threads share one host thread, so row 4 measures the modeled queueing, not\n";
+	print "parallel hardware.\n\n";
+}
 print "Environment: guest kernel $info{kernel}, clocksource $info{clocksource},\n";
-print "$info{cpus} vCPUs, timer " . ($info{timer} // "?");
+print "$info{cpus} vCPUs" . ($info{pinned} ? " (vCPU threads pinned)" : "") . ", timer " . ($info{timer} // "?");
 if ($tm && $tm->{clock} eq "rdtscp") {
 	printf(" (%.3f GHz, %s TSC, two calibrations %.2f%% apart)", $tm->{tsc_ghz}, $tm->{invariant_tsc} ? "invariant" : "non-invariant", 100 * $tm->{calibration_spread});
 }
@@ -500,10 +563,13 @@ BENCH_OUT=$out BENCH_PNG=$(basename "$png") BENCH_PLOT_OK=$plot_ok \
 	perl -MJSON::PP -e "$report_pl" > "$doc.tmp" 2>"$out/report.err" ||
 	{ cat "$out/report.err" >&2; lane_die "report failed"; }
 cat "$out/report.err" >&2
-# The host-only section of `make bench-sim` stays as that target wrote it.
-if [ -f "$doc" ] && grep -q '^<!-- bench-sim: begin' "$doc"; then
-	{ echo; sed -n '/^<!-- bench-sim: begin/,/^<!-- bench-sim: end/p' "$doc"; } >> "$doc.tmp"
-fi
+# The sections of `make bench-sim` and `make bench-repro` stay as those
+# targets wrote them.
+for sec in bench-repro bench-sim; do
+	if [ -f "$doc" ] && grep -q "^<!-- $sec: begin" "$doc"; then
+		{ echo; sed -n "/^<!-- $sec: begin/,/^<!-- $sec: end/p" "$doc"; } >> "$doc.tmp"
+	fi
+done
 mv "$doc.tmp" "$doc"
 lane_log "done: $doc$( [ $plot_ok = 1 ] && echo " and $png")"
 if [ ${#failed[@]} -gt 0 ]; then

@@ -79,6 +79,8 @@ lane_bad_lines() {
 #          hotplug range (slots/maxmem). Nodes 2 and 3 are possible but have
 #          no memory: node-mode devices can bring them up.
 # Returns QEMU's status; 124 when the timeout fired.
+# Environment (tests/lane/bench.sh --icount): LANE_QEMU_ACCEL replaces
+# "tcg,thread=multi"; LANE_QEMU_EXTRA is split into more QEMU arguments.
 lane_boot() {
 	local kernel=$1 initrd=$2 console=$3 taplog=$4 tmo=$5
 	shift 5
@@ -88,7 +90,7 @@ lane_boot() {
 	: > "$taplog"
 	local rc=0
 	timeout -k 10 "$tmo" qemu-system-x86_64 \
-		-machine pc -accel tcg,thread=multi -cpu max -smp 2 \
+		-machine pc -accel "${LANE_QEMU_ACCEL:-tcg,thread=multi}" -cpu max -smp 2 \
 		-m 4096M,slots=2,maxmem=8G \
 		-object memory-backend-ram,id=m0,size=1536M \
 		-object memory-backend-ram,id=m1,size=1536M \
@@ -100,7 +102,7 @@ lane_boot() {
 		-numa node,nodeid=3,memdev=m3 \
 		-kernel "$kernel" -initrd "$initrd" -append "$append" \
 		-nographic -serial mon:stdio -serial file:"$taplog" \
-		-net none -no-reboot \
+		-net none -no-reboot ${LANE_QEMU_EXTRA:-} \
 		< /dev/null > "$console" 2>&1 || rc=$?
 	return $rc
 }
