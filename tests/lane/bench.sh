@@ -113,6 +113,8 @@ bench_boot() {
 		extra=(maxcpus=1 bench_online_cpus=1 "bench_icount=$icount")
 	fi
 	if [ $pin = 1 ]; then
+		# QEMU names its vCPU threads ("CPU N/TCG") only with debug-threads
+		export LANE_QEMU_EXTRA="${LANE_QEMU_EXTRA:-} -name debug-threads=on"
 		pin_vcpus "$dir/initramfs.cpio.gz" &
 		pinner=$!
 		extra+=(bench_pinned=1)
