@@ -567,7 +567,7 @@ BENCH_OUT=$out BENCH_PNG=$(basename "$png") BENCH_PLOT_OK=$plot_ok \
 cat "$out/report.err" >&2
 # The sections of `make bench-sim` and `make bench-repro` stay as those
 # targets wrote them.
-for sec in bench-repro bench-sim; do
+for sec in bench-repro bench-repro-tcg bench-sim; do
 	if [ -f "$doc" ] && grep -q "^<!-- $sec: begin" "$doc"; then
 		{ echo; sed -n "/^<!-- $sec: begin/,/^<!-- $sec: end/p" "$doc"; } >> "$doc.tmp"
 	fi
