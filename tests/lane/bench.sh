@@ -474,6 +474,44 @@ if (@missed) { print "Rows that miss their goal: " . join("; ", @missed) . ". Wh
 if ($mc6 =~ /^\|/) { print "### Row 6: model cost (`make bench-model`, host)\n\n$mc6\n" }
 print $kmd if $kmd =~ /\S/;
 
+# ---- scale: power-on time and memory by size; eight devices at once ----
+my @sc = grep { /^scale / } split /\n/, slurp("$out/info.txt") // "";
+my $m1 = tgt(run("multi_1"), 0);
+my @m8 = grep { defined } map { tgt(run("multi_8_$_"), 0) } 1 .. 8;
+if (@sc || $m1 || @m8) {
+	print "## Scale\n\n";
+	if (@sc) {
+		print "Power-on of one znand device with a 64 MiB cache (runtime pages: one backing\n";
+		print "page per device page), time of the `power` write from /proc/uptime (10 ms\n";
+		print "steps) and the drop of MemFree across it; the guest has 4 GiB:\n\n";
+		print "| capacity | power-on | MemFree drop | beyond the backing pages |\n|---|---:|---:|---:|\n";
+		for (@sc) {
+			my @w = split / /;
+			if ($w[2] eq "power_ms") {
+				my ($g, $ms, $kb, $cap) = ($w[1], $w[3], $w[5], $w[7]);
+				printf("| %d GiB | %d ms | %.1f MiB | %.1f MiB (%.1f bytes per page) |\n", $g, $ms, $kb / 1024,
+				       ($kb - $cap) / 1024, ($kb - $cap) * 1024 / ($cap / 4));
+			} else {
+				my $why = $w[3] // "?"; $why =~ s/_/ /g;
+				printf("| %d GiB | does not power: %s | - | - |\n", $w[1], $why);
+			}
+		}
+		print "\n";
+	}
+	if ($m1 || @m8) {
+		my @p = sort { $a <=> $b } map { $_->{misses}{p50_ns} } grep { $_->{misses}{count} } @m8;
+		my $med = median(@p);
+		my $alone = $m1 && $m1->{misses}{count} ? $m1->{misses}{p50_ns} : undef;
+		print "Eight znand devices (64 MiB, 8 MiB cache each) powered at once, one\n";
+		print "cxdvirt-bench process per device started together (steady-state misses,\n";
+		print "as row 2), against one device alone: miss P50 alone " . ($alone // "n/a") . " ns; eight at\n";
+		print "once, per device: median " . f($med, 0) . " ns, min " . ($p[0] // "n/a") . ", max " . ($p[-1] // "n/a") .
+		      " (" . scalar(@p) . " of 8 reported); median / alone " . f(div($med, $alone), 2) . ". Runs `multi_1`,\n";
+		print "`multi_8_1`..`multi_8_8`. Eight processes share the guest'"'"'s vCPUs, so the\n";
+		print "ratio includes waiting for a CPU, not only the devices'"'"' interference.\n\n";
+	}
+}
+
 print "## Latency CDF\n\n";
 if ($ENV{BENCH_PLOT_OK}) {
 	print "![latency CDF](" . $ENV{BENCH_PNG} . ")\n\n";
@@ -490,8 +528,8 @@ print "the data (docs/tools.md); `agree` compares classified misses with the\n";
 print "device'"'"'s own counter.\n\n";
 print "| run | target | class | count | P50 | P90 | P99 | P99.9 | P99.99 | max | model | agree |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
 my @ids = map { m{/([^/]+)\.json$} ? $1 : () } sort glob("$out/runs/*.json");
-my @pref = qw(hit_r hitscan_r hit_clock bare_dev bare_anon bare_anon_w miss_cold miss_znand miss_femu scal_1 scal_2d scal_2s scal_1_sleep scal_2d_sleep cdf node_r);
-sub rank { my $id = shift; for my $i (0 .. $#pref) { return $i if $id eq $pref[$i] || ($pref[$i] =~ /_r$/ && $id =~ /^$pref[$i]\d+$/) } return 99 }
+my @pref = qw(hit_r hitscan_r hit_clock bare_dev bare_anon bare_anon_w miss_cold miss_znand miss_femu scal_1 scal_2d scal_2s scal_1_sleep scal_2d_sleep cdf multi_1 multi_8_ node_r);
+sub rank { my $id = shift; for my $i (0 .. $#pref) { return $i if $id eq $pref[$i] || ($pref[$i] =~ /_(r|8_)$/ && $id =~ /^$pref[$i]\d+$/) } return 99 }
 @ids = sort { rank($a) <=> rank($b) || $a cmp $b } @ids;
 for my $id (@ids) {
 	my $j = run($id) or next;
