@@ -26,6 +26,8 @@
 #                   docs/performance.md, docs/performance-cdf.png (tests/lane/bench.sh)
 #   make bench-model  the model's instructions per miss (valgrind), 16K vs 4M
 #                   cache lines, every policy -> docs/model-cost.md
+#   make bench-repro  the benchmark twice (QEMU -icount), per-row agreement
+#                   -> docs/performance.md ("Reproducibility")
 #   make bench-sim  cxdvirt-sim's replay speed on 100 M-access binary traces,
 #                   every policy -> docs/performance.md ("Simulator speed")
 #
@@ -317,6 +319,17 @@ check-dkms: tools
 .PHONY: check-acpi
 check-acpi: all
 	tests/lane/acpi-guest.sh
+
+# Reproducibility (tests/lane/bench-repro.sh): the benchmark twice on 6.1
+# (rows 1-5), then each row's agreement between the two runs, into
+# docs/performance.md ("Reproducibility"). By default under QEMU -icount
+# (deterministic virtual time), both guests at once; BENCH_REPRO_ARGS=''
+# compares two ordinary (multi-threaded TCG) runs, one after the other.
+.PHONY: bench-repro
+BENCH_REPRO_ARGS ?= --icount shift=0,sleep=off --parallel
+bench-repro: deps
+	$(MAKE) all
+	tests/lane/bench-repro.sh --doc docs/performance.md $(BENCH_REPRO_ARGS)
 
 demo: deps
 	$(MAKE) all

@@ -53,6 +53,15 @@ run() {
 	fi
 }
 
+# bench.sh --icount boots with maxcpus=1 (an SMP bring-up under icount
+# hangs): the other vCPUs come online here.
+if [ -n "${bench_online_cpus:-}" ]; then
+	for c in /sys/devices/system/cpu/cpu[0-9]*/online; do
+		[ "$(cat "$c")" = 1 ] || echo 1 > "$c" || echo "# cannot online ${c%/online}"
+	done
+fi
+[ -z "${bench_icount:-}" ] || info "icount $bench_icount"
+[ -z "${bench_pinned:-}" ] || info "pinned 1"
 B="cxdvirt-bench --timer $TIMER"
 $B --target anon -n 16 -p 1 > /dev/null 2>&1 || { TIMER=clock; B="cxdvirt-bench --timer clock"; }
 info "kernel $(uname -r)"
@@ -139,6 +148,63 @@ if [ -n "$Z" ] && [ -n "$T" ]; then
 fi
 dev_rm c_znand
 dev_rm c_tlc
+
+# --- Scale: power-on time and kernel memory for 1, 4 and 16 GiB -------------
+# Runtime backing is one page per device page: a device that needs more than
+# MemAvailable less 256 MiB is not powered (it would fail with ENOMEM after
+# draining the guest's memory) and is reported as not fitting.
+# Time from /proc/uptime (10 ms) around the power write; memory is MemFree
+# before minus after (the backing pages plus the module's own state).
+mem_free_kb() { awk '$1 == "MemFree:" { print $2 }' /proc/meminfo; }
+mem_avail_kb() { awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo; }
+uptime_ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
+for g in 1 4 16; do
+	n=b_size$g
+	sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null
+	if [ $((g * 1048576 + 262144)) -gt "$(mem_avail_kb)" ]; then
+		info "scale $g failed needs_${g}_GiB,_MemAvailable_$(($(mem_avail_kb) / 1024))_MiB"
+	elif dev_create $n preset=znand capacity=${g}G cache_size=64M >&2; then
+		m0=$(mem_free_kb); t0=$(uptime_ms)
+		r=$(dev_set $n power 1)
+		t1=$(uptime_ms); m1=$(mem_free_kb)
+		if [ "$r" = OK ]; then
+			info "scale $g power_ms $((t1 - t0)) mem_kb $((m0 - m1)) capacity_kb $((g * 1048576))"
+		else
+			info "scale $g failed $(echo "$r" | tr ' ' '_') mem_free_kb $m0"
+		fi
+	fi
+	dev_rm $n
+done
+
+# --- Scale: eight devices at once, each with its own traffic -----------------
+# The znand steady-state miss of row 2 on one device alone, then on eight
+# devices, one cxdvirt-bench process each, all started together.
+MD=
+for i in 1 2 3 4 5 6 7 8; do
+	D=$(mk b_m$i preset=znand capacity=64M cache_size=8M backing_node=1) || { st=1; break; }
+	MD="$MD $D"
+done
+MA="-n 512 -p 3 --evict --warmup 1"
+if [ "$(echo $MD | wc -w)" = 8 ]; then
+	set -- $MD
+	run multi_1 $B -t "$1" -L alone $MA
+	i=0
+	for D in $MD; do
+		i=$((i + 1))
+		$B -t "$D" -L "device-$i-of-8" $MA --json > /tmp/multi$i.json 2> /tmp/multi$i.err &
+	done
+	wait
+	i=0
+	for D in $MD; do
+		i=$((i + 1))
+		echo "# run multi_8_$i: $B -t $D -L device-$i-of-8 $MA (8 at once)"
+		echo "CXDVIRT-BENCH-JSON multi_8_$i"
+		cat /tmp/multi$i.json
+		echo "CXDVIRT-BENCH-END"
+		[ -s /tmp/multi$i.json ] || { echo "# run multi_8_$i failed:"; sed 's/^/#   /' /tmp/multi$i.err; st=1; }
+	done
+fi
+for i in 1 2 3 4 5 6 7 8; do dev_rm b_m$i; done
 
 # --- 5. node mode: the same chase on the emulated node under --membind ------
 N=b_node

@@ -3,6 +3,7 @@
 #
 # bench.sh [--kver KVER] [--out DIR] [--timeout SECS] [--doc FILE]
 #          [--from TAPLOG] [--kernels 'SUITE...'] [--keep-going]
+#          [--icount SPEC] [--pin] [--no-model]
 #
 # `make bench`: boot the test guest once, run every row of
 # docs/performance.md there (tests/lane/bench-guest.sh), then write the
@@ -22,6 +23,16 @@
 # OUT (default tests/lane/out/bench) keeps console.log, guest-tap.log, the
 # JSON of each run (runs/ID.json) and the CDF data; OUT/SUITE/ the same for
 # each other kernel, plus matrix.log and status.
+#
+# --icount SPEC (e.g. shift=0,sleep=off): deterministic virtual time. QEMU
+# runs single-threaded TCG with -icount SPEC: guest time advances 2^shift ns
+# per instruction, so host load vanishes from the figures, and a latency is
+# the instructions the guest executed plus the modeled waits. The guest
+# boots with maxcpus=1 and onlines its second vCPU from /demo.sh: a boot-time
+# SMP bring-up under icount hangs at "x86: Booting SMP configuration"
+# (docs/performance.md, "Reproducibility"). --pin: pin each vCPU thread of
+# multi-threaded TCG to its own host CPU (taskset) once QEMU has started.
+# --no-model: skip row 6 (make bench-model, host only; bench-repro.sh).
 set -euo pipefail
 
 LANE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -34,6 +45,9 @@ doc=$REPO_ROOT/docs/performance.md
 from=
 kernels='bookworm trixie sid'
 keep_going=0
+icount=
+pin=0
+model=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kver) kver=$2; shift 2 ;;
@@ -43,7 +57,10 @@ while [ $# -gt 0 ]; do
 	--from) from=$2; shift 2 ;;
 	--kernels) kernels=$2; shift 2 ;;
 	--keep-going) keep_going=1; shift ;;
-	-h|--help) sed -n '3,24p' "$0"; exit 0 ;;
+	--icount) icount=$2; shift 2 ;;
+	--pin) pin=1; shift ;;
+	--no-model) model=0; shift ;;
+	-h|--help) sed -n '3,34p' "$0"; exit 0 ;;
 	*) lane_die "unknown argument $1 (see --help)" ;;
 	esac
 done
@@ -61,6 +78,25 @@ for s in $kernels; do
 	esac
 done
 
+# pin_vcpus INITRD: wait for the QEMU that boots INITRD, then pin its vCPU
+# threads ("CPU N/TCG") to host CPU N modulo the host's CPUs.
+pin_vcpus() {
+	local con=$1 pid= i t n ncpu
+	ncpu=$(nproc)
+	for i in $(seq 600); do
+		pid=$(pgrep -f -n "qemu-system-x86_64 .*-initrd $con" || true)
+		[ -z "$pid" ] || [ "$(ls "/proc/$pid/task" | wc -l)" -lt 3 ] || break
+		sleep 0.5
+	done
+	[ -n "$pid" ] || return 0
+	sleep 2
+	for t in /proc/"$pid"/task/*; do
+		n=$(sed -n 's|^CPU \([0-9]*\)/TCG$|\1|p' "$t/comm" 2>/dev/null)
+		[ -n "$n" ] || continue
+		taskset -p -c $((n % ncpu)) "${t##*/}" > /dev/null && lane_log "pinned vCPU $n (thread ${t##*/}) to host CPU $((n % ncpu))"
+	done
+}
+
 # bench_boot KERNEL-DIR KVER DIR: build DIR/initramfs.cpio.gz (the module:
 # CXDVIRT_KO, else ./cxdvirt.ko), boot it; prints why the run failed, nothing
 # when the guest finished with a clean console.
@@ -71,8 +107,21 @@ bench_boot() {
 		--file "$LANE_DIR/bench-guest.sh:/demo.sh" >&2 || { echo "no initramfs"; return 0; }
 	lane_log "booting the bench guest on $kv (console: $dir/console.log; takes minutes)"
 	t0=$(date +%s)
+	local extra=() pinner=
+	if [ -n "$icount" ]; then
+		export LANE_QEMU_ACCEL=tcg,thread=single LANE_QEMU_EXTRA="-icount $icount"
+		extra=(maxcpus=1 bench_online_cpus=1 "bench_icount=$icount")
+	fi
+	if [ $pin = 1 ]; then
+		# QEMU names its vCPU threads ("CPU N/TCG") only with debug-threads
+		export LANE_QEMU_EXTRA="${LANE_QEMU_EXTRA:-} -name debug-threads=on"
+		pin_vcpus "$dir/initramfs.cpio.gz" &
+		pinner=$!
+		extra+=(bench_pinned=1)
+	fi
 	lane_boot "$kdir_img/vmlinuz" "$dir/initramfs.cpio.gz" "$dir/console.log" \
-		"$dir/guest-tap.log" "$tmo" cxdvirt_mode=demo || rc=$?
+		"$dir/guest-tap.log" "$tmo" cxdvirt_mode=demo ${extra[@]+"${extra[@]}"} || rc=$?
+	[ -z "$pinner" ] || kill "$pinner" 2>/dev/null || true
 	lane_log "guest ran $(($(date +%s) - t0)) s (qemu status $rc)"
 	[ $rc = 0 ] || { echo "qemu status $rc (124: timeout)"; return 0; }
 	tr -d '\r' < "$dir/guest-tap.log" | grep -qx CXDVIRT-GUEST-DONE ||
@@ -154,7 +203,7 @@ fi
 # Row 6: the model's cost, from `make bench-model` when the Makefile has it.
 model_md=$out/model-cost.md
 : > "$model_md"
-if make -C "$REPO_ROOT" -n bench-model > /dev/null 2>&1; then
+if [ $model = 1 ] && make -C "$REPO_ROOT" -n bench-model > /dev/null 2>&1; then
 	if make -s -C "$REPO_ROOT" bench-model > "$out/model-cost.out" 2>&1; then
 		grep '^|' "$out/model-cost.out" > "$model_md" || true
 	else
@@ -293,10 +342,13 @@ sub row { my ($n, $what, $val, $goal, $ok, $how) = @_;
 # 1. hit latency: median over the rounds of (device P50 / plain P50)
 sub byname { my ($j, $re) = @_; return undef unless $j; for my $t ($j->{targets} ? @{$j->{targets}} : ($j)) { return $t if $t->{label} =~ $re } return undef }
 sub median { my @v = sort { $a <=> $b } grep { defined } @_; return undef unless @v; return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2 }
+# the per-round spread, (max - min) / median of the round ratios, is printed beside the median
 sub rounds { my ($pfx, $re_a, $re_b) = @_; my (@r, @s);
 	for my $i (1 .. 8) { my $j = run("${pfx}_r$i") or next; my ($a, $b) = (byname($j, $re_a), byname($j, $re_b));
 		next unless $a && $b && $b->{all}{p50_ns}; push @r, $a->{all}{p50_ns} / $b->{all}{p50_ns}; push @s, "$a->{all}{p50_ns}/$b->{all}{p50_ns}" }
-	return (median(@r), join(", ", @s)) }
+	my $m = median(@r); my @o = sort { $a <=> $b } @r;
+	my $sp = @o && $m ? sprintf("spread %.1f%%", 100 * ($o[-1] - $o[0]) / $m) : "spread n/a";
+	return ($m, join(", ", @s) . "; $sp") }
 my ($r1, $r1s) = rounds("hit", qr/^device-hit$/, qr/^node1-plain$/);
 my ($r1b, $r1bs) = rounds("hitscan", qr/^device-hit-scan/, qr/^node1-plain$/);
 my $hd = byname(run("hit_r1"), qr/^device-hit$/);
@@ -390,8 +442,21 @@ print "  divides two emulated costs, which is closer to hardware than the raw\n"
 print "  microseconds but still not a hardware figure.\n";
 print "- **Only on real hardware:** absolute latencies (ns, us) and bandwidth.\n";
 print "  Reproduce every row on a host with the commands at the end.\n\n";
+if ($info{icount}) {
+	print "**This run used QEMU -icount $info{icount}** (single-threaded TCG, the vCPUs\n";
+	print "run round-robin): guest time advances a fixed step per guest instruction\n";
+	print "(1 ns at shift=0), and idle time jumps to the next timer. Host load and\n";
+	print "descheduling do not enter the figures: a latency is the instructions the\n";
+	print "guest executed (fault entry, page-table walk, the module, the timer reads)\n";
+	print "plus the modeled wait, so rows 2 and 3 measure the kernel'"'"'s own cost per\n";
+	print "miss in instructions. Memory speed is not modeled at all: a hit costs its\n";
+	print "instructions whether it reads the device or plain memory, so row 1 and 5\n";
+	print "are 1 by construction here and mean something only on hardware; two\n";
+	print "threads share one host thread, so row 4 measures the modeled queueing, not\n";
+	print "parallel hardware.\n\n";
+}
 print "Environment: guest kernel $info{kernel}, clocksource $info{clocksource},\n";
-print "$info{cpus} vCPUs, timer " . ($info{timer} // "?");
+print "$info{cpus} vCPUs" . ($info{pinned} ? " (vCPU threads pinned)" : "") . ", timer " . ($info{timer} // "?");
 if ($tm && $tm->{clock} eq "rdtscp") {
 	printf(" (%.3f GHz, %s TSC, two calibrations %.2f%% apart)", $tm->{tsc_ghz}, $tm->{invariant_tsc} ? "invariant" : "non-invariant", 100 * $tm->{calibration_spread});
 }
@@ -409,6 +474,44 @@ if (@missed) { print "Rows that miss their goal: " . join("; ", @missed) . ". Wh
 if ($mc6 =~ /^\|/) { print "### Row 6: model cost (`make bench-model`, host)\n\n$mc6\n" }
 print $kmd if $kmd =~ /\S/;
 
+# ---- scale: power-on time and memory by size; eight devices at once ----
+my @sc = grep { /^scale / } split /\n/, slurp("$out/info.txt") // "";
+my $m1 = tgt(run("multi_1"), 0);
+my @m8 = grep { defined } map { tgt(run("multi_8_$_"), 0) } 1 .. 8;
+if (@sc || $m1 || @m8) {
+	print "## Scale\n\n";
+	if (@sc) {
+		print "Power-on of one znand device with a 64 MiB cache (runtime pages: one backing\n";
+		print "page per device page), time of the `power` write from /proc/uptime (10 ms\n";
+		print "steps) and the drop of MemFree across it; the guest has 4 GiB:\n\n";
+		print "| capacity | power-on | MemFree drop | beyond the backing pages |\n|---|---:|---:|---:|\n";
+		for (@sc) {
+			my @w = split / /;
+			if ($w[2] eq "power_ms") {
+				my ($g, $ms, $kb, $cap) = ($w[1], $w[3], $w[5], $w[7]);
+				printf("| %d GiB | %d ms | %.1f MiB | %.1f MiB (%.1f bytes per page) |\n", $g, $ms, $kb / 1024,
+				       ($kb - $cap) / 1024, ($kb - $cap) * 1024 / ($cap / 4));
+			} else {
+				my $why = $w[3] // "?"; $why =~ s/_/ /g;
+				printf("| %d GiB | does not power: %s | - | - |\n", $w[1], $why);
+			}
+		}
+		print "\n";
+	}
+	if ($m1 || @m8) {
+		my @p = sort { $a <=> $b } map { $_->{misses}{p50_ns} } grep { $_->{misses}{count} } @m8;
+		my $med = median(@p);
+		my $alone = $m1 && $m1->{misses}{count} ? $m1->{misses}{p50_ns} : undef;
+		print "Eight znand devices (64 MiB, 8 MiB cache each) powered at once, one\n";
+		print "cxdvirt-bench process per device started together (steady-state misses,\n";
+		print "as row 2), against one device alone: miss P50 alone " . ($alone // "n/a") . " ns; eight at\n";
+		print "once, per device: median " . f($med, 0) . " ns, min " . ($p[0] // "n/a") . ", max " . ($p[-1] // "n/a") .
+		      " (" . scalar(@p) . " of 8 reported); median / alone " . f(div($med, $alone), 2) . ". Runs `multi_1`,\n";
+		print "`multi_8_1`..`multi_8_8`. Eight processes share the guest'"'"'s vCPUs, so the\n";
+		print "ratio includes waiting for a CPU, not only the devices'"'"' interference.\n\n";
+	}
+}
+
 print "## Latency CDF\n\n";
 if ($ENV{BENCH_PLOT_OK}) {
 	print "![latency CDF](" . $ENV{BENCH_PNG} . ")\n\n";
@@ -425,8 +528,8 @@ print "the data (docs/tools.md); `agree` compares classified misses with the\n";
 print "device'"'"'s own counter.\n\n";
 print "| run | target | class | count | P50 | P90 | P99 | P99.9 | P99.99 | max | model | agree |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
 my @ids = map { m{/([^/]+)\.json$} ? $1 : () } sort glob("$out/runs/*.json");
-my @pref = qw(hit_r hitscan_r hit_clock bare_dev bare_anon bare_anon_w miss_cold miss_znand miss_femu scal_1 scal_2d scal_2s scal_1_sleep scal_2d_sleep cdf node_r);
-sub rank { my $id = shift; for my $i (0 .. $#pref) { return $i if $id eq $pref[$i] || ($pref[$i] =~ /_r$/ && $id =~ /^$pref[$i]\d+$/) } return 99 }
+my @pref = qw(hit_r hitscan_r hit_clock bare_dev bare_anon bare_anon_w miss_cold miss_znand miss_femu scal_1 scal_2d scal_2s scal_1_sleep scal_2d_sleep cdf multi_1 multi_8_ node_r);
+sub rank { my $id = shift; for my $i (0 .. $#pref) { return $i if $id eq $pref[$i] || ($pref[$i] =~ /_(r|8_)$/ && $id =~ /^$pref[$i]\d+$/) } return 99 }
 @ids = sort { rank($a) <=> rank($b) || $a cmp $b } @ids;
 for my $id (@ids) {
 	my $j = run($id) or next;
@@ -500,10 +603,13 @@ BENCH_OUT=$out BENCH_PNG=$(basename "$png") BENCH_PLOT_OK=$plot_ok \
 	perl -MJSON::PP -e "$report_pl" > "$doc.tmp" 2>"$out/report.err" ||
 	{ cat "$out/report.err" >&2; lane_die "report failed"; }
 cat "$out/report.err" >&2
-# The host-only section of `make bench-sim` stays as that target wrote it.
-if [ -f "$doc" ] && grep -q '^<!-- bench-sim: begin' "$doc"; then
-	{ echo; sed -n '/^<!-- bench-sim: begin/,/^<!-- bench-sim: end/p' "$doc"; } >> "$doc.tmp"
-fi
+# The sections of `make bench-sim` and `make bench-repro` stay as those
+# targets wrote them.
+for sec in bench-repro bench-repro-tcg bench-sim; do
+	if [ -f "$doc" ] && grep -q "^<!-- $sec: begin" "$doc"; then
+		{ echo; sed -n "/^<!-- $sec: begin/,/^<!-- $sec: end/p" "$doc"; } >> "$doc.tmp"
+	fi
+done
 mv "$doc.tmp" "$doc"
 lane_log "done: $doc$( [ $plot_ok = 1 ] && echo " and $png")"
 if [ ${#failed[@]} -gt 0 ]; then

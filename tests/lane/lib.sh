@@ -82,6 +82,8 @@ lane_bad_lines() {
 #   node0  CPUs + 1536M; node1 2560M (1.5G-3G and 4G-5G), whose 4G-5G the
 #          same memmap=1G$4G hides. The firmware's SRAT has nodes 0-1 only.
 # Returns QEMU's status; 124 when the timeout fired.
+# Environment (tests/lane/bench.sh --icount): LANE_QEMU_ACCEL replaces
+# "tcg,thread=multi"; LANE_QEMU_EXTRA is split into more QEMU arguments.
 lane_boot() {
 	local kernel=$1 initrd=$2 console=$3 taplog=$4 tmo=$5
 	shift 5
@@ -109,12 +111,12 @@ lane_boot() {
 	: > "$taplog"
 	local rc=0
 	timeout -k 10 "$tmo" qemu-system-x86_64 \
-		-machine pc -accel tcg,thread=multi -cpu max -smp 2 \
+		-machine pc -accel "${LANE_QEMU_ACCEL:-tcg,thread=multi}" -cpu max -smp 2 \
 		-m 4096M,slots=2,maxmem=8G \
 		"${numa[@]}" \
 		-kernel "$kernel" -initrd "$initrd" -append "$append" \
 		-nographic -serial mon:stdio -serial file:"$taplog" \
-		-net none -no-reboot \
+		-net none -no-reboot ${LANE_QEMU_EXTRA:-} \
 		< /dev/null > "$console" 2>&1 || rc=$?
 	return $rc
 }
