@@ -796,7 +796,10 @@ enum cxd_ftl_mode {
 	CXD_FTL_NR,
 };
 
-/* Defaults: 7% over-provisioning, MQSim's default ssdconfig.xml. */
+/*
+ * Default over-provisioning 7%, after MQSim's Overprovisioning_Ratio 0.07
+ * (there a share of the whole space, here of the logical pages).
+ */
 #define CXD_FTL_OP_PCT		7u
 /* GC below 2 free blocks of a plane, up to 3 (chosen; docs/model.md). */
 #define CXD_FTL_GC_LOW		2u
