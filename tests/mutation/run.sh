@@ -102,9 +102,16 @@ else
 fi
 W=$SCRATCH/tree
 mkdir -p "$W/tests" "$W/driver" "$SCRATCH/orig"
-# What make unit needs, without built objects of the worktree.
-cp -r "$TOP/Makefile" "$TOP/include" "$TOP/tools" "$W/"
+# What make unit needs, without built objects of the worktree: the model
+# and tools, and what the tools' tests read (the man pages against the
+# module's sources, the install test against the module's files).
+cp -r "$TOP/Makefile" "$TOP/Kbuild" "$TOP/LICENSE" "$TOP/include" "$TOP/tools" \
+	"$TOP/docs" "$TOP/hotplug" "$W/"
+[ -f "$TOP/dkms.conf" ] && cp "$TOP/dkms.conf" "$W/"
+find "$TOP/driver" -maxdepth 1 -type f \( -name '*.c' -o -name '*.h' \) \
+	-exec cp {} "$W/driver/" \;
 cp -r "$TOP/driver/model" "$W/driver/"
+rm -f "$W"/driver/model/*.o "$W"/driver/model/.*.cmd "$W"/hotplug/*.o "$W"/hotplug/.*.cmd
 cp -r "$TOP/tests/unit" "$TOP/tests/tools" "$W/tests/"
 rm -rf "$W/tools/obj" "$W/tools/libcxdmodel.a" "$W/tests/unit/build"
 rm -f "$W/tools/cxdvirt-dev" "$W/tools/cxdvirt-bench" "$W/tools/cxdvirt-sim"
