@@ -125,6 +125,22 @@ cmp_ok "$(cat "$S/node_latency/evicted_ptes")" -ge 1536 \
 	"evictions made PTEs PROT_NONE ($(cat "$S/node_latency/evicted_ptes"))"
 cmp_ok "$(stat_get $D evictions)" -ge 2048 "stats/evictions ($(stat_get $D evictions))"
 
+# 2b. Hits reach the policy through the accessed-bit scan of the node's
+#     pages: a hot page read between cold ones misses once a pass under
+#     FIFO, and stays resident under LRU with the scan on.
+dev_set $D scan_interval_ms 10 > /dev/null
+hot_misses() {	# hot_misses POLICY: misses of 2 passes over 1535 cold pages + hot
+	dev_set $D policy "$1" > /dev/null
+	"$PROGS/nodelat" hot $NODE $IDX 1536 2 | sed -n 's/^hot misses //p'
+}
+mf=$(hot_misses fifo)
+ml=$(hot_misses lru)
+diag "2 passes, 1535 cold pages + 1 hot: fifo $mf misses, lru $ml misses; scan passes $(stat_get $D scan_passes)"
+cmp_ok "$mf" -ge $((2 * 1535 + 2)) "fifo: every cold access and the hot page once a pass miss"
+cmp_ok "$ml" -le $((2 * 1535)) "lru with the scan: the hot page stays resident"
+cmp_ok "$(stat_get $D scan_passes)" -gt 0 "the node's pages were scanned"
+dev_set $D scan_interval_ms 0 > /dev/null
+
 # 3. Integrity under eviction, fork, migration and munmap; a policy switch
 #    while it runs.
 dev_set $D t_read_ns 5000 > /dev/null
