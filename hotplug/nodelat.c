@@ -641,6 +641,25 @@ static void cxd_nl_find_tp(struct tracepoint *tp, void *priv)
 		cxd_nl_tp_newtask = tp;
 }
 
+/*
+ * Register @kp (reused across power cycles: clear what an earlier
+ * registration left). Return: 0, or -EOPNOTSUPP with one log line.
+ */
+static int cxd_nl_kprobe_add(struct kprobe *kp, const char *name)
+{
+	int ret;
+
+	kp->addr = NULL;
+	kp->flags = 0;
+	ret = register_kprobe(kp);
+	if (ret) {
+		pr_warn(CXD_NAME ": %s: power: node_latency: cannot probe %s (%d): this kernel is not supported\n",
+			name, kp->symbol_name, ret);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 /* Register the hooks for the first user. Context: cxd_cfg_mutex held. */
 static int cxd_nl_hooks_get(const char *name)
 {
@@ -663,25 +682,12 @@ static int cxd_nl_hooks_get(const char *name)
 			name, ret);
 		goto err;
 	}
-	/* kprobe structures are reused: clear what a registration left. */
-	cxd_nl_kp_hint.addr = NULL;
-	cxd_nl_kp_hint.flags = 0;
-	ret = register_kprobe(&cxd_nl_kp_hint);
-	if (ret) {
-		pr_warn(CXD_NAME ": %s: power: node_latency: cannot probe %s (%d): this kernel is not supported\n",
-			name, CXD_NL_HINT_SYM, ret);
-		ret = -EOPNOTSUPP;
+	ret = cxd_nl_kprobe_add(&cxd_nl_kp_hint, name);
+	if (ret)
 		goto err_tp;
-	}
-	cxd_nl_kp_new.addr = NULL;
-	cxd_nl_kp_new.flags = 0;
-	ret = register_kprobe(&cxd_nl_kp_new);
-	if (ret) {
-		pr_warn(CXD_NAME ": %s: power: node_latency: cannot probe %s (%d): this kernel is not supported\n",
-			name, CXD_NL_NEW_SYM, ret);
-		ret = -EOPNOTSUPP;
+	ret = cxd_nl_kprobe_add(&cxd_nl_kp_new, name);
+	if (ret)
 		goto err_hint;
-	}
 	return 0;
 
 err_hint:
