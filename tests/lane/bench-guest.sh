@@ -220,6 +220,17 @@ if dev_create $N mode=node phys_addr=0x100000000 capacity=512M target_node=2 >&2
 				run node_r$r numactl --membind=2 $B -t node:1 -L node1-plain -t anon -L emulated-node-2 $HA
 			fi
 		done
+		# 5b/5c: node-mode misses (node_latency), tR 40 us as femu's:
+		# an eviction region of twice the 16384-line cache before each pass.
+		if [ "$(dev_get $N node_latency)" = on ]; then
+			d=$CFS/$N
+			dev_set $N t_read_ns 40000 > /dev/null
+			info "nodemodel $(( $(cat $d/t_read_ns) + ($(cat $d/nand_page_size) * 1000 + $(cat $d/channel_mbps) - 1) / $(cat $d/channel_mbps) ))"
+			run node_miss numactl --membind=2 $B -t anon -L node-miss -n 1024 -p 3 \
+				--pattern chase --evict --evict-pages 16384 --threshold 20000
+		else
+			echo "# node_latency is off on this kernel: no node-mode miss rows"
+		fi
 		daxctl offline-memory "$DAX" > /dev/null 2>&1 || echo "# offline-memory $DAX failed"
 	else
 		echo "# daxctl reconfigure-device $DAX failed"

@@ -404,6 +404,15 @@ my ($r5, $r5s) = rounds("node", qr/^emulated-node-2$/, qr/^node1-plain$/);
 my $ne = byname(run("node_r1"), qr/^emulated-node-2$/);
 row(5, "node mode: chase on the emulated node (numactl --membind=2) / plain memory of node 1, P50, median of 4 rounds",
     f($r5, 3) . " (rounds, ns: $r5s)", "<= 1.02", defined $r5 ? $r5 <= 1.02 : undef, "runs `node_r1`..`node_r4`");
+my $nm = tgt(run("node_miss"), 0); my $nmodel = $info{nodemodel};
+my $r5b = div($nm && $nm->{misses}{count} && $nm->{misses}{p50_ns}, $nmodel);
+row("5b", "node mode (node_latency on), accuracy at tR = 40 us: miss P50 / model",
+    f($r5b, 3) . " (P50 " . us($nm && $nm->{misses}{p50_ns}) . " us, model " . us($nmodel) . " us, " . ($nm ? $nm->{misses}{count} // 0 : 0) . " misses)",
+    "error <= 2%", defined $r5b ? abs($r5b - 1) <= 0.02 : undef, "run `node_miss`");
+my $onode = defined $r5b ? $nm->{misses}{p50_ns} - $nmodel : undef;
+my $r5c = div($onode, $of);
+row("5c", "node-mode per-miss overhead / devdax per-miss overhead (miss P50 - model, tR = 40 us, each miss evicts)",
+    f($r5c, 2) . " (" . f($onode, 0) . " / " . f($of, 0) . " ns)", "<= 1.3", defined $r5c ? $r5c <= 1.3 : undef, "runs `node_miss`, `miss_femu`");
 
 if ($ENV{BENCH_TABLE}) {
 	print "Guest kernel " . ($info{kernel} // "?") . ", clocksource " . ($info{clocksource} // "?") . ", " .
@@ -528,7 +537,7 @@ print "the data (docs/tools.md); `agree` compares classified misses with the\n";
 print "device'"'"'s own counter.\n\n";
 print "| run | target | class | count | P50 | P90 | P99 | P99.9 | P99.99 | max | model | agree |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
 my @ids = map { m{/([^/]+)\.json$} ? $1 : () } sort glob("$out/runs/*.json");
-my @pref = qw(hit_r hitscan_r hit_clock bare_dev bare_anon bare_anon_w miss_cold miss_znand miss_femu scal_1 scal_2d scal_2s scal_1_sleep scal_2d_sleep cdf multi_1 multi_8_ node_r);
+my @pref = qw(hit_r hitscan_r hit_clock bare_dev bare_anon bare_anon_w miss_cold miss_znand miss_femu scal_1 scal_2d scal_2s scal_1_sleep scal_2d_sleep cdf multi_1 multi_8_ node_r node_miss);
 sub rank { my $id = shift; for my $i (0 .. $#pref) { return $i if $id eq $pref[$i] || ($pref[$i] =~ /_(r|8_)$/ && $id =~ /^$pref[$i]\d+$/) } return 99 }
 @ids = sort { rank($a) <=> rank($b) || $a cmp $b } @ids;
 for my $id (@ids) {
