@@ -438,7 +438,10 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 	}
 }
 
-/* Background write-back drain, as cxd_drain_work() for devdax. */
+/*
+ * Background write-back drain, as cxd_drain_work() for devdax. Queued with
+ * a reference on @nl (cxd_nl_access()), dropped at the end.
+ */
 static void cxd_nl_drain_work(struct work_struct *work)
 {
 	struct cxd_nodelat *nl = container_of(work, struct cxd_nodelat,
@@ -456,6 +459,7 @@ static void cxd_nl_drain_work(struct work_struct *work)
 		cxd_nl_evict(nl, v, n);
 		cond_resched();
 	} while (n == CXD_NL_DRAIN_BATCH && !READ_ONCE(nl->stopping));
+	cxd_nl_put(nl);	/* taken when queued; the work may free @nl */
 }
 
 /* -------------------------------------------------------------- access -- */
@@ -490,8 +494,12 @@ static void cxd_nl_access(struct cxd_nodelat *nl, u64 page, unsigned long va,
 	cxd_model_access(&l->model, page, flags, t0, acc);
 	spin_unlock(&l->lock);
 	cxd_trace_access(l, page, t0, acc);
-	if (acc->drain && !READ_ONCE(nl->stopping))
-		queue_work(system_unbound_wq, &nl->drain_work);
+	/* The queued drain holds a reference: this task_work's may be the last. */
+	if (acc->drain && !READ_ONCE(nl->stopping)) {
+		kref_get(&nl->ref);
+		if (!queue_work(system_unbound_wq, &nl->drain_work))
+			cxd_nl_put(nl);
+	}
 
 	cxd_nl_evict(nl, acc->victims, acc->nvictims);
 	if (!acc->hit || acc->late)
@@ -872,7 +880,8 @@ void cxd_nodelat_stop(struct cxd_nodelat *nl)
 	cxd_nl_hooks_put();
 	synchronize_rcu();	/* no hook sees @nl any more */
 	cancel_delayed_work_sync(&nl->scan_work);
-	cancel_work_sync(&nl->drain_work);
+	if (cancel_work_sync(&nl->drain_work))
+		cxd_nl_put(nl);	/* the cancelled drain's reference */
 	cxd_nl_put(nl);
 }
 

@@ -144,6 +144,8 @@ dev_set $D scan_interval_ms 0 > /dev/null
 # 3. Integrity under eviction, fork, migration and munmap; a policy switch
 #    while it runs.
 dev_set $D t_read_ns 5000 > /dev/null
+dev_set $D writeback drain > /dev/null
+stats_reset $D
 "$PROGS/nodelat" verify $NODE 1536 6 12345 > /tmp/verify.out 2>&1 &
 VP=$!
 for pol in lru clock s3fifo random fifo; do
@@ -157,6 +159,10 @@ sed 's/^ok/# ok/; s/^not ok/# NOT OK/' /tmp/verify.out
 is "$vrc" 0 "checksummed data survives eviction, fork, moves, munmap and policy switches"
 diag "node_latency: $(for f in tracked_mms hint_faults late_writebacks evictions_unmapped thp_untracked_pages events_dropped; do printf '%s=%s ' $f "$(cat "$S/node_latency/$f")"; done)"
 is "$(cat "$S/node_latency/events_dropped")" 0 "no access was dropped"
+cmp_ok "$(stat_get $D drain_evictions)" -gt 0 \
+	"the background drain evicted node pages ($(stat_get $D drain_evictions))"
+cmp_ok "$(stat_get $D writebacks)" -gt 0 "dirty victims were written back ($(stat_get $D writebacks))"
+dev_set $D writeback evict > /dev/null
 
 if command -v stress-ng > /dev/null; then
 	m0=$(stat_get $D misses)

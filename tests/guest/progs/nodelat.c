@@ -29,7 +29,8 @@
  *       fills NPAGES pages with a checksummed pattern and, for SECONDS,
  *       rewrites and checks random pages, forks a child that checks every
  *       page and writes its own copy (COW), moves pages off the node and
- *       back (mbind MPOL_MF_MOVE, migrate_pages), and munmaps and remaps a
+ *       back (mbind MPOL_MF_MOVE, then migrate_pages(2)), and munmaps and
+ *       remaps a
  *       part. Every page is checked after each step.
  *
  * DEV is the device's sysfs directory name (cxdvirtN). TAP on stdout.
@@ -267,6 +268,17 @@ static int cmd_verify(int argc, char **argv)
 		/* Move a quarter off the node and back. */
 		if (node > 0 && move_range((void *)b, part * PAGE, 0) == 0)
 			move_range((void *)b, part * PAGE, node);
+		if ((bad = check_all(b, seed, n)))
+			break;
+		/* migrate_pages(2): the whole process off the node and back. */
+		if (node > 0) {
+			unsigned long from[16] = { 0 }, to[16] = { 0 };
+
+			from[node / 64] |= 1ul << (node % 64);
+			to[0] |= 1;
+			if (migrate_pages(0, sizeof(from) * 8, from, to) >= 0)
+				migrate_pages(0, sizeof(from) * 8, to, from);
+		}
 		if ((bad = check_all(b, seed, n)))
 			break;
 
