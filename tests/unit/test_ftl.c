@@ -152,6 +152,16 @@ static void test_capacity_edges(void **state)
 	cfg.ftl.gc_low = cfg.ftl.gc_high = 0;
 	assert_int_equal(cxd_model_cfg_state_size(&cfg),
 			 cxd_model_state_size(4096, 1, &cfg.nand));
+	/*
+	 * Rounding up at both steps: 1001 pages, op 10% need 1101.1, so
+	 * 1102 physical pages, ceil(1102 / 3) = 368 blocks (1101 would fit
+	 * in 367).
+	 */
+	cfg = ftl_cfg(1, 1, 1001, 3, 10);
+	f = ftl_new(&cfg);
+	assert_int_equal(f->m.ftl.lpp, 1001);
+	assert_int_equal(f->m.ftl.blocks, 368);
+	ftl_free(f);
 	/* logical pages per plane: 4096 pages over 8 x 4 dies = 128 */
 	cfg = ftl_cfg(8, 4, 4096, 16, 70);
 	f = ftl_new(&cfg);
@@ -313,6 +323,62 @@ static void test_gc_stalls_misses(void **state)
 	free(lat);
 }
 
+/*
+ * GC's trigger, target, victims and timing on one plane (4096 pages, 64
+ * pages per block, 68 blocks, gc_low 2, gc_high 3). The preconditioning
+ * fills blocks 0..63 and leaves 4 free. Pages 0 and 1 written back in turn
+ * (a 1-line cache, write misses) take one new physical page each: the 1st
+ * write-back opens a block (3 free), the 65th another (2 free: not below
+ * gc_low), the 129th a third (1 free): GC. The first block they filled
+ * holds no valid page (erased, nothing moved; 2 free), the second one
+ * valid page, the 128th write-back's (moved; 3 free: done).
+ *
+ * The 129th write-back comes with a demand read of page 2 at T, the die
+ * idle: program [T, P = T + xfer + tPROG), then the two GCs back to back
+ * from P: tBERS, then tR + tPROG + tBERS. The read starts at the end of the
+ * last GC; the stall counted is the last GC's span only. A second read
+ * arriving at T starts after the first one's tR: again the same span (it
+ * waited behind that GC too), not the time after the GC.
+ */
+static void test_gc_trigger_and_stall(void **state)
+{
+	struct cxd_model_cfg cfg = ftl_cfg(1, 1, 4096, 64, 5);
+	const uint64_t bers = cfg.nand.t_bers_ns;
+	const uint64_t last_gc = T_R + T_PROG + bers;
+	struct cxd_access r;
+	struct ftl_fix *f;
+	uint64_t t, i;
+
+	(void)state;
+	f = ftl_new(&cfg);
+	cxd_model_ftl_fill(&f->m);
+	assert_int_equal(f->m.ftl.nfree[0], 4);
+	for (i = 0; i <= 128; i++) {
+		cxd_model_access(&f->m, i % 2, CXD_ACC_WRITE, f->now, &r);
+		f->now = r.done_ns;
+		assert_int_equal(f->m.stats.writebacks, i);
+		assert_int_equal(f->m.ftl_stats.gc_runs, 0);
+		assert_int_equal(f->m.ftl.nfree[0], i == 0 ? 4 : i <= 64 ? 3 : 2);
+	}
+	t = f->now + 10 * bers;
+	cxd_model_access(&f->m, 2, 0, t, &r);
+	assert_int_equal(f->m.stats.writebacks, 129);
+	assert_int_equal(f->m.ftl_stats.gc_runs, 2);
+	assert_int_equal(f->m.ftl_stats.gc_moved, 1);
+	assert_int_equal(f->m.ftl.nfree[0], 3);
+	assert_int_equal(r.read.start_ns,
+			 t + XFER_4K + T_PROG + bers + last_gc);
+	assert_int_equal(f->m.ftl_stats.gc_stalls, 1);
+	assert_int_equal(f->m.ftl_stats.gc_stall_ns, last_gc);
+	cxd_model_access(&f->m, 3, 0, t, &r);
+	assert_int_equal(r.read.start_ns,
+			 t + XFER_4K + T_PROG + bers + last_gc + T_R);
+	assert_int_equal(f->m.ftl_stats.gc_stalls, 2);
+	assert_int_equal(f->m.ftl_stats.gc_stall_ns, 2 * last_gc);
+	check_maps(f);
+	ftl_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -321,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_map_invariants),
 		cmocka_unit_test(test_waf_greedy_model),
 		cmocka_unit_test(test_gc_stalls_misses),
+		cmocka_unit_test(test_gc_trigger_and_stall),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

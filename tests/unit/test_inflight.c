@@ -160,6 +160,35 @@ static void test_drain_skips_held(void **state)
 	tmodel_free(&t);
 }
 
+/*
+ * A held line passed over goes back at the newest end of its queue (it is
+ * in flight, i.e. just inserted): under FIFO, once released it is evicted
+ * after the lines that were newer than it, not before them.
+ */
+static void test_passed_over_requeued_at_tail(void **state)
+{
+	static const uint64_t after[] = { 3, 4, 1, 5 };
+	struct cxd_access a;
+	struct tmodel t;
+	unsigned int i;
+
+	(void)state;
+	tmodel_init(&t, 64, 4, 0, CXD_POLICY_FIFO);
+	cxd_model_access(&t.m, 1, CXD_ACC_HOLD, 0, &a);
+	for (i = 2; i <= 4; i++)
+		cxd_model_access(&t.m, i, 0, 0, &a);
+	cxd_model_access(&t.m, 5, 0, 0, &a);	/* 1 held: 2 goes; 3 4 1 5 */
+	assert_int_equal(a.nvictims, 1);
+	assert_int_equal(a.victims[0].page, 2);
+	assert_int_equal(cxd_cache_release(&t.m.cache, 1), 0);
+	for (i = 0; i < 4; i++) {
+		cxd_model_access(&t.m, 6 + i, 0, 0, &a);
+		assert_int_equal(a.nvictims, 1);
+		assert_int_equal(a.victims[0].page, after[i]);
+	}
+	tmodel_free(&t);
+}
+
 /* A policy switch keeps holds. */
 static void test_policy_switch_keeps_hold(void **state)
 {
@@ -186,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_identity_after_refill),
 		cmocka_unit_test(test_drain_skips_held),
 		cmocka_unit_test(test_policy_switch_keeps_hold),
+		cmocka_unit_test(test_passed_over_requeued_at_tail),
 	};
 
 	return cmocka_run_group_tests_name("inflight", tests, NULL, NULL);

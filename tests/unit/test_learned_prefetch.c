@@ -6,6 +6,8 @@
  * stream and raises it on a sequential one.
  */
 #include "cxd_test.h"
+/* the learned prefetchers' steps, private to the model */
+#include "../../driver/model/prefetch.h"
 
 struct lp_fix {
 	struct cxd_model m;
@@ -66,10 +68,10 @@ static void test_names(void **state)
  * tested first, on the stream's first page, which has no predecessor: it
  * scores from round 2 and wins at its test in round 32.)
  */
-static void bop_stride(unsigned int k, unsigned int idx)
+static void bop_stride(unsigned int k, unsigned int idx, unsigned int degree)
 {
-	struct lp_fix *f = lp_new(1u << 20, 4096, CXD_PF_BOP, 1);
-	uint64_t rounds = k == 1 ? 31 : 30, i, useful;
+	struct lp_fix *f = lp_new(1u << 20, 4096, CXD_PF_BOP, degree);
+	uint64_t rounds = k == 1 ? 31 : 30, i, j, useful;
 	uint64_t n = rounds * CXD_BOP_OFFSETS + idx + 1;
 
 	assert_int_equal(f->m.bop.offset, 1);
@@ -81,9 +83,14 @@ static void bop_stride(unsigned int k, unsigned int idx)
 	rd(f, i * k);
 	assert_int_equal(f->m.bop.phases, 1);
 	assert_int_equal(f->m.bop.offset, k);
-	/* the access that ended the phase prefetched the next page of the stream */
-	assert_int_equal(f->r.nprefetched, 1);
-	assert_int_equal(f->r.prefetched[0], (i + 1) * k);
+	/*
+	 * the access that ended the phase prefetched the next @degree pages
+	 * of the stream (offset 1 before never reached them: k > degree or
+	 * k = 1)
+	 */
+	assert_int_equal(f->r.nprefetched, degree);
+	for (j = 0; j < degree; j++)
+		assert_int_equal(f->r.prefetched[j], (i + 1 + j) * k);
 	/* from now on every access is a prefetch hit */
 	useful = f->m.stats.prefetch_useful;
 	for (i = n; i < n + 200; i++) {
@@ -92,6 +99,12 @@ static void bop_stride(unsigned int k, unsigned int idx)
 		assert_true(f->r.prefetch_hit);
 	}
 	assert_int_equal(f->m.stats.prefetch_useful, useful + 200);
+	/*
+	 * The next phase starts from zero scores: it cannot end before k's
+	 * 31st test, 30 rounds on.
+	 */
+	assert_int_equal(f->m.bop.phases, 1);
+	assert_int_equal(f->m.bop.offset, k);
 	lp_free(f);
 }
 
@@ -163,11 +176,40 @@ static void test_params(void **state)
 static void test_bop_settles_on_stride(void **state)
 {
 	(void)state;
-	bop_stride(1, 0);
-	bop_stride(3, 2);
-	bop_stride(5, 4);
-	bop_stride(12, 9);
-	bop_stride(64, 26);
+	bop_stride(1, 0, 1);
+	bop_stride(3, 2, 1);
+	bop_stride(5, 4, 1);
+	bop_stride(12, 9, 1);
+	bop_stride(64, 26, 1);
+	bop_stride(5, 4, 4);		/* prefetch_degree pages per trigger */
+}
+
+/*
+ * A phase ended by ROUND_MAX: stride 3, two rounds. Every multiple of 3 in
+ * the list whose page - d exists scores in both rounds, so 3 ties with
+ * 6, 9, 12 ...: the tie goes to the smaller offset, 3. Its score, 2, is
+ * above BAD_SCORE 1; with BAD_SCORE 2 the same phase turns BOP off.
+ */
+static void test_bop_round_max_ties(void **state)
+{
+	unsigned int bad, i;
+	struct lp_fix *f;
+
+	(void)state;
+	for (bad = 1; bad <= 2; bad++) {
+		f = lp_new(1u << 20, 4096, CXD_PF_BOP, 1);
+		f->m.pf.bop_round_max = 2;
+		f->m.pf.bop_bad_score = bad;
+		for (i = 0; i + 1 < 2 * CXD_BOP_OFFSETS; i++)
+			rd(f, i * 3);
+		assert_int_equal(f->m.bop.phases, 0);
+		assert_int_equal(f->m.bop.score[2], 2);	/* offset 3 */
+		assert_int_equal(f->m.bop.score[5], 2);	/* offset 9 */
+		rd(f, i * 3);
+		assert_int_equal(f->m.bop.phases, 1);
+		assert_int_equal(f->m.bop.offset, bad == 1 ? 3 : 0);
+		lp_free(f);
+	}
 }
 
 /*
@@ -186,7 +228,9 @@ static void test_bop_random_turns_off(void **state)
 		x = x * 6364136223846793005ull + 1442695040888963407ull;
 		rd(f, (x >> 30) % (1u << 20));
 	}
-	assert_true(i >= CXD_BOP_ROUND_MAX * CXD_BOP_OFFSETS);
+	/* exactly ROUND_MAX rounds of triggers (misses and first uses) */
+	assert_int_equal(f->m.stats.misses + f->m.stats.prefetch_useful,
+			 CXD_BOP_ROUND_MAX * CXD_BOP_OFFSETS);
 	assert_int_equal(f->m.bop.phases, 1);
 	assert_int_equal(f->m.bop.offset, 0);
 	x = f->m.stats.prefetch_issued;
@@ -236,6 +280,44 @@ static void test_leap_follows_stride_change(void **state)
 	rd(f, page + 37);
 	assert_true(f->r.prefetch_hit);
 	lp_free(f);
+}
+
+/*
+ * Leap's window, decision by decision: with prefetch hits since the last
+ * decision, the power of two at or above hits + 1 (at most 8); without,
+ * 1 on the trend or 0 off it, but never below half the last window.
+ */
+static void test_leap_window(void **state)
+{
+	struct cxd_pf_params p;
+	struct cxd_pf_leap l;
+	int64_t d;
+
+	(void)state;
+	cxd_pf_params_default(&p);
+	memset(&l, 0, sizeof(l));
+	l.last = CXD_NO_PAGE;
+	assert_int_equal(cxd_leap_decide(&l, &p, 100, true, &d), 0);
+	assert_int_equal(d, 1);			/* no trend yet */
+	l.hits = 2;
+	assert_int_equal(cxd_leap_decide(&l, &p, 200, true, &d), 4);
+	assert_int_equal(d, 100);
+	l.hits = 4;
+	assert_int_equal(cxd_leap_decide(&l, &p, 300, true, &d), 8);
+	l.hits = 20;
+	assert_int_equal(cxd_leap_decide(&l, &p, 400, true, &d), 8);	/* max */
+	assert_int_equal(l.hits, 0);
+	/* off the trend (100): 0, held at half the last window */
+	assert_int_equal(cxd_leap_decide(&l, &p, 1000, true, &d), 4);
+	assert_int_equal(d, 100);
+	/* on the trend: 1, held at 2 */
+	assert_int_equal(cxd_leap_decide(&l, &p, 1100, true, &d), 2);
+	assert_int_equal(cxd_leap_decide(&l, &p, 1200, true, &d), 1);
+	/* a prefetch hit enters the history but decides nothing */
+	l.hits = 1;
+	assert_int_equal(cxd_leap_decide(&l, &p, 1300, false, &d), 0);
+	assert_int_equal(l.hits, 1);
+	assert_int_equal(cxd_leap_decide(&l, &p, 1400, true, &d), 2);
 }
 
 /* No trend (random deltas) and no hits: Leap does not prefetch. */
@@ -293,6 +375,144 @@ static void test_fdp_random_lowers(void **state)
 	lp_free(f);
 }
 
+/*
+ * One FDP interval from empty history: this interval's counts (the
+ * smoothed values become half of them) at level @level; Return: the new
+ * level. 1000 lines: an interval is 500 evictions.
+ */
+static uint32_t fdp_step(uint32_t level, uint64_t issued, uint64_t useful,
+			 uint64_t late, uint64_t misses, uint64_t pollution)
+{
+	struct cxd_pf_params p;
+	struct cxd_pf_fdp f;
+
+	cxd_pf_params_default(&p);
+	memset(&f, 0, sizeof(f));
+	f.level = level;
+	f.issued = issued;
+	f.useful = useful;
+	f.late = late;
+	f.misses = misses;
+	f.pollution = pollution;
+	f.evictions = 500;
+	cxd_fdp_interval(&f, &p, 1000);
+	assert_int_equal(f.intervals, 1);
+	return f.level;
+}
+
+/*
+ * FDP's Table 2 row by row, with the thresholds' edges: accuracy high
+ * above 75%, low at or below 40%; late above 1% of the useful
+ * prefetches; polluting above 0.5% of the demand misses.
+ */
+static void test_fdp_table(void **state)
+{
+	struct cxd_pf_params p;
+	struct cxd_pf_fdp f;
+
+	(void)state;
+	/* high accuracy: up if late, else stay */
+	assert_int_equal(fdp_step(3, 1000, 800, 100, 1000, 100), 4);
+	assert_int_equal(fdp_step(3, 1000, 800, 0, 1000, 100), 3);
+	assert_int_equal(fdp_step(5, 1000, 800, 100, 1000, 0), 5);	/* top */
+	assert_int_equal(fdp_step(4, 1000, 752, 100, 1000, 0), 5);	/* 75.2% */
+	assert_int_equal(fdp_step(4, 1000, 750, 100, 1000, 0), 5);	/* 75%: medium, late */
+	assert_int_equal(fdp_step(4, 1000, 750, 100, 1000, 100), 3);	/* medium */
+	/* medium: down if polluting, else up if late, else stay */
+	assert_int_equal(fdp_step(3, 1000, 600, 100, 1000, 100), 2);
+	assert_int_equal(fdp_step(3, 1000, 600, 100, 1000, 0), 4);
+	assert_int_equal(fdp_step(3, 1000, 600, 0, 1000, 0), 3);
+	assert_int_equal(fdp_step(3, 1000, 600, 6, 1000, 0), 3);	/* 1%: not late */
+	assert_int_equal(fdp_step(3, 1000, 600, 8, 1000, 0), 4);	/* 1.3% */
+	assert_int_equal(fdp_step(3, 1000, 600, 100, 1000, 4), 4);	/* 0.4%: clean */
+	assert_int_equal(fdp_step(3, 1000, 600, 100, 1000, 6), 2);	/* 0.6% */
+	/* low (40% counts as low): down if polluting or late, else stay */
+	assert_int_equal(fdp_step(3, 1000, 400, 100, 1000, 0), 2);
+	assert_int_equal(fdp_step(3, 1000, 200, 0, 1000, 100), 2);
+	assert_int_equal(fdp_step(3, 1000, 200, 0, 1000, 0), 3);
+	assert_int_equal(fdp_step(1, 1000, 200, 100, 1000, 100), 1);	/* bottom */
+
+	/* 499 evictions: the interval goes on */
+	cxd_pf_params_default(&p);
+	memset(&f, 0, sizeof(f));
+	f.level = 3;
+	f.evictions = 499;
+	f.issued = f.useful = f.late = 100;
+	cxd_fdp_interval(&f, &p, 1000);
+	assert_int_equal(f.intervals, 0);
+	assert_int_equal(f.issued, 100);
+	/*
+	 * Two intervals: the counters are halved each time, so the second
+	 * one's accuracy is (500 + 600) / 2 over (500 + 1000) / 2 = 73%:
+	 * medium, polluting: down (80%, this interval alone, would be high).
+	 */
+	f.evictions = 500;
+	f.issued = f.useful = 1000;
+	f.late = 0;
+	f.misses = 1000;
+	cxd_fdp_interval(&f, &p, 1000);
+	assert_int_equal(f.level, 3);
+	assert_int_equal(f.d_issued, 500);
+	assert_int_equal(f.d_useful, 500);
+	assert_int_equal(f.d_misses, 500);
+	assert_int_equal(f.evictions, 0);
+	assert_int_equal(f.issued, 0);
+	f.evictions = 500;
+	f.issued = 1000;
+	f.useful = 600;
+	f.late = 100;
+	f.misses = 1000;
+	f.pollution = 100;
+	cxd_fdp_interval(&f, &p, 1000);
+	assert_int_equal(f.d_useful, 550);
+	assert_int_equal(f.d_issued, 750);
+	assert_int_equal(f.intervals, 2);
+	assert_int_equal(f.level, 2);
+}
+
+/*
+ * The pollution filter: a demand miss of a page a prefetch evicted counts
+ * once; the page is back, so its next miss is not pollution.
+ */
+static void test_fdp_filter(void **state)
+{
+	struct cxd_pf_fdp f;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	cxd_fdp_demand_miss(&f, 77);
+	assert_int_equal(f.misses, 1);
+	assert_int_equal(f.pollution, 0);
+	cxd_fdp_prefetch_evicted(&f, 77);
+	cxd_fdp_demand_miss(&f, 77);
+	assert_int_equal(f.pollution, 1);
+	cxd_fdp_demand_miss(&f, 77);
+	assert_int_equal(f.misses, 3);
+	assert_int_equal(f.pollution, 1);
+}
+
+/*
+ * FDP's prefetches at a trigger: the level's degree pages ending its
+ * distance strides ahead (level 3: distance 16, degree 2; level 5: 64
+ * and 4). A first access has no stride: 1.
+ */
+static void test_fdp_distance(void **state)
+{
+	struct lp_fix *f = lp_new(1u << 20, 4096, CXD_PF_FDP, 1);
+
+	(void)state;
+	rd(f, 1000);
+	assert_int_equal(f->r.nprefetched, 2);
+	assert_int_equal(f->r.prefetched[0], 1015);
+	assert_int_equal(f->r.prefetched[1], 1016);
+	f->m.fdp.level = 5;
+	rd(f, 5000);
+	assert_int_equal(f->r.nprefetched, 4);
+	assert_int_equal(f->r.prefetched[0], 5061);
+	assert_int_equal(f->r.prefetched[3], 5064);
+	lp_free(f);
+}
+
 /* Learned state is reset with the model; victims and counters stay sane. */
 static void test_counters_consistent(void **state)
 {
@@ -329,10 +549,15 @@ int main(void)
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_bop_settles_on_stride),
 		cmocka_unit_test(test_bop_random_turns_off),
+		cmocka_unit_test(test_bop_round_max_ties),
 		cmocka_unit_test(test_leap_follows_stride_change),
 		cmocka_unit_test(test_leap_random_quiet),
+		cmocka_unit_test(test_leap_window),
 		cmocka_unit_test(test_fdp_sequential_raises),
 		cmocka_unit_test(test_fdp_random_lowers),
+		cmocka_unit_test(test_fdp_table),
+		cmocka_unit_test(test_fdp_filter),
+		cmocka_unit_test(test_fdp_distance),
 		cmocka_unit_test(test_counters_consistent),
 	};
 
