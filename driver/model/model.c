@@ -232,8 +232,6 @@ static void mark_written(struct cxd_model *m, uint64_t page)
 	m->written[page / 8] |= (uint8_t)(1u << (page % 8));
 }
 
-/* Account for and report one victim; a dirty one is written back at @now. */
-/* Count victim @v and write it back at @now if dirty. */
 /* Write dirty @page back to NAND at @now (through the FTL when it is on). */
 static void write_back(struct cxd_model *m, uint64_t page, uint64_t now)
 {
@@ -244,6 +242,7 @@ static void write_back(struct cxd_model *m, uint64_t page, uint64_t now)
 		cxd_ftl_write(m, page, now);
 }
 
+/* Count victim @v and write it back at @now if dirty. */
 static void account_victim(struct cxd_model *m, const struct cxd_victim *v,
 			   uint64_t now)
 {
