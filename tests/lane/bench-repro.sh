@@ -97,12 +97,13 @@ echo "| row | what | run 1 | run 2 | apart | limit | |"
 echo "|---|---|---:|---:|---:|---:|---|"
 awk -F' [|] ' '
 	function num(s) { return s !~ /^n\/a/ && match(s, /^[0-9]+(\.[0-9]+)?/) ? substr(s, RSTART, RLENGTH) : "" }
-	/^[|] [0-9]/ && !done[FILENAME] {
+	/^## Results/ { inres[FILENAME] = 1; next }
+	/^## / { inres[FILENAME] = 0 }
+	/^[|] [0-9]/ && inres[FILENAME] {
 		row = substr($1, 3); what = $2; key = row "|" what
 		if (FNR == 1 || !(key in seen)) { order[++n] = key; seen[key] = 1 }
 		if (FILENAME == f1) a[key] = num($3); else b[key] = num($3)
 	}
-	/^## Other kernels/ { done[FILENAME] = 1 }
 	END {
 		bad = 0
 		for (i = 1; i <= n; i++) {
@@ -166,6 +167,13 @@ What QEMU -icount shows, and what it cannot:
   against 97 s), but host load does not change the figures, so the two
   runs of `make bench-repro` boot in parallel.
 EOF_NOTES
+[ $marker = bench-repro-tcg ] && cat <<'EOF_TCG'
+
+Without icount a latency is host time: the vCPU threads compete with
+everything else the host runs, other guests included, and pinning them to
+host CPUs (`--pin`) does not keep other processes off those CPUs. Use the
+icount pair above to compare the module's cost between two commits.
+EOF_TCG
 echo "<!-- $marker: end -->"
 } > "$sec"
 cat "$sec"
