@@ -166,6 +166,10 @@ What QEMU -icount shows, and what it cannot:
   about 5 times slower than multi-threaded TCG (a short subset: 500 s
   against 97 s), but host load does not change the figures, so the two
   runs of `make bench-repro` boot in parallel.
+
+Every row of one icount run, the scale figures included, is in
+[performance-icount.md](performance-icount.md)
+(`tests/lane/bench.sh --kernels '' --icount shift=0,sleep=off --doc docs/performance-icount.md`).
 EOF_NOTES
 [ $marker = bench-repro-tcg ] && cat <<'EOF_TCG'
 

@@ -439,6 +439,7 @@ print "tests/lane/bench-guest.sh in the test guest. Do not edit by hand: rerun.\
 my $kmd = slurp("$out/kernels.md") // "";
 print "The same rows on the newer kernels of the lane: [Other kernels](#other-kernels).\n" if $kmd =~ /\S/;
 print "\n";
+unless ($info{icount}) {
 print "**These are TCG-guest figures.** The guest is QEMU with software CPU\n";
 print "emulation (2 vCPUs) on a shared 2-core host: every instruction, page\n";
 print "fault and timer read is emulated, several times slower than on hardware,\n";
@@ -453,6 +454,7 @@ print "  divides two emulated costs, which is closer to hardware than the raw\n"
 print "  microseconds but still not a hardware figure.\n";
 print "- **Only on real hardware:** absolute latencies (ns, us) and bandwidth.\n";
 print "  Reproduce every row on a host with the commands at the end.\n\n";
+}
 if ($info{icount}) {
 	print "**This run used QEMU -icount $info{icount}** (single-threaded TCG, the vCPUs\n";
 	print "run round-robin): guest time advances a fixed step per guest instruction\n";
