@@ -135,8 +135,12 @@ What QEMU -icount shows, and what it cannot:
 - **Guest time is the instruction count.** At shift=0 each guest
   instruction advances the guest's clock (and its TSC) by 1 ns, and with
   sleep=off idle time jumps straight to the next timer. Host load,
-  descheduling and other guests do not enter the figures: the medians of
-  two runs agree to the nanosecond. A latency is the instructions of the
+  descheduling and other guests do not enter the figures. It is not a
+  bit-exact replay (that is QEMU's record/replay mode): some host-timed
+  event still reaches the guest, so a median can move by a few dozen
+  instructions between runs (the steady znand miss P50 was 8758 ns in five
+  of six runs of this machine, 8706 in one), a few percent of a ratio at
+  most. A latency is the instructions of the
   fault path (exception entry, page-table walk, the module, the timer
   reads) at 1 ns each, plus the modeled wait, which the module spins or
   sleeps in guest time and so gets exactly.
@@ -154,7 +158,8 @@ What QEMU -icount shows, and what it cannot:
   and the interleaving, not parallel hardware.
 - **Tails** (P99.9 / P50) are short and stable under icount (timer
   interrupts landing in a timed access are the remaining spread), where
-  multi-threaded TCG gives factors of 30 to 200 that change from run to run.
+  multi-threaded TCG gives factors of 30 to several thousand that change
+  from run to run.
 - **SMP boot.** With -smp 2, a boot under icount hangs at "x86: Booting SMP
   configuration" (QEMU 7.2; tried shift=0,sleep=off; shift=0,sleep=on;
   shift=3,sleep=off). It is not the TSC synchronisation check: the kernel
