@@ -97,12 +97,13 @@ echo "| row | what | run 1 | run 2 | apart | limit | |"
 echo "|---|---|---:|---:|---:|---:|---|"
 awk -F' [|] ' '
 	function num(s) { return s !~ /^n\/a/ && match(s, /^[0-9]+(\.[0-9]+)?/) ? substr(s, RSTART, RLENGTH) : "" }
-	/^[|] [0-9]/ && !done[FILENAME] {
+	/^## Results/ { inres[FILENAME] = 1; next }
+	/^## / { inres[FILENAME] = 0 }
+	/^[|] [0-9]/ && inres[FILENAME] {
 		row = substr($1, 3); what = $2; key = row "|" what
 		if (FNR == 1 || !(key in seen)) { order[++n] = key; seen[key] = 1 }
 		if (FILENAME == f1) a[key] = num($3); else b[key] = num($3)
 	}
-	/^## Other kernels/ { done[FILENAME] = 1 }
 	END {
 		bad = 0
 		for (i = 1; i <= n; i++) {
@@ -134,8 +135,12 @@ What QEMU -icount shows, and what it cannot:
 - **Guest time is the instruction count.** At shift=0 each guest
   instruction advances the guest's clock (and its TSC) by 1 ns, and with
   sleep=off idle time jumps straight to the next timer. Host load,
-  descheduling and other guests do not enter the figures: the medians of
-  two runs agree to the nanosecond. A latency is the instructions of the
+  descheduling and other guests do not enter the figures. It is not a
+  bit-exact replay (that is QEMU's record/replay mode): some host-timed
+  event still reaches the guest, so a median can move by a few dozen
+  instructions between runs (the steady znand miss P50 was 8758 ns in five
+  of six runs of this machine, 8706 in one), a few percent of a ratio at
+  most. A latency is the instructions of the
   fault path (exception entry, page-table walk, the module, the timer
   reads) at 1 ns each, plus the modeled wait, which the module spins or
   sleeps in guest time and so gets exactly.
@@ -153,7 +158,8 @@ What QEMU -icount shows, and what it cannot:
   and the interleaving, not parallel hardware.
 - **Tails** (P99.9 / P50) are short and stable under icount (timer
   interrupts landing in a timed access are the remaining spread), where
-  multi-threaded TCG gives factors of 30 to 200 that change from run to run.
+  multi-threaded TCG gives factors of 30 to several thousand that change
+  from run to run.
 - **SMP boot.** With -smp 2, a boot under icount hangs at "x86: Booting SMP
   configuration" (QEMU 7.2; tried shift=0,sleep=off; shift=0,sleep=on;
   shift=3,sleep=off). It is not the TSC synchronisation check: the kernel
@@ -165,7 +171,18 @@ What QEMU -icount shows, and what it cannot:
   about 5 times slower than multi-threaded TCG (a short subset: 500 s
   against 97 s), but host load does not change the figures, so the two
   runs of `make bench-repro` boot in parallel.
+
+Every row of one icount run, the scale figures included, is in
+[performance-icount.md](performance-icount.md)
+(`tests/lane/bench.sh --kernels '' --icount shift=0,sleep=off --doc docs/performance-icount.md`).
 EOF_NOTES
+[ $marker = bench-repro-tcg ] && cat <<'EOF_TCG'
+
+Without icount a latency is host time: the vCPU threads compete with
+everything else the host runs, other guests included, and pinning them to
+host CPUs (`--pin`) does not keep other processes off those CPUs. Use the
+icount pair above to compare the module's cost between two commits.
+EOF_TCG
 echo "<!-- $marker: end -->"
 } > "$sec"
 cat "$sec"
