@@ -5,6 +5,8 @@
 # numactl --membind=2 puts a program's pages there, the node sits in a memory
 # tier below DRAM, power-off is refused while the memory is online, and the
 # way back (devdax, power 0, rmdir) is clean.
+# The device model on the node (node_latency) is 65-node-latency.sh's:
+# here it is off, so timed placement checks (memhog) see plain memory.
 . /tests/lib.sh
 
 D=node_one
@@ -20,7 +22,8 @@ trap 'kill $HOG 2>/dev/null; daxctl offline-memory "$DAX" >/dev/null 2>&1; dev_r
 is "$(cat /sys/devices/system/node/has_memory)" "0-1" "nodes 0-1 have memory, 2 and 3 do not"
 diag "possible nodes: $(cat /sys/devices/system/node/possible)"
 
-dev_create $D mode=node phys_addr=$BASE capacity=512M target_node=$NODE
+dev_create $D mode=node phys_addr=$BASE capacity=512M target_node=$NODE \
+	node_latency=off
 ok $? "configure $D: mode node, 512M at $BASE, target_node $NODE"
 klog_clear
 r=$(dev_set $D power 1)

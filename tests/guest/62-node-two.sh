@@ -3,6 +3,8 @@
 # Node mode, two devices at once, each on its own target node (2 and 3),
 # next to a devdax-mode device: both are onlined, a program bound to one
 # node gets its pages there and not on the other, and all three come down.
+# The device model on the node (node_latency) is 65-node-latency.sh's:
+# here it is off, so timed placement checks (memhog) see plain memory.
 . /tests/lib.sh
 
 numa_pages_on() {	# numa_pages_on PID NODE: pages of PID on NODE
@@ -21,9 +23,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-dev_create node_a mode=node phys_addr=0x100000000 capacity=512M target_node=2
+dev_create node_a mode=node phys_addr=0x100000000 capacity=512M target_node=2 \
+	node_latency=off
 ok $? "configure node_a: 512M at 4G for node 2"
-dev_create node_b mode=node phys_addr=0x120000000 capacity=512M target_node=3 t_read_ns=40000
+dev_create node_b mode=node phys_addr=0x120000000 capacity=512M target_node=3 t_read_ns=40000 \
+	node_latency=off
 ok $? "configure node_b: 512M at 4.5G for node 3, slower NAND"
 dev_create dd_c capacity=16M cache_size=1M
 ok $? "configure dd_c: devdax mode"

@@ -3,6 +3,9 @@
 # Node mode with real programs: stress-ng's verifying VM stressor and a
 # redis-server under redis-benchmark, both bound to the device's node with
 # numactl --membind. Their anonymous memory must land on that node only.
+# The device model on the node (node_latency) is 65-node-latency.sh's,
+# which runs stress-ng, redis and memkind with it on: here it is off, so
+# the timed placement checks see plain memory.
 . /tests/lib.sh
 
 NODE=2
@@ -25,7 +28,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-dev_create $D mode=node phys_addr=0x100000000 capacity=512M target_node=$NODE
+dev_create $D mode=node phys_addr=0x100000000 capacity=512M target_node=$NODE \
+	node_latency=off
 ok $? "configure $D"
 is "$(dev_set $D power 1)" OK "power on"
 S=$(dev_sys $D)

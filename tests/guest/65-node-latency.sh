@@ -199,6 +199,15 @@ else
 	skip "redis on the node" "redis not in the guest"
 fi
 
+# memkind's MEMKIND_DAX_KMEM kind finds the node and misses on it.
+if [ -x "$PROGS/dax-kmem" ]; then
+	m0=$(stat_get $D misses)
+	run_sub "memkind MEMKIND_DAX_KMEM, 8 MiB" "$PROGS/dax-kmem" $NODE 8
+	cmp_ok "$(stat_get $D misses)" -gt "$m0" "memkind's accesses miss on the device"
+else
+	skip "memkind on the node" "dax-kmem not built (libmemkind-dev)"
+fi
+
 # 5. Offline with tracked pages, power-off: clean, nothing pending.
 power_down
 ok $? "offline (pages migrate off) and power off"
