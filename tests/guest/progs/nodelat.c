@@ -257,7 +257,7 @@ static int cmd_verify(int argc, char **argv)
 	bad = check_all(b, seed, n);
 	ok(!bad, "filled %lu pages: %lu bad", n, bad);
 
-	while (now_ns() < end) {
+	do {	/* at least one round, however slow the kernel */
 		rounds++;
 		for (i = 0; i < n; i++) {
 			rng ^= rng << 13;
@@ -323,7 +323,7 @@ static int cmd_verify(int argc, char **argv)
 		}
 		if ((bad = check_all(b, seed, n)))
 			break;
-	}
+	} while (now_ns() < end);
 	ok(!bad, "%lu rounds of rewrite, fork, move off and back, remap: %lu bad pages",
 	   rounds, bad);
 	ok(rounds > 0, "at least one round ran");
