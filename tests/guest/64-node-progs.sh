@@ -40,11 +40,12 @@ ok $? "online $X on node $NODE"
 # --- stress-ng -----------------------------------------------------------
 if command -v stress-ng > /dev/null; then
 	u0=$(cat "$S/node_used_bytes")
-	numactl --membind=$NODE stress-ng --vm 1 --vm-bytes 64M --vm-keep --verify -t 5 \
+	numactl --membind=$NODE stress-ng --vm 1 --vm-bytes 64M --vm-keep --vm-populate --verify -t 5 \
 		--metrics-brief > /tmp/stress.out 2>&1 &
 	SP=$!
-	# The peak while it runs: a slow (debug) kernel may take seconds to
-	# fault the 64M in.
+	# The peak while it runs. --vm-populate faults the 64M in at mmap: on a
+	# slow (debug) kernel the stressor's first pass may not end within 5 s,
+	# and it would otherwise leave part of the region untouched.
 	u1=$u0
 	while kill -0 $SP 2>/dev/null; do
 		u=$(cat "$S/node_used_bytes")

@@ -66,6 +66,20 @@ lane_bad_lines() {
 	tr -d '\r' < "$1" | grep -nE "$LANE_BAD_RE" | grep -vE 'Command line:|Kernel command line:|RCU lockdep checking is enabled' || true
 }
 
+# lane_bad_context CONSOLE: each offending console line (lane_bad_lines)
+# under the name of the guest test that was running, with the 12 lines that
+# follow it (the splat's first frames), for a log that keeps only its tail.
+lane_bad_context() {
+	tr -d '\r' < "$1" | awk -v re="$LANE_BAD_RE" '
+		/init: running / { test = $0; sub(/.*init: running /, "", test) }
+		$0 ~ re && $0 !~ /Command line:|Kernel command line:|RCU lockdep checking is enabled/ {
+			if (after == 0)
+				print "== during " (test == "" ? "boot" : test) ", line " NR ":"
+			after = 13
+		}
+		after > 0 { print; after-- }'
+}
+
 # lane_boot KERNEL INITRD CONSOLE TAPLOG TIMEOUT [CMDLINE-EXTRA...]
 #
 # Boot the test guest under TCG. The console (ttyS0) goes to CONSOLE, the

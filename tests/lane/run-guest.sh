@@ -132,14 +132,18 @@ bad=$(lane_bad_lines "$console")
 if [ -n "$bad" ]; then
 	failed=1
 	problems+=("kernel problems on the console")
-	echo "---- offending console lines ($console) ----"
-	echo "$bad" | head -n 50
 fi
 
 if [ $failed = 1 ]; then
 	if [ $verbose = 0 ]; then
 		echo "---- last 40 console lines ($console) ----"
 		tr -d '\r' < "$console" | tail -n 40
+	fi
+	# Last, so that a log cut to its tail (CI) still shows them: each
+	# offending line with the test that was running and what followed.
+	if [ -n "$bad" ]; then
+		echo "---- offending console lines ($console) ----"
+		lane_bad_context "$console" | head -n 80
 	fi
 	echo "---- guest run FAILED ----"
 	for p in "${problems[@]}"; do
