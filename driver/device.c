@@ -428,7 +428,7 @@ int cxd_power_off(struct cxd_dev *d)
 	struct cxd_live *l = d->live;
 
 	if (l->node) {
-		if (cxd_node_busy(l))
+		if (cxd_node_close(l))
 			return -EBUSY;
 		cxd_scan_stop(l);
 		device_del(&l->dev);
