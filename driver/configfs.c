@@ -303,7 +303,7 @@ static const char *cxd_check_any(struct cxd_dev *d, s64 v)
 static void cxd_stored_seed(struct cxd_dev *d)
 {
 	if (d->live) {
-		spin_lock(&d->live->lock);
+		cxd_model_lock(d->live);
 		cxd_model_set_seed(&d->live->model, d->cfg.seed);
 		spin_unlock(&d->live->lock);
 	}
@@ -321,9 +321,10 @@ static void cxd_apply_live(struct cxd_dev *d)
 {
 	struct cxd_live *l = d->live;
 
-	spin_lock(&l->lock);
+	cxd_model_lock(l);
 	cxd_model_apply_runtime(&l->model, &d->cfg);
 	spin_unlock(&l->lock);
+	cxd_apply_policy(l, &d->cfg);
 	if (READ_ONCE(l->scan_interval_ms) != d->cfg.scan_interval_ms)
 		cxd_scan_set_interval(l, d->cfg.scan_interval_ms);
 }

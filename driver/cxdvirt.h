@@ -18,6 +18,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include <cxdvirt/model.h>
@@ -96,15 +97,19 @@ struct cxd_dev {
  *
  * Locking:
  * - @lock (spinlock) protects @model, @miss_hist, the measured counters,
- *   @stats_t0_ns.
- *   No critical section sleeps. Those of the fault path are O(1) per
- *   model call (amortised for clock and S3-FIFO, plus one step per held
- *   line a policy skips); the scan feeds at most CXD_SCAN_BATCH pages per
- *   hold. Two are not bounded yet: a policy switch (O(cache lines),
- *   cxd_cache_set_policy()) and a CLOCK or S3-FIFO eviction right after a
- *   scan pass that set many reference bits (amortised O(1), but one
- *   eviction may clear them all). It is per device: the fault path takes
- *   no global lock.
+ *   @stats_t0_ns, @reshaping.
+ *   No critical section sleeps, and each does bounded work: O(1) per model
+ *   call, except a clock or S3-FIFO eviction (at most CXD_SWEEP_MAX + 1
+ *   steps per evicted line) and a set-aside step per held line a policy
+ *   skips; the scan feeds at most CXD_SCAN_BATCH pages per hold, the drain
+ *   evicts a batch; a policy switch or CFLRU window change runs in steps of
+ *   CXD_RESHAPE_STEPS (cxd_cache_reshape_step()), dropping @lock between
+ *   steps with @reshaping set. It is per device: the fault path takes no
+ *   global lock.
+ * - Model calls take @lock through cxd_model_lock(), which sleeps on
+ *   @reshape_wq while @reshaping: in between two steps of a switch the
+ *   cache is in no policy's shape. Only counters are read under plain
+ *   spin_lock().
  * - @pflags holds one sleeping bit lock per page (CXD_PG_LOCK). A fault holds
  *   its page's bit lock from the residency check to the PTE insert, so
  *   concurrent faults on one page coalesce into one NAND read.
@@ -125,6 +130,8 @@ struct cxd_live {
 	char res_name[CXD_NAME_MAX + sizeof(CXD_NAME ":")];	/* in /proc/iomem */
 
 	spinlock_t lock;
+	bool reshaping;			/* policy switch under way, under @lock */
+	wait_queue_head_t reshape_wq;	/* model users wait for it here */
 	struct cxd_model model;
 	void *model_mem;
 	struct cxd_hist miss_hist;	/* measured miss latency */
@@ -150,6 +157,25 @@ struct cxd_live {
 	bool dead;
 };
 
+/**
+ * cxd_model_lock() - take @l->lock to call into @l's model, first waiting
+ * (asleep) for a policy switch under way to end (struct cxd_live, Locking).
+ * @l:	powered device.
+ *
+ * Context: process, may sleep; no spinlock held. Release with
+ * spin_unlock(&@l->lock).
+ */
+static inline void cxd_model_lock(struct cxd_live *l)
+	__acquires(&l->lock)
+{
+	spin_lock(&l->lock);
+	while (unlikely(l->reshaping)) {
+		spin_unlock(&l->lock);
+		wait_event(l->reshape_wq, !READ_ONCE(l->reshaping));
+		spin_lock(&l->lock);
+	}
+}
+
 /* Bits of cxd_live.pflags[page]. */
 #define CXD_PG_LOCK	0	/* sleeping bit lock, see struct cxd_live */
 /* Data arrived for a fault that returned VM_FAULT_RETRY: map it uncounted. */
@@ -168,6 +194,7 @@ int cxd_power_off(struct cxd_dev *d);
 unsigned long cxd_page_pfn(struct cxd_live *l, u64 pgoff);
 int cxd_check_reserved_range(struct cxd_dev *d, u64 start, u64 size);
 void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c);
+void cxd_apply_policy(struct cxd_live *l, const struct cxd_cfg *c);
 
 /* fault.c */
 extern const struct file_operations cxd_fops;

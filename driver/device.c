@@ -35,8 +35,9 @@ unsigned long cxd_page_pfn(struct cxd_live *l, u64 pgoff)
 
 /**
  * cxd_model_apply_runtime() - copy the settings that may change while a
- * device is powered (timing, policy, prefetch, write policy) from @c into @m.
- * Context: caller holds the device's lock.
+ * device is powered (timing, prefetch, write policy) from @c into @m; the
+ * replacement policy and CFLRU window are cxd_apply_policy()'s. O(1).
+ * Context: caller holds the device's lock (cxd_model_lock()).
  */
 void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c)
 {
@@ -44,9 +45,6 @@ void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c)
 	m->nand.cfg.t_prog_ns = c->nand.t_prog_ns;
 	m->nand.cfg.t_bers_ns = c->nand.t_bers_ns;
 	m->nand.cfg.channel_mbps = c->nand.channel_mbps;
-	if (m->cache.policy != c->policy)
-		cxd_cache_set_policy(&m->cache, c->policy);
-	cxd_cache_set_cflru_window(&m->cache, c->cflru_window_pct);
 	m->prefetch = c->prefetch;
 	m->prefetch_degree = c->prefetch_degree;
 	m->prefetch_distance = c->prefetch_distance;
@@ -56,6 +54,54 @@ void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c)
 	m->writeback = c->writeback;
 	m->drain_high_pct = c->drain_high_pct;
 	m->drain_low_pct = c->drain_low_pct;
+}
+
+/*
+ * Steps of a policy switch per device-lock hold. A step visits one line,
+ * set or ghost slot in O(1) (a few ns), so a hold stays in the tens of us
+ * however large the cache.
+ */
+#define CXD_RESHAPE_STEPS	8192
+
+/* Run the reshape just begun on @l's cache to its end. Called under @l->lock. */
+static void cxd_reshape_run(struct cxd_live *l)
+{
+	struct cxd_cache *c = &l->model.cache;
+
+	if (!cxd_cache_reshaping(c))
+		return;
+	l->reshaping = true;
+	while (!cxd_cache_reshape_step(c, CXD_RESHAPE_STEPS)) {
+		spin_unlock(&l->lock);
+		cond_resched();
+		spin_lock(&l->lock);
+	}
+	l->reshaping = false;
+	wake_up_all(&l->reshape_wq);
+}
+
+/**
+ * cxd_apply_policy() - switch powered device @l to the replacement policy
+ * and CFLRU window of @c, keeping residency and dirty state.
+ * @l:	powered device.
+ * @c:	its configuration.
+ *
+ * Each is O(cache lines) of work, done in steps of CXD_RESHAPE_STEPS with
+ * @l->lock dropped (and cond_resched()) between steps; meanwhile model
+ * users sleep in cxd_model_lock() instead of spinning on the lock.
+ *
+ * Context: process, may sleep; caller holds cxd_cfg_mutex (one switch at a
+ * time), not @l->lock.
+ */
+void cxd_apply_policy(struct cxd_live *l, const struct cxd_cfg *c)
+{
+	cxd_model_lock(l);
+	if (!cxd_cache_set_policy_begin(&l->model.cache, c->policy))
+		cxd_reshape_run(l);
+	if (!cxd_cache_set_cflru_window_begin(&l->model.cache,
+					      c->cflru_window_pct))
+		cxd_reshape_run(l);
+	spin_unlock(&l->lock);
 }
 
 /* Context: process, may sleep. */
@@ -304,6 +350,7 @@ int cxd_power_on(struct cxd_dev *d)
 	config_item_get(&d->item);
 	l->npages = c->capacity / CXD_HOST_PAGE_SIZE;
 	spin_lock_init(&l->lock);
+	init_waitqueue_head(&l->reshape_wq);
 	spin_lock_init(&l->open_lock);
 	cxd_scan_init(l);
 	INIT_WORK(&l->drain_work, cxd_drain_work);
@@ -327,6 +374,9 @@ int cxd_power_on(struct cxd_dev *d)
 		goto err_put;
 	}
 	cxd_model_apply_runtime(&l->model, c);
+	/* Not visible yet: the (empty) cache may switch at once. */
+	cxd_cache_set_policy(&l->model.cache, c->policy);
+	cxd_cache_set_cflru_window(&l->model.cache, c->cflru_window_pct);
 	cxd_model_set_seed(&l->model, c->seed);
 	if (c->ftl_fill)
 		cxd_model_ftl_fill(&l->model);
@@ -378,7 +428,7 @@ int cxd_power_off(struct cxd_dev *d)
 	struct cxd_live *l = d->live;
 
 	if (l->node) {
-		if (cxd_node_busy(l))
+		if (cxd_node_close(l))
 			return -EBUSY;
 		cxd_scan_stop(l);
 		device_del(&l->dev);

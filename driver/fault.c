@@ -61,7 +61,7 @@ static bool cxd_release_line(struct cxd_live *l, u64 pgoff)
 {
 	int ret;
 
-	spin_lock(&l->lock);
+	cxd_model_lock(l);
 	ret = cxd_cache_release(&l->model.cache, pgoff);
 	spin_unlock(&l->lock);
 	return !ret;
@@ -117,7 +117,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 
 	t0 = ktime_get_ns();
 	filled = test_and_clear_bit(CXD_PG_FILLED, pf);
-	spin_lock(&l->lock);
+	cxd_model_lock(l);	/* sleeps while a policy switch runs */
 	if (filled && cxd_cache_ready_ns(&l->model.cache, pgoff) <= t0 &&
 	    !cxd_cache_hold(&l->model.cache, pgoff)) {
 		/* The retry of a fault that waited unlocked: already counted. */
@@ -218,7 +218,7 @@ void cxd_drain_work(struct work_struct *work)
 	unsigned int i, n;
 
 	do {
-		spin_lock(&l->lock);
+		cxd_model_lock(l);
 		n = cxd_model_drain(&l->model, ktime_get_ns(), v, CXD_DRAIN_BATCH);
 		spin_unlock(&l->lock);
 		cxd_trace_drain(l, v, n);
@@ -240,7 +240,7 @@ static vm_fault_t cxd_pfn_mkwrite(struct vm_fault *vmf)
 
 	if (pgoff >= l->npages)
 		return VM_FAULT_SIGBUS;
-	spin_lock(&l->lock);
+	cxd_model_lock(l);
 	ret = cxd_cache_set_dirty(&l->model.cache, pgoff);
 	spin_unlock(&l->lock);
 	if (ret) {

@@ -16,7 +16,9 @@
  * references on each mm, then walks each mapping under mmap_read_lock,
  * re-validating the VMA. It holds the device lock (the one the fault path
  * needs) only to feed one batch of at most CXD_SCAN_BATCH pages to the
- * policy.
+ * policy, and never under a page-table lock: the walk stops when a batch
+ * is full, the batch is fed (cxd_model_lock() may sleep while a policy
+ * switch runs) and the walk resumes after the last page.
  *
  * x86 sets a PTE's accessed bit only when it loads the PTE into a TLB, so
  * after a pass that cleared any bit every CPU's TLB is flushed once
@@ -48,6 +50,7 @@ struct cxd_vma_ref {
 struct cxd_scan_ctx {
 	struct cxd_live *l;
 	struct vm_area_struct *vma;
+	unsigned long resume;		/* where a walk stopped for a full batch */
 	unsigned int n;
 	u64 cleared;			/* accessed bits cleared this pass */
 	u64 pages[CXD_SCAN_BATCH];
@@ -104,12 +107,13 @@ void cxd_vma_untrack(struct cxd_live *l, struct vm_area_struct *vma)
 	kfree(r);
 }
 
+/* Feed the batch to the policy. Context: process, may sleep (no PTE lock). */
 static void cxd_scan_flush(struct cxd_scan_ctx *ctx)
 {
 	struct cxd_live *l = ctx->l;
 	unsigned int i;
 
-	spin_lock(&l->lock);
+	cxd_model_lock(l);
 	for (i = 0; i < ctx->n; i++)
 		cxd_cache_touch(&l->model.cache, ctx->pages[i]);
 	l->scan_touched += ctx->n;
@@ -117,7 +121,11 @@ static void cxd_scan_flush(struct cxd_scan_ctx *ctx)
 	ctx->n = 0;
 }
 
-/* Called for each present PTE of the mapping, with the PTE lock held. */
+/*
+ * Called for each present PTE of the mapping, with the PTE lock held. A full
+ * batch stops the walk (non-zero return) at @addr + PAGE_SIZE, so that
+ * cxd_scan_one() feeds it with no PTE lock held and resumes there.
+ */
 static int cxd_scan_pte(pte_t *pte, unsigned long addr, void *data)
 {
 	struct cxd_scan_ctx *ctx = data;
@@ -131,8 +139,10 @@ static int cxd_scan_pte(pte_t *pte, unsigned long addr, void *data)
 	if (ctx->zap && ctx->nzap < CXD_SCAN_ZAP_MAX)
 		ctx->zap_pages[ctx->nzap++] = ctx->pages[ctx->n];
 	ctx->n++;
-	if (ctx->n == CXD_SCAN_BATCH)
-		cxd_scan_flush(ctx);
+	if (ctx->n == CXD_SCAN_BATCH) {
+		ctx->resume = addr + PAGE_SIZE;
+		return -EAGAIN;
+	}
 	return 0;
 }
 
@@ -161,6 +171,7 @@ static void cxd_scan_one(struct cxd_live *l, struct cxd_scan_target *t,
 			 struct cxd_scan_ctx *ctx)
 {
 	struct vm_area_struct *vma;
+	unsigned long addr, end;
 
 	if (!mmget_not_zero(t->mm))
 		return;
@@ -170,11 +181,15 @@ static void cxd_scan_one(struct cxd_live *l, struct cxd_scan_target *t,
 	if (vma && vma->vm_start == t->start && cxd_vma_is_ours(vma, l) &&
 	    vma->vm_pgoff < l->npages) {
 		ctx->vma = vma;
-		cxd_apply_to_existing_page_range(t->mm, vma->vm_start,
-						 cxd_scan_len(l, vma),
-						 cxd_scan_pte, ctx);
-		if (ctx->n)
-			cxd_scan_flush(ctx);
+		end = vma->vm_start + cxd_scan_len(l, vma);
+		for (addr = vma->vm_start; addr < end; addr = ctx->resume) {
+			ctx->resume = end;
+			cxd_apply_to_existing_page_range(t->mm, addr,
+							 end - addr,
+							 cxd_scan_pte, ctx);
+			if (ctx->n)
+				cxd_scan_flush(ctx);
+		}
 	}
 	mmap_read_unlock(t->mm);
 	mmput(t->mm);

@@ -20,6 +20,12 @@
  * - Power-off refuses (-EBUSY) while any memory block of the range is
  *   online. Removing the dax device then would leave the memory online and
  *   the range unusable until reboot (kmem cannot hot-remove online memory).
+ *   The check and the removal cannot be made atomic with the kernel's own
+ *   lock (lock_device_hotplug() is not exported, and kmem's removal takes
+ *   it), so a memory notifier closes the gap: once power-off has checked,
+ *   onlining any block of the range is refused (MEM_GOING_ONLINE returns
+ *   -EBUSY), and the check itself fails while an online of the range is
+ *   between MEM_GOING_ONLINE and MEM_ONLINE (cxd_node_close()).
  * - A powered node-mode device holds a configfs dependency on its item, so
  *   rmdir fails with -EBUSY until the device is powered off.
  *
@@ -28,6 +34,7 @@
  * under cxd_cfg_mutex, which also protects cxd_nodes. The sysfs helpers only
  * read fields fixed at attach; the sysfs files are removed before detach.
  */
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/ioport.h>
 #include <linux/kmod.h>
@@ -69,6 +76,12 @@
  * @res_name:	name of the range in /proc/iomem.
  * @lat:	node-mode latency state (hotplug/nodelat.c), NULL when
  *		node_latency is off.
+ * @closing:	power-off checked the range offline: refuse to online it
+ *		(under cxd_node_hp_lock).
+ * @onlining:	an online of part of the range is under way, between
+ *		MEM_GOING_ONLINE and MEM_ONLINE or MEM_CANCEL_ONLINE (under
+ *		cxd_node_hp_lock; onlines are serialized by the kernel's
+ *		mem_hotplug_lock, so one flag is enough).
  */
 struct cxd_node {
 	struct list_head list;
@@ -82,27 +95,93 @@ struct cxd_node {
 	struct memory_dev_type *mtype;
 	char res_name[CXD_NAME_MAX + sizeof(CXD_NAME ":")];
 	struct cxd_nodelat *lat;
+	bool closing;
+	bool onlining;
 };
 
 static LIST_HEAD(cxd_nodes);
+/*
+ * Protects cxd_nodes for the memory notifier (changes also hold
+ * cxd_cfg_mutex, which the notifier cannot take: power-on may online memory
+ * under it) and each node's @closing and @onlining.
+ */
+static DEFINE_SPINLOCK(cxd_node_hp_lock);
+
+/*
+ * Testing only: power-off sleeps this long between its check that the range
+ * is offline and the removal, so a test can try to online memory in between.
+ */
+static unsigned int node_off_delay_ms;
+module_param(node_off_delay_ms, uint, 0644);
+MODULE_PARM_DESC(node_off_delay_ms,
+		 "testing only: node-mode power-off waits this many ms between its offline check and the removal (default 0)");
+
+/*
+ * Memory notifier: refuse to online blocks of a range whose power-off has
+ * checked it offline, and track onlines under way (see cxd_node_close()).
+ * Context: process, under the kernel's mem_hotplug_lock (write).
+ */
+static int cxd_node_mem_notify(struct notifier_block *nb, unsigned long action,
+			       void *data)
+{
+	const struct memory_notify *mn = data;
+	u64 start = PFN_PHYS(mn->start_pfn);
+	u64 end = start + PFN_PHYS(mn->nr_pages);
+	int ret = NOTIFY_OK;
+	struct cxd_node *n;
+
+	if (action != MEM_GOING_ONLINE && action != MEM_ONLINE &&
+	    action != MEM_CANCEL_ONLINE)
+		return NOTIFY_DONE;
+	spin_lock(&cxd_node_hp_lock);
+	list_for_each_entry(n, &cxd_nodes, list) {
+		if (end <= n->start || start >= n->start + n->size)
+			continue;
+		if (action != MEM_GOING_ONLINE) {
+			n->onlining = false;
+		} else if (n->closing) {
+			pr_info_ratelimited(CXD_NAME ": %s: power-off under way: refusing to online [0x%llx-0x%llx]\n",
+					    config_item_name(&n->owner->item),
+					    start, end - 1);
+			ret = notifier_from_errno(-EBUSY);
+		} else {
+			n->onlining = true;
+		}
+	}
+	spin_unlock(&cxd_node_hp_lock);
+	return ret;
+}
+
+static struct notifier_block cxd_node_mem_nb = {
+	.notifier_call = cxd_node_mem_notify,
+};
 
 /* Abstract distance per target node of a powered device; 0: not ours. */
 static int cxd_node_adist[MAX_NUMNODES];
 static struct cxd_tier cxd_tier;
 
 /**
- * cxd_node_init() - module load: let kmem ask us for our nodes' tiers.
- * Return: 0 or a negative errno from registering the algorithm.
+ * cxd_node_init() - module load: let kmem ask us for our nodes' tiers, and
+ * watch memory onlining (cxd_node_mem_notify()).
+ * Return: 0 or a negative errno from registering either.
  */
 int cxd_node_init(void)
 {
-	return cxd_tier_init(&cxd_tier, cxd_node_adist);
+	int ret = register_memory_notifier(&cxd_node_mem_nb);
+
+	if (ret)
+		return ret;
+	ret = cxd_tier_init(&cxd_tier, cxd_node_adist);
+	if (ret)
+		unregister_memory_notifier(&cxd_node_mem_nb);
+	return ret;
 }
 
 /** cxd_node_exit() - module unload; no node-mode device is powered. */
 void cxd_node_exit(void)
 {
 	cxd_tier_exit(&cxd_tier);
+	unregister_memory_notifier(&cxd_node_mem_nb);
 }
 
 /**
@@ -374,7 +453,9 @@ int cxd_node_attach(struct cxd_dev *d, struct cxd_live *l)
 			goto err_pdev;
 		}
 	}
+	spin_lock(&cxd_node_hp_lock);
 	list_add_tail(&n->list, &cxd_nodes);
+	spin_unlock(&cxd_node_hp_lock);
 	l->node = n;
 	cxd_node_check_auto_online(n);
 	pr_info(CXD_NAME ": %s: range [0x%llx-0x%llx] registered as hmem.%d for node %d (abstract distance %d, node_latency %s)\n",
@@ -422,34 +503,59 @@ static void cxd_node_blocks(const struct cxd_node *n, u64 *online,
 }
 
 /**
- * cxd_node_busy() - may powered node-mode device @l be powered off?
+ * cxd_node_close() - may powered node-mode device @l be powered off? If so,
+ * from now on no memory block of its range can be onlined.
  * @l:	powered node-mode device.
  *
- * Context: process; caller holds cxd_cfg_mutex.
- * Return: 0, or -EBUSY (with one log line) while part of the range is
- * online memory. Node-mode latency needs nothing more: with the memory
- * offline no PTE maps it, and accesses still queued on tasks keep their
- * own references (hotplug/nodelat.c).
+ * Marks the range closing (the memory notifier refuses MEM_GOING_ONLINE for
+ * it from then on), then checks that no online of the range is under way
+ * and that no block of it is online. With both true, the range stays
+ * offline until cxd_node_detach() has removed it. Otherwise the mark is
+ * dropped again and onlining works as before.
+ *
+ * Context: process; caller holds cxd_cfg_mutex. Node-mode latency needs
+ * nothing more: with the memory offline no PTE maps it, and accesses still
+ * queued on tasks keep their own references (hotplug/nodelat.c).
+ * Return: 0 (call cxd_node_detach() next), or -EBUSY (with one log line)
+ * while part of the range is online or being onlined.
  */
-int cxd_node_busy(struct cxd_live *l)
+int cxd_node_close(struct cxd_live *l)
 {
 	struct cxd_node *n = l->node;
-	u64 online, movable;
+	u64 online = 0, movable;
+	bool onlining;
 	char dax[32];
 
-	cxd_node_blocks(n, &online, &movable);
-	if (!online)
+	spin_lock(&cxd_node_hp_lock);
+	n->closing = true;
+	onlining = n->onlining;
+	spin_unlock(&cxd_node_hp_lock);
+	/* An online that finished before the mark is seen here. */
+	if (!onlining)
+		cxd_node_blocks(n, &online, &movable);
+	if (!onlining && !online) {
+		if (node_off_delay_ms)
+			msleep(node_off_delay_ms);
 		return 0;
+	}
+	spin_lock(&cxd_node_hp_lock);
+	n->closing = false;
+	spin_unlock(&cxd_node_hp_lock);
 	cxd_node_dax_name_get(l, dax, sizeof(dax));
-	cxd_warn(n->owner, "power: %llu MiB of the range are online memory of node %d: offline it first (daxctl offline-memory %s)",
-		 online >> 20, n->nid, dax);
+	if (onlining)
+		cxd_warn(n->owner, "power: memory of the range is being onlined on node %d: offline it first (daxctl offline-memory %s)",
+			 n->nid, dax);
+	else
+		cxd_warn(n->owner, "power: %llu MiB of the range are online memory of node %d: offline it first (daxctl offline-memory %s)",
+			 online >> 20, n->nid, dax);
 	return -EBUSY;
 }
 
 /**
  * cxd_node_detach() - undo cxd_node_attach() for @l.
- * @l:	powered node-mode device whose memory is offline
- *	(cxd_node_busy() returned 0); its sysfs files are already removed.
+ * @l:	powered node-mode device whose memory is offline (cxd_node_close()
+ *	returned 0), or whose power-on is being undone; its sysfs files are
+ *	already removed.
  *
  * Unregisters the platform device (dax_hmem's devm teardown removes the dax
  * device; a bound kmem removes the offline memory), frees the memregion id,
@@ -462,10 +568,13 @@ void cxd_node_detach(struct cxd_live *l)
 	struct cxd_node *n = l->node;
 
 	lockdep_assert_held(&cxd_cfg_mutex);
-	list_del(&n->list);
+	/* Still closing: nothing onlines the range until it is removed. */
 	if (n->lat)
 		cxd_nodelat_stop(n->lat);
 	platform_device_unregister(n->pdev);
+	spin_lock(&cxd_node_hp_lock);
+	list_del(&n->list);
+	spin_unlock(&cxd_node_hp_lock);
 	memregion_free(n->id);
 	/* After the unbind: kmem's own clear must find our type still set. */
 	cxd_tier_clear(&cxd_tier, n->nid, n->mtype);

@@ -70,7 +70,7 @@ int cxd_node_init(void);
 void cxd_node_exit(void);
 const char *cxd_node_check_target(int nid);
 int cxd_node_attach(struct cxd_dev *d, struct cxd_live *l);
-int cxd_node_busy(struct cxd_live *l);
+int cxd_node_close(struct cxd_live *l);
 void cxd_node_detach(struct cxd_live *l);
 bool cxd_node_range_taken(u64 start, u64 size);
 int cxd_node_adistance(const struct cxd_live *l);

@@ -430,7 +430,7 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 		if (!found[i])
 			atomic64_inc(&nl->st.evict_unmapped);
 		if (dirty[i] && !v[i].dirty) {
-			spin_lock(&l->lock);
+			cxd_model_lock(l);
 			cxd_model_late_writeback(&l->model, v[i].page, now);
 			spin_unlock(&l->lock);
 			atomic64_inc(&nl->st.late_writebacks);
@@ -451,7 +451,7 @@ static void cxd_nl_drain_work(struct work_struct *work)
 	unsigned int n;
 
 	do {
-		spin_lock(&l->lock);
+		cxd_model_lock(l);
 		n = cxd_model_drain(&l->model, ktime_get_ns(), v,
 				    CXD_NL_DRAIN_BATCH);
 		spin_unlock(&l->lock);
@@ -490,7 +490,7 @@ static void cxd_nl_access(struct cxd_nodelat *nl, u64 page, unsigned long va,
 		atomic64_inc(&nl->st.dropped);
 		return;
 	}
-	spin_lock(&l->lock);
+	cxd_model_lock(l);
 	cxd_model_access(&l->model, page, flags, t0, acc);
 	spin_unlock(&l->lock);
 	cxd_trace_access(l, page, t0, acc);
@@ -754,7 +754,7 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 				dirtied[nd++] = page;
 			cleared |= p.young || p.dirty;
 			if (nt == CXD_NL_SCAN_BATCH || nd == CXD_NL_SCAN_BATCH) {
-				spin_lock(&l->lock);
+				cxd_model_lock(l);
 				for (i = 0; i < nt; i++)
 					cxd_cache_touch(&l->model.cache,
 							touched[i]);
@@ -774,7 +774,7 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 		}
 		mmap_read_unlock(mm);
 	}
-	spin_lock(&l->lock);
+	cxd_model_lock(l);
 	for (i = 0; i < nt; i++)
 		cxd_cache_touch(&l->model.cache, touched[i]);
 	for (i = 0; i < nd; i++)

@@ -19,11 +19,19 @@
  * has line_of_page[page] = CXD_GHOST_TAG | slot, so a stale ring entry (the
  * page came back or was re-ghosted) is recognised and ignored.
  *
- * Pure C: no kernel or libc calls. Every operation is O(1) (clock and
- * S3-FIFO amortised: each extra step of an eviction consumes a reference
- * bit or a frequency count set by an earlier touch, or moves a line from
- * the small to the main queue once) except init and cxd_cache_set_policy()
- * (O(nlines)).
+ * Pure C: no kernel or libc calls. Every operation is O(1) except init
+ * (O(npages + nlines)) and these, each with a fixed bound:
+ * - a clock or S3-FIFO eviction passes over at most CXD_SWEEP_MAX lines
+ *   (each step consumes a reference bit or a frequency count set by an
+ *   earlier touch, or moves a line from the small to the main queue); if
+ *   the bound is reached, the line then at the hand is evicted whatever
+ *   its bit or count (see docs/model.md). A set of at most CXD_SWEEP_MAX
+ *   lines (clock) or CXD_SWEEP_MAX / 4 lines (S3-FIFO) never reaches it.
+ * - a policy switch or a CFLRU window change (a "reshape", O(nlines) in
+ *   all) is resumable: cxd_cache_reshape_step() does at most a given
+ *   number of steps, so a caller can drop its lock between steps.
+ * c->visits counts the steps (lines and sets visited) of all of these, so
+ * tests can check each call's bound.
  */
 #include "cxdvirt/model.h"
 
@@ -101,18 +109,40 @@ static void queue_requeue(struct cxd_cache *c, struct cxd_queue *q,
 	queue_push_tail(c, q, line);
 }
 
-/* Put @line at the head (oldest end) of @q. */
-static void queue_push_head(struct cxd_cache *c, struct cxd_queue *q,
-			    uint32_t line)
+/* Put the lines of @src before those of @dst (O(1)); @src ends empty. */
+static void queue_splice_head(struct cxd_cache *c, struct cxd_queue *dst,
+			      struct cxd_queue *src)
 {
-	c->prev[line] = CXD_NO_LINE;
-	c->next[line] = q->head;
-	if (q->head != CXD_NO_LINE)
-		c->prev[q->head] = line;
-	else
-		q->tail = line;
-	q->head = line;
-	q->len++;
+	if (!src->len)
+		return;
+	if (dst->len) {
+		c->next[src->tail] = dst->head;
+		c->prev[dst->head] = src->tail;
+		dst->head = src->head;
+	} else {
+		dst->head = src->head;
+		dst->tail = src->tail;
+	}
+	dst->len += src->len;
+	queue_init(src);
+}
+
+/* Put the lines of @src after those of @dst (O(1)); @src ends empty. */
+static void queue_splice_tail(struct cxd_cache *c, struct cxd_queue *dst,
+			      struct cxd_queue *src)
+{
+	if (!src->len)
+		return;
+	if (dst->len) {
+		c->next[dst->tail] = src->head;
+		c->prev[src->head] = dst->tail;
+		dst->tail = src->tail;
+	} else {
+		dst->head = src->head;
+		dst->tail = src->tail;
+	}
+	dst->len += src->len;
+	queue_init(src);
 }
 
 /* The queue of @set that links @line. */
@@ -178,7 +208,9 @@ static void lru_touched(struct cxd_cache *c, struct cxd_cache_set *set,
 
 /*
  * The main queue is the clock face with the hand at its head: a line with
- * its reference bit set loses the bit and goes behind the hand.
+ * its reference bit set loses the bit and goes behind the hand. After
+ * CXD_SWEEP_MAX such lines in one eviction, the line at the hand is the
+ * victim even if its bit was set.
  */
 static void clock_touched(struct cxd_cache *c, struct cxd_cache_set *set,
 			  uint32_t line)
@@ -190,14 +222,17 @@ static void clock_touched(struct cxd_cache *c, struct cxd_cache_set *set,
 static uint32_t clock_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 			    uint32_t base)
 {
-	uint32_t line;
+	uint32_t line, n;
 
 	(void)base;
-	for (;;) {
+	for (n = 0;; n++) {
 		line = set->main.head;
+		c->visits++;
 		if (!(c->line_flags[line] & CXD_LINE_REF))
 			break;
 		c->line_flags[line] &= ~CXD_LINE_REF;
+		if (n == CXD_SWEEP_MAX)
+			break;	/* bounded sweep: evict the hand's line anyway */
 		queue_requeue(c, &set->main, line);
 	}
 	queue_unlink(c, &set->main, line);
@@ -274,15 +309,28 @@ static void s3_touched(struct cxd_cache *c, struct cxd_cache_set *set,
  * queue is empty): a line used at least once there moves to the main queue
  * with its frequency cleared, else it is the victim (and becomes a ghost,
  * see cache_fill()). Otherwise evict from the main queue: a line with a
- * non-zero frequency is reinserted with the frequency decremented.
+ * non-zero frequency is reinserted with the frequency decremented. After
+ * CXD_SWEEP_MAX such moves in one eviction, the head of the queue the next
+ * step would look at is the victim whatever its frequency.
  */
 static uint32_t s3_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 			 uint32_t base)
 {
-	uint32_t line, f;
+	struct cxd_queue *q;
+	uint32_t line, f, n;
 
 	(void)base;
-	for (;;) {
+	for (n = 0;; n++) {
+		c->visits++;
+		if (n == CXD_SWEEP_MAX) {
+			/* bounded sweep: the line the next step would look at */
+			q = set->small.len && (set->small.len >= c->small_cap ||
+					       !set->main.len) ?
+			    &set->small : &set->main;
+			line = q->head;
+			queue_unlink(c, q, line);
+			return line;
+		}
 		if (set->small.len &&
 		    (set->small.len >= c->small_cap || !set->main.len)) {
 			line = set->small.head;
@@ -318,13 +366,18 @@ static uint32_t s3_evict(struct cxd_cache *c, struct cxd_cache_set *set,
  * working region's recent end) or evicted. The victim is the least recent
  * clean line of the window, else the least recent dirty one, else (window
  * empty) the working region's least recent line. Each step is O(1): a
- * line is demoted at most once per insert or touch.
+ * line is demoted at most once per insert or touch. cflru_demote() demotes
+ * at most @max lines and returns how many it did.
  */
-static void cflru_demote(struct cxd_cache *c, struct cxd_cache_set *set)
+static uint32_t cflru_demote(struct cxd_cache *c, struct cxd_cache_set *set,
+			     uint32_t max)
 {
-	uint32_t cap = c->ways - c->cflru_window, line;
+	uint32_t cap = c->ways - c->cflru_window, line, n = 0;
 
 	while (set->main.len > cap) {
+		if (n == max)
+			break;
+		n++;
 		line = set->main.head;
 		queue_unlink(c, &set->main, line);
 		if (c->line_flags[line] & CXD_LINE_DIRTY) {
@@ -335,6 +388,7 @@ static void cflru_demote(struct cxd_cache *c, struct cxd_cache_set *set)
 			queue_push_tail(c, &set->small, line);
 		}
 	}
+	return n;
 }
 
 static void cflru_inserted(struct cxd_cache *c, struct cxd_cache_set *set,
@@ -342,7 +396,7 @@ static void cflru_inserted(struct cxd_cache *c, struct cxd_cache_set *set,
 {
 	(void)ghost;
 	queue_push_tail(c, &set->main, line);
-	cflru_demote(c, set);
+	cflru_demote(c, set, CXD_NO_LINE);
 }
 
 static void cflru_touched(struct cxd_cache *c, struct cxd_cache_set *set,
@@ -357,7 +411,7 @@ static void cflru_touched(struct cxd_cache *c, struct cxd_cache_set *set,
 	queue_unlink(c, q, line);
 	c->line_flags[line] &= ~(CXD_LINE_SMALL | CXD_LINE_AUX);
 	queue_push_tail(c, &set->main, line);
-	cflru_demote(c, set);
+	cflru_demote(c, set, CXD_NO_LINE);
 }
 
 /*
@@ -442,19 +496,6 @@ static void ghost_push(struct cxd_cache *c, uint64_t page)
 	c->ghost[slot] = (uint32_t)page;
 	c->line_of_page[page] = CXD_GHOST_TAG | slot;
 	c->ghost_next = slot + 1 < c->ghost_cap ? slot + 1 : 0;
-}
-
-static void ghost_clear(struct cxd_cache *c)
-{
-	uint32_t i, p;
-
-	for (i = 0; i < c->ghost_cap; i++) {
-		p = c->ghost[i];
-		if (p < c->npages && c->line_of_page[p] == (CXD_GHOST_TAG | i))
-			c->line_of_page[p] = CXD_NO_LINE;
-		c->ghost[i] = CXD_NO_LINE;
-	}
-	c->ghost_next = 0;
 }
 
 static const struct cxd_policy_ops cxd_policies[CXD_POLICY_NR] = {
@@ -677,6 +718,9 @@ int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 	c->cflru_window_pct = CXD_CFLRU_WINDOW_PCT;
 	c->cflru_window = c->ways * CXD_CFLRU_WINDOW_PCT / 100;
 	c->pin_line = CXD_NO_LINE;
+	c->visits = 0;
+	c->rs_phase = 0;	/* no reshape pending */
+	c->rs_pos = 0;
 	cxd_cache_set_seed(c, 0);
 
 	c->line_of_page = (uint32_t *)p;
@@ -1100,97 +1144,232 @@ bool cxd_cache_use_prefetched(struct cxd_cache *c, uint64_t page)
 	return true;
 }
 
+/* ------------------------------------------------------------ reshape -- */
+
+/* Phases of a reshape (policy switch or CFLRU window change), in order. */
+enum {
+	CXD_RS_NONE = 0,	/* no reshape pending */
+	CXD_RS_FOLD,		/* rs_pos: next set to fold into its main queue */
+	CXD_RS_FLAGS,		/* rs_pos: next line whose policy bits to clear */
+	CXD_RS_GHOST,		/* rs_pos: next ghost slot to empty */
+	CXD_RS_ADOPT,		/* rs_pos: next set CFLRU fills its window in */
+};
+
 /*
- * Fold every set into its main queue, oldest first: CFLRU's window (clean
- * lines, then dirty ones) goes before the working region, S3-FIFO's small
- * queue and 2Q's A1in after the main queue. Policy bits are cleared and the
- * ghost emptied. O(nlines).
+ * The old policy's half of a reshape, resumable: fold every set into its
+ * main queue, oldest first (CFLRU's window, clean lines then dirty ones,
+ * before the working region; S3-FIFO's small queue and 2Q's A1in after the
+ * main queue: O(1) splices per set), clear the policy bits of every line
+ * and empty the ghost. One step per set, line or ghost slot, at most
+ * *@budget steps (decremented). Return: true when the fold is complete.
  */
-static void cache_fold(struct cxd_cache *c)
+static bool cache_fold(struct cxd_cache *c, uint32_t *budget)
 {
 	struct cxd_cache_set *set;
-	uint32_t s, l;
+	uint32_t l, p;
 
-	for (s = 0; s < c->nsets; s++) {
-		set = &c->sets[s];
+	for (; c->rs_phase == CXD_RS_FOLD; c->rs_pos++, (*budget)--) {
+		if (c->rs_pos == c->nsets) {
+			c->rs_phase = CXD_RS_FLAGS;
+			c->rs_pos = 0;
+			break;
+		}
+		if (!*budget)
+			return false;
+		set = &c->sets[c->rs_pos];
+		c->visits++;
 		if (c->policy == CXD_POLICY_CFLRU) {
-			while (set->aux.len) {
-				l = set->aux.tail;
-				queue_unlink(c, &set->aux, l);
-				queue_push_head(c, &set->main, l);
-			}
-			while (set->small.len) {
-				l = set->small.tail;
-				queue_unlink(c, &set->small, l);
-				queue_push_head(c, &set->main, l);
-			}
+			queue_splice_head(c, &set->main, &set->aux);
+			queue_splice_head(c, &set->main, &set->small);
 		}
-		while (set->small.len) {
-			l = set->small.head;
-			queue_unlink(c, &set->small, l);
-			queue_push_tail(c, &set->main, l);
-		}
+		queue_splice_tail(c, &set->main, &set->small);
 	}
-	for (l = 0; l < c->nlines; l++)
+	for (; c->rs_phase == CXD_RS_FLAGS; c->rs_pos++, (*budget)--) {
+		if (c->rs_pos == c->nlines) {
+			c->rs_phase = CXD_RS_GHOST;
+			c->rs_pos = 0;
+			break;
+		}
+		if (!*budget)
+			return false;
+		l = c->rs_pos;
+		c->visits++;
 		c->line_flags[l] &= CXD_LINE_DIRTY | CXD_LINE_PREFETCH |
 				    CXD_LINE_HELD;
-	ghost_clear(c);
+	}
+	for (; c->rs_phase == CXD_RS_GHOST; c->rs_pos++, (*budget)--) {
+		if (c->rs_pos == c->ghost_cap) {
+			c->ghost_next = 0;
+			return true;
+		}
+		if (!*budget)
+			return false;
+		l = c->rs_pos;
+		c->visits++;
+		p = c->ghost[l];
+		if (p < c->npages && c->line_of_page[p] == (CXD_GHOST_TAG | l))
+			c->line_of_page[p] = CXD_NO_LINE;
+		c->ghost[l] = CXD_NO_LINE;
+	}
+	return true;
 }
 
-/* After a fold: CFLRU moves the least recent lines into its window. */
-static void cache_adopt(struct cxd_cache *c)
+/*
+ * The new policy's half, resumable: CFLRU moves the least recent lines of
+ * each set into its window, one step per line moved and one per set done,
+ * at most
+ * *@budget steps (decremented). Return: true when complete.
+ */
+static bool cache_adopt(struct cxd_cache *c, uint32_t *budget)
 {
-	uint32_t s;
+	struct cxd_cache_set *set;
+	uint32_t n;
 
-	c->ghost_cap = ghost_cap_for(c, c->policy);
-	c->ghost_next = 0;
-	if (c->policy == CXD_POLICY_CFLRU)
-		for (s = 0; s < c->nsets; s++)
-			cflru_demote(c, &c->sets[s]);
+	while (c->rs_pos < c->nsets) {
+		if (!*budget)
+			return false;
+		set = &c->sets[c->rs_pos];
+		n = cflru_demote(c, set, *budget);
+		*budget -= n;
+		c->visits += n;
+		if (!*budget)
+			return false;	/* this set is finished next time */
+		(*budget)--;
+		c->visits++;
+		c->rs_pos++;
+	}
+	return true;
 }
 
 /**
- * cxd_cache_set_policy() - switch the replacement policy, keeping residency,
- * dirty state and prefetch marks.
+ * cxd_cache_reshaping() - is a policy switch or CFLRU window change under
+ * way (begun, not yet completed by cxd_cache_reshape_step())?
+ * @c: cache.
+ *
+ * While it is, the cache's queues are not in any policy's shape: no other
+ * cxd_cache_*() or cxd_model_*() call that reads or changes residency,
+ * queues or line flags may be made, except cxd_cache_release() (it only
+ * clears a line's held bit, which the reshape keeps) and the statistics
+ * readers.
+ *
+ * Return: true if a reshape is pending.
+ */
+bool cxd_cache_reshaping(const struct cxd_cache *c)
+{
+	return c->rs_phase != CXD_RS_NONE;
+}
+
+static void reshape_begin(struct cxd_cache *c, enum cxd_policy policy,
+			  uint32_t pct)
+{
+	c->rs_policy = policy;
+	c->rs_pct = pct;
+	c->rs_phase = CXD_RS_FOLD;
+	c->rs_pos = 0;
+}
+
+/**
+ * cxd_cache_reshape_step() - do up to @budget steps of a pending reshape.
  * @c:      cache.
+ * @budget: most steps to do, >= 1. A step visits one set, line or ghost
+ *          slot and costs O(1); c->visits counts them.
+ *
+ * The reshape begun by cxd_cache_set_policy_begin() or
+ * cxd_cache_set_cflru_window_begin() folds the old policy's state into one
+ * queue per set (one step per set, then one per line to clear policy bits,
+ * one per ghost slot), then lets the new policy adopt it (CFLRU: one step
+ * per set and per line moved into its window): O(nlines + nsets + ghost
+ * slots) steps in all. The result is the same however the steps are cut.
+ *
+ * Return: true when no reshape is pending (done, or none was begun).
+ */
+bool cxd_cache_reshape_step(struct cxd_cache *c, uint32_t budget)
+{
+	if (c->rs_phase == CXD_RS_NONE)
+		return true;
+	if (c->rs_phase != CXD_RS_ADOPT) {
+		if (!cache_fold(c, &budget))
+			return false;
+		/* The new policy from here on. */
+		c->policy = c->rs_policy;
+		c->cflru_window_pct = c->rs_pct;
+		c->cflru_window = c->ways * c->rs_pct / 100;
+		c->ghost_cap = ghost_cap_for(c, c->policy);
+		c->ghost_next = 0;
+		c->rs_phase = CXD_RS_ADOPT;
+		c->rs_pos = 0;
+		if (c->policy != CXD_POLICY_CFLRU)
+			c->rs_pos = c->nsets;
+	}
+	if (!cache_adopt(c, &budget))
+		return false;
+	c->rs_phase = CXD_RS_NONE;
+	return true;
+}
+
+/**
+ * cxd_cache_set_policy_begin() - begin a switch of the replacement policy,
+ * keeping residency, dirty state, prefetch marks and holds.
+ * @c:      cache, with no reshape pending.
  * @policy: new policy.
  *
  * The old policy's state is folded into one queue per set (oldest first;
  * S3-FIFO's small queue and 2Q's A1in after the main queue, CFLRU's window
  * before its working region), reference bits and frequencies cleared and
  * the ghost emptied; the new policy starts from there (CFLRU moves the
- * oldest lines of each set into its window). O(nlines).
+ * oldest lines of each set into its window). The work is done by
+ * cxd_cache_reshape_step(); see cxd_cache_reshaping() for what may be
+ * called meanwhile. Switching to the current policy begins nothing.
  *
- * Return: 0, or -1 for an unknown @policy (nothing changes).
+ * Return: 0, or -1 for an unknown @policy or a pending reshape (nothing
+ * changes).
  */
-int cxd_cache_set_policy(struct cxd_cache *c, enum cxd_policy policy)
+int cxd_cache_set_policy_begin(struct cxd_cache *c, enum cxd_policy policy)
 {
-	if ((unsigned int)policy >= CXD_POLICY_NR)
+	if ((unsigned int)policy >= CXD_POLICY_NR || cxd_cache_reshaping(c))
 		return -1;
-	if (policy == c->policy)
-		return 0;
-	cache_fold(c);
-	c->policy = policy;
-	cache_adopt(c);
+	if (policy != c->policy)
+		reshape_begin(c, policy, c->cflru_window_pct);
 	return 0;
 }
 
 /**
- * cxd_cache_set_cflru_window() - size of CFLRU's clean-first window.
- * @c:   cache.
+ * cxd_cache_set_policy() - switch the replacement policy at once.
+ * @c:      cache, with no reshape pending.
+ * @policy: new policy.
+ *
+ * cxd_cache_set_policy_begin(), then cxd_cache_reshape_step() to the end:
+ * O(nlines).
+ *
+ * Return: 0, or -1 for an unknown @policy or a pending reshape (nothing
+ * changes).
+ */
+int cxd_cache_set_policy(struct cxd_cache *c, enum cxd_policy policy)
+{
+	if (cxd_cache_set_policy_begin(c, policy))
+		return -1;
+	while (!cxd_cache_reshape_step(c, CXD_NO_LINE))
+		;
+	return 0;
+}
+
+/**
+ * cxd_cache_set_cflru_window_begin() - begin a change of the size of
+ * CFLRU's clean-first window.
+ * @c:   cache, with no reshape pending.
  * @pct: window as a percentage of each set's lines, 0..100 (rounded down
  *       to whole lines; 0: CFLRU evicts exactly as LRU).
  *
  * Under CFLRU the sets are folded and the window rebuilt from the least
- * recent lines (O(nlines)); the order of the old window's clean and dirty
- * lines among each other is not kept. Under another policy only the value
- * is stored.
+ * recent lines by cxd_cache_reshape_step() (O(nlines) steps); the order of
+ * the old window's clean and dirty lines among each other is not kept.
+ * Under another policy only the value is stored (nothing is begun).
  *
- * Return: 0, or -1 if @pct > 100 (nothing changes).
+ * Return: 0, or -1 if @pct > 100 or a reshape is pending (nothing changes).
  */
-int cxd_cache_set_cflru_window(struct cxd_cache *c, uint32_t pct)
+int cxd_cache_set_cflru_window_begin(struct cxd_cache *c, uint32_t pct)
 {
-	if (pct > 100)
+	if (pct > 100 || cxd_cache_reshaping(c))
 		return -1;
 	if (pct == c->cflru_window_pct)
 		return 0;
@@ -1199,9 +1378,25 @@ int cxd_cache_set_cflru_window(struct cxd_cache *c, uint32_t pct)
 		c->cflru_window = c->ways * pct / 100;
 		return 0;
 	}
-	cache_fold(c);
-	c->cflru_window_pct = pct;
-	c->cflru_window = c->ways * pct / 100;
-	cache_adopt(c);
+	reshape_begin(c, CXD_POLICY_CFLRU, pct);
+	return 0;
+}
+
+/**
+ * cxd_cache_set_cflru_window() - size of CFLRU's clean-first window, at once.
+ * @c:   cache, with no reshape pending.
+ * @pct: as for cxd_cache_set_cflru_window_begin().
+ *
+ * cxd_cache_set_cflru_window_begin(), then cxd_cache_reshape_step() to the
+ * end: O(nlines) under CFLRU, else O(1).
+ *
+ * Return: 0, or -1 if @pct > 100 or a reshape is pending (nothing changes).
+ */
+int cxd_cache_set_cflru_window(struct cxd_cache *c, uint32_t pct)
+{
+	if (cxd_cache_set_cflru_window_begin(c, pct))
+		return -1;
+	while (!cxd_cache_reshape_step(c, CXD_NO_LINE))
+		;
 	return 0;
 }

@@ -337,8 +337,9 @@ struct cxd_victim {
  *
  * nlines 4 KiB lines in nsets sets of @ways lines; host page p maps to set
  * p % nsets (fully associative: one set of nlines). O(1) lookup through a
- * per-page table (4 bytes per device page), O(1) (amortised for clock and
- * S3-FIFO) insert, touch and eviction.
+ * per-page table (4 bytes per device page), O(1) insert and touch, O(1)
+ * eviction (clock and S3-FIFO: at most CXD_SWEEP_MAX + 1 steps). Policy
+ * switches run in bounded steps (cxd_cache_reshape_step()).
  * Fields are private to cache.c except where noted.
  * @npages:	device capacity in host pages (read-only).
  * @nlines:	cache capacity in lines (read-only).
@@ -370,6 +371,14 @@ struct cxd_cache {
 	uint32_t ghost_cap;
 	uint32_t ghost_next;	/* next slot to write */
 	uint32_t drain_cursor;	/* next set the background drain looks at */
+	/* Steps (lines, sets, ghost slots) of sweeps and reshapes, cumulative
+	 * (read-only; tests bound each call's work with it).
+	 */
+	uint64_t visits;
+	uint32_t rs_phase;	/* reshape under way, 0 if none */
+	uint32_t rs_pos;	/* next set, line or slot of the phase */
+	enum cxd_policy rs_policy;	/* policy the reshape switches to */
+	uint32_t rs_pct;	/* CFLRU window the reshape sets */
 };
 
 /**
@@ -390,15 +399,30 @@ int cxd_cache_init(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 /** cxd_cache_init_ways() - empty cache of @ways lines per set (0: fully). */
 int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 			uint32_t ways, enum cxd_policy policy, void *mem);
+/*
+ * Most lines one clock or S3-FIFO eviction passes over (clearing a
+ * reference bit, decrementing a frequency or moving a line from the small
+ * to the main queue) before it evicts the line the next step would look
+ * at, whatever its bit or frequency: bounds the work of one eviction
+ * (docs/model.md, "Bounded sweeps"). A set of at most this many lines never
+ * reaches the bound under clock (a quarter of it under S3-FIFO).
+ */
+#define CXD_SWEEP_MAX	4096u
 /* Default CFLRU window: a quarter of each set (see docs/model.md). */
 #define CXD_CFLRU_WINDOW_PCT	25u
 /**
  * cxd_cache_set_cflru_window() - CFLRU clean-first window as @pct % (0..100)
  * of each set's lines (rounded down); 0 makes CFLRU plain LRU. O(nlines)
  * when CFLRU is the current policy (the window is rebuilt), else O(1).
- * Return: 0, or -1 if @pct > 100 (nothing changes).
+ * Return: 0, or -1 if @pct > 100 or a reshape is pending (nothing changes).
  */
 int cxd_cache_set_cflru_window(struct cxd_cache *c, uint32_t pct);
+/**
+ * cxd_cache_set_cflru_window_begin() - as cxd_cache_set_cflru_window(), but
+ * the rebuild (under CFLRU) is left to cxd_cache_reshape_step().
+ * Return: 0, or -1 if @pct > 100 or a reshape is pending (nothing changes).
+ */
+int cxd_cache_set_cflru_window_begin(struct cxd_cache *c, uint32_t pct);
 /** cxd_cache_set_seed() - reseed the random policy's generator. */
 void cxd_cache_set_seed(struct cxd_cache *c, uint64_t seed);
 /** cxd_cache_resident() - true if @page is resident. */
@@ -467,9 +491,27 @@ bool cxd_cache_use_prefetched(struct cxd_cache *c, uint64_t page);
 void cxd_cache_touch(struct cxd_cache *c, uint64_t page);
 /**
  * cxd_cache_set_policy() - switch policy keeping residency and dirty state
- * (O(nlines)). Return: 0 or -1.
+ * (O(nlines)). Return: 0, or -1 for an unknown policy or a pending reshape.
  */
 int cxd_cache_set_policy(struct cxd_cache *c, enum cxd_policy policy);
+/**
+ * cxd_cache_set_policy_begin() - begin a policy switch; the work is done by
+ * cxd_cache_reshape_step(). Return: 0 (also when @policy is the current
+ * one: nothing begun), or -1 for an unknown policy or a pending reshape.
+ */
+int cxd_cache_set_policy_begin(struct cxd_cache *c, enum cxd_policy policy);
+/**
+ * cxd_cache_reshape_step() - do at most @budget (>= 1) O(1) steps of the
+ * pending policy switch or window change. Return: true when none is
+ * pending any more.
+ */
+bool cxd_cache_reshape_step(struct cxd_cache *c, uint32_t budget);
+/**
+ * cxd_cache_reshaping() - true while a policy switch or window change is
+ * pending; then only cxd_cache_reshape_step(), cxd_cache_release() and
+ * the statistics may be used.
+ */
+bool cxd_cache_reshaping(const struct cxd_cache *c);
 
 /* ---------------------------------------------------------- statistics -- */
 

@@ -96,8 +96,8 @@ victim, the wait, the PTE insert) and cache effects: Ir counts instructions,
 not cycles. The 4M cache's per-page table and line arrays do not fit in the
 CPU caches, so its misses cost more cycles than the instruction count
 suggests; the point of the table is that the model's work per miss does not
-grow with the cache (every policy is O(1); clock and S3-FIFO amortised). The
-run fails if a 4M figure exceeds 1.2x its 16K figure.
+grow with the cache (every policy is O(1); clock and S3-FIFO amortised and
+bounded per eviction). The run fails if a 4M figure exceeds 1.2x its 16K figure.
 
 The second table runs lru with each prefetcher at degree 4 (the learned ones
 size their own windows). A prefetched page may be used before it is evicted,
