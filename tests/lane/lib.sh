@@ -97,7 +97,8 @@ lane_bad_context() {
 #          same memmap=1G$4G hides. The firmware's SRAT has nodes 0-1 only.
 # Returns QEMU's status; 124 when the timeout fired.
 # Environment (tests/lane/bench.sh --icount): LANE_QEMU_ACCEL replaces
-# "tcg,thread=multi"; LANE_QEMU_EXTRA is split into more QEMU arguments.
+# "tcg,thread=multi"; LANE_QEMU_EXTRA is split into more QEMU arguments;
+# LANE_QEMU_CPU replaces the CPU model "max" (check-debug.sh).
 lane_boot() {
 	local kernel=$1 initrd=$2 console=$3 taplog=$4 tmo=$5
 	shift 5
@@ -107,9 +108,13 @@ lane_boot() {
 	# global lock. A miss wait spins on ktime_get_ns(), so one vCPU's spin
 	# starved the other of that lock: soft lockups inside rep-string
 	# copies (wp_page_copy, clear_page) in 65-node-latency under load.
-	# QEMU's TSC is one host-derived count for every vCPU (virtual time
-	# under -icount), so it is monotonic and synchronized.
-	append="$append nmi_watchdog=0 tsc=reliable $*"
+	# QEMU's TSC is one host-derived count for every vCPU, so it is
+	# monotonic and synchronized. Only with multi-threaded TCG: under
+	# -icount (LANE_QEMU_ACCEL, bench.sh) the vCPUs take turns in one
+	# thread, and docs/performance.md's figures were measured on the HPET.
+	local tsc=tsc=reliable
+	[ -z "${LANE_QEMU_ACCEL:-}" ] || tsc=
+	append="$append nmi_watchdog=0 $tsc $*"
 	local numa=(
 		-object memory-backend-ram,id=m0,size=1536M
 		-object memory-backend-ram,id=m1,size=1536M
@@ -132,7 +137,7 @@ lane_boot() {
 	: > "$taplog"
 	local rc=0
 	timeout -k 10 "$tmo" qemu-system-x86_64 \
-		-machine pc -accel "${LANE_QEMU_ACCEL:-tcg,thread=multi}" -cpu max -smp 2 \
+		-machine pc -accel "${LANE_QEMU_ACCEL:-tcg,thread=multi}" -cpu "${LANE_QEMU_CPU:-max}" -smp 2 \
 		-m 4096M,slots=2,maxmem=8G \
 		"${numa[@]}" \
 		-kernel "$kernel" -initrd "$initrd" -append "$append" \
