@@ -95,8 +95,8 @@ struct cxd_dev {
  * file holds one) is gone.
  *
  * Locking:
- * - @lock (spinlock) protects @model, @miss_hist, the measured counters,
- *   @stats_t0_ns.
+ * - @lock (spinlock) protects @model, @miss_hist, the measured counters
+ *   (@miss_ns_total, @pinned_evictions, ...), @stats_t0_ns.
  *   No critical section sleeps. Those of the fault path are O(1) per
  *   model call (amortised for clock and S3-FIFO, plus one step per held
  *   line a policy skips); the scan feeds at most CXD_SCAN_BATCH pages per
@@ -130,6 +130,7 @@ struct cxd_live {
 	struct cxd_hist miss_hist;	/* measured miss latency */
 	u64 miss_ns_total;		/* measured, ns */
 	u64 stats_t0_ns;		/* power-on or last reset, CLOCK_MONOTONIC ns */
+	u64 pinned_evictions;		/* victims the kernel still held (GUP) */
 
 	unsigned long *pflags;
 
@@ -165,7 +166,6 @@ extern const struct attribute_group *cxd_dev_groups[];
 /* device.c */
 int cxd_power_on(struct cxd_dev *d);
 int cxd_power_off(struct cxd_dev *d);
-unsigned long cxd_page_pfn(struct cxd_live *l, u64 pgoff);
 int cxd_check_reserved_range(struct cxd_dev *d, u64 start, u64 size);
 void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c);
 

@@ -11,10 +11,12 @@
  *      waits, killable hrtimer sleep plus a short spin for long ones); a
  *      wait that sleeps drops mmap_lock and ends in VM_FAULT_RETRY when the
  *      fault may be retried (cxd_can_drop_lock());
- *   4. the page is mapped.
- * Read faults map read-only; the first write goes through ->pfn_mkwrite and
- * marks the line dirty. A fault on a resident page ("minor hit") maps it
- * without NAND time.
+ *   4. the page is mapped: runtime pages as refcounted pages (VM_MIXEDMAP,
+ *      so the kernel can pin them, like device-dax's), a reserved range as
+ *      special PTEs.
+ * Read faults map read-only; the first write goes through ->page_mkwrite
+ * (->pfn_mkwrite for a reserved range) and marks the line dirty. A fault on
+ * a resident page ("minor hit") maps it without NAND time.
  *
  * Ordering between a fault mapping page P and an eviction of P: a fault
  * holds P's line in the model (CXD_ACC_HOLD, cxd_cache_hold()) from its
@@ -32,7 +34,9 @@
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
+#include <linux/mman.h>
 #include <linux/module.h>
+#include <linux/pagemap.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/wait_bit.h>
@@ -49,6 +53,42 @@ static inline struct cxd_live *vma_live(struct vm_area_struct *vma)
 static void cxd_unmap_page(struct cxd_live *l, u64 pgoff)
 {
 	unmap_mapping_pages(l->inode->i_mapping, pgoff, 1, false);
+}
+
+/*
+ * Unmap victim @pgoff of an eviction from every mapping. A runtime page
+ * that still has references beyond the device's own once its PTEs are gone
+ * is held by the kernel (get_user_pages: O_DIRECT in flight, a pipe, ...):
+ * it is evicted all the same and counted (stats/pinned_evictions). The
+ * data stays where it is, in the page, so the I/O completes against it;
+ * the count is approximate (a get_user_pages_fast() that is about to fail
+ * holds a reference for an instant).
+ */
+static void cxd_evict_page(struct cxd_live *l, u64 pgoff)
+{
+	cxd_unmap_page(l, pgoff);
+	if (l->pages && page_ref_count(l->pages[pgoff]) > 1) {
+		spin_lock(&l->lock);
+		l->pinned_evictions++;
+		spin_unlock(&l->lock);
+	}
+}
+
+/*
+ * Map device page @pgoff at @vmf's address. Runtime pages are refcounted
+ * PTEs (the kernel can pin them); a reserved range has no struct pages and
+ * gets special PTEs. Either way a read maps read-only and a write maps
+ * writable if this kernel can in one step, else read-only: the store then
+ * faults once more, into ->page_mkwrite or ->pfn_mkwrite, which finds the
+ * line dirty already.
+ */
+static vm_fault_t cxd_map_page(struct cxd_live *l, struct vm_fault *vmf,
+			       u64 pgoff, bool write)
+{
+	if (l->pages)
+		return cxd_insert_page(vmf, l->pages[pgoff], write);
+	return cxd_insert_mixed(vmf->vma, vmf->address,
+				PHYS_PFN(l->phys) + pgoff);
 }
 
 
@@ -92,7 +132,6 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	struct cxd_access acc;
 	unsigned long *pf;
 	unsigned int i;
-	pgprot_t prot;
 	vm_fault_t ret;
 	bool filled;
 	u64 t0, deadline;
@@ -161,7 +200,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 
 	/* Victims of the demand miss and of its prefetches leave every mapping. */
 	for (i = 0; i < acc.nvictims; i++)
-		cxd_unmap_page(l, acc.victims[i].page);
+		cxd_evict_page(l, acc.victims[i].page);
 
 	if (can_drop && deadline > t0 && cxd_wait_sleeps(deadline - t0)) {
 		get_device(&l->dev);
@@ -184,8 +223,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 		return VM_FAULT_NOPAGE;	/* fatal signal: let it be delivered */
 	}
 
-	prot = write ? vm_get_page_prot(vma->vm_flags) : vma->vm_page_prot;
-	ret = vmf_insert_pfn_prot(vma, vmf->address, cxd_page_pfn(l, pgoff), prot);
+	ret = cxd_map_page(l, vmf, pgoff, write);
 
 	if (!acc.hit)
 		cxd_account_miss(l, pgoff, write, t0, &acc);
@@ -223,7 +261,7 @@ void cxd_drain_work(struct work_struct *work)
 		spin_unlock(&l->lock);
 		cxd_trace_drain(l, v, n);
 		for (i = 0; i < n; i++)
-			cxd_unmap_page(l, v[i].page);
+			cxd_evict_page(l, v[i].page);
 		cond_resched();
 	} while (n == CXD_DRAIN_BATCH);
 }
@@ -231,8 +269,9 @@ void cxd_drain_work(struct work_struct *work)
 /*
  * First write to a read-only mapped page: mark its line dirty. If the line
  * was evicted under us, drop the stale PTE and let the access fault again.
+ * Return: 0 (make the PTE writable) or VM_FAULT_NOPAGE.
  */
-static vm_fault_t cxd_pfn_mkwrite(struct vm_fault *vmf)
+static vm_fault_t cxd_mkwrite(struct vm_fault *vmf)
 {
 	struct cxd_live *l = vma_live(vmf->vma);
 	u64 pgoff = vmf->pgoff;
@@ -248,6 +287,63 @@ static vm_fault_t cxd_pfn_mkwrite(struct vm_fault *vmf)
 		return VM_FAULT_NOPAGE;
 	}
 	return 0;
+}
+
+/* A reserved range's special PTE (no struct page). */
+static vm_fault_t cxd_pfn_mkwrite(struct vm_fault *vmf)
+{
+	return cxd_mkwrite(vmf);
+}
+
+/*
+ * A runtime page's PTE. The core expects the page locked on success
+ * (VM_FAULT_LOCKED), as for page-cache pages: it then sets the PTE
+ * writable and the page dirty (a no-op for the device's address_space).
+ */
+static vm_fault_t cxd_page_mkwrite(struct vm_fault *vmf)
+{
+	vm_fault_t ret;
+
+	lock_page(vmf->page);
+	ret = cxd_mkwrite(vmf);
+	if (ret) {
+		unlock_page(vmf->page);
+		return ret;
+	}
+	return VM_FAULT_LOCKED;
+}
+
+/*
+ * ->access: /proc/PID/mem and ptrace on a reserved range, whose special
+ * PTEs get_user_pages() cannot follow (runtime pages never get here: GUP
+ * pins them and faults them in through the model). Copies straight from
+ * or to the range, at most to the end of the page at @addr; not a model
+ * access (no miss time, like the kernel's own accesses through its
+ * direct map), but a write marks a resident line dirty.
+ * Context: mmap_lock held. Return: bytes copied, or -EINVAL past the
+ * device's end.
+ */
+static int cxd_vm_access(struct vm_area_struct *vma, unsigned long addr,
+			 void *buf, int len, int write)
+{
+	struct cxd_live *l = vma_live(vma);
+	u64 pgoff = vma->vm_pgoff + ((addr - vma->vm_start) >> PAGE_SHIFT);
+	unsigned long off = offset_in_page(addr);
+	void *va;
+
+	if (pgoff >= l->npages || !l->wb_map)
+		return -EINVAL;
+	len = min_t(unsigned long, len, PAGE_SIZE - off);
+	va = l->wb_map + (pgoff << PAGE_SHIFT) + off;
+	if (write) {
+		memcpy(va, buf, len);
+		spin_lock(&l->lock);
+		cxd_cache_set_dirty(&l->model.cache, pgoff);
+		spin_unlock(&l->lock);
+	} else {
+		memcpy(buf, va, len);
+	}
+	return len;
 }
 
 /* A mapping was split (mprotect, partial munmap), copied (fork) or moved. */
@@ -266,7 +362,9 @@ static const struct vm_operations_struct cxd_vm_ops = {
 	.open		= cxd_vm_open,
 	.close		= cxd_vm_close,
 	.fault		= cxd_fault,
+	.page_mkwrite	= cxd_page_mkwrite,
 	.pfn_mkwrite	= cxd_pfn_mkwrite,
+	.access		= cxd_vm_access,
 };
 
 /** cxd_vma_is_ours() - true if @vma is a mapping of device @l. */
@@ -294,7 +392,14 @@ static int cxd_mmap(struct file *file, struct vm_area_struct *vma)
 	if (cxd_vma_track(l, vma))
 		return -ENOMEM;
 	vma->vm_ops = &cxd_vm_ops;
-	vm_flags_set(vma, VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
+	/*
+	 * VM_MIXEDMAP: runtime pages are mapped as refcounted pages, which
+	 * get_user_pages() can pin (O_DIRECT, shared futexes, vmsplice), a
+	 * reserved range as special PTEs. Not VM_PFNMAP, not VM_DONTEXPAND:
+	 * MADV_DONTNEED zaps, and mremap may grow the mapping (faults past
+	 * the device's end raise SIGBUS), as with device-dax.
+	 */
+	vm_flags_set(vma, VM_MIXEDMAP | VM_DONTDUMP);
 	return 0;
 }
 
@@ -345,5 +450,6 @@ const struct file_operations cxd_fops = {
 	.open		= cxd_open,
 	.release	= cxd_release,
 	.mmap		= cxd_mmap,
+	CXD_FOPS_MAP_SYNC,
 	.llseek		= noop_llseek,
 };
