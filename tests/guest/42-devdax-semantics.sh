@@ -69,7 +69,7 @@ if [ "$(dev_set $R power 1)" = OK ]; then
 	DS=/sys/bus/dax/devices/$DAX
 	diag "reference /dev/$DAX: size $(cat $DS/size) align $(cat $DS/align 2>/dev/null)"
 	[ -c /dev/$DAX ] || mknod /dev/$DAX c $(tr ':' ' ' < $DS/dev)
-	run_sub "device-dax reference" "$PROGS/daxsem" check \
+	run_sub "device-dax reference" "$PROGS/daxsem" check -R \
 		-a "$(cat $DS/align 2>/dev/null || echo 2097152)" \
 		-s "$(cat $DS/size)" $BLK /dev/$DAX
 else
@@ -89,7 +89,7 @@ if [ -n "$LOOP" ]; then
 	u=$(cat "$(dev_sys $D)/cache_used")
 	pe=$(stat_get $D pinned_evictions)
 	diag "inflight: misses $m evictions $e cache_used $u pinned_evictions $pe"
-	cmp_ok "$e" -gt 1000 "pages were evicted meanwhile ($e)"
+	cmp_ok "$e" -gt 100 "pages were evicted meanwhile ($e)"
 	cmp_ok "$pe" -gt 0 "some were evicted while under I/O (pinned_evictions $pe)"
 	cmp_ok "$u" -le 65536 "cache_used within cache_size ($u)"
 	cmp_ok "$m" -ge "$e" "misses ($m) >= evictions ($e)"

@@ -7,7 +7,7 @@
  * only, and pages the kernel can pin (O_DIRECT, process-shared futexes,
  * /proc/PID/mem, vmsplice), mremap, madvise, mprotect, mlock, fork.
  *
- *   daxsem check [-a ALIGN] [-s DEVSIZE] [-b BLKDEV] [-d NAME,...] DEV
+ *   daxsem check [-a ALIGN] [-s DEVSIZE] [-b BLKDEV] [-d NAME,...] [-R] DEV
  *	every check; each prints "ok - NAME: ..." when DEV behaves like
  *	device-dax. ALIGN (bytes, default 2 MiB) is the granularity of every
  *	mapping, split and move: device-dax refuses splits and faults below its
@@ -15,7 +15,9 @@
  *	device's size, for the fault past its end. BLKDEV is a block device
  *	for O_DIRECT (skipped without one). NAME,... lists checks documented to
  *	differ on this device (docs/interface.md): such a check passes only if
- *	it still differs, and says so, so a change either way is seen.
+ *	it still differs, and says so, so a change either way is seen. -R:
+ *	DEV is the reference; if the kernel cannot map it at all (device-dax
+ *	needs CONFIG_FS_DAX), the checks are skipped.
  *   daxsem inflight DEV BLKDEV SECONDS SPAN
  *	O_DIRECT out of and into device pages in a loop while a child process
  *	touches SPAN bytes of other device pages, so the pages under I/O are
@@ -43,6 +45,7 @@ static size_t align = 2ul << 20;
 static size_t devsize;
 static const char *blkdev;
 static const char *known;	/* ",name,name," checks documented to differ */
+static int reference;		/* -R: DEV is the kernel's device-dax */
 
 /* --- probing an access for SIGSEGV/SIGBUS -------------------------------- */
 
@@ -592,6 +595,12 @@ static int do_check(const char *dev)
 	if (!ok(fd >= 0, "open %s O_RDWR (%s)", dev, errname(fd < 0 ? errno : 0)))
 		return 1;
 	p = map_at_aligned(fd, len, PROT_READ | PROT_WRITE, MAP_SHARED, 0);
+	if (p == MAP_FAILED && reference) {
+		/* e.g. a kernel without CONFIG_FS_DAX: "vma is not DAX capable" */
+		ok(1, "map-shared # SKIP the reference device cannot be mapped here (%s)",
+		   errname(errno));
+		return 0;
+	}
 	if (!check("map-shared", p != MAP_FAILED, "MAP_SHARED read-write, %zu bytes (%s)",
 		   len, p == MAP_FAILED ? errname(errno) : "OK"))
 		return 1;
@@ -727,7 +736,7 @@ static int do_pinhold(const char *dev, const char *ready, const char *go)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: daxsem check [-a ALIGN] [-s DEVSIZE] [-b BLKDEV] [-d NAME,...] DEV\n"
+	fprintf(stderr, "usage: daxsem check [-a ALIGN] [-s DEVSIZE] [-b BLKDEV] [-d NAME,...] [-R] DEV\n"
 		"       daxsem inflight DEV BLKDEV SECONDS SPAN\n"
 		"       daxsem pinhold DEV READY GO\n");
 	exit(2);
@@ -749,7 +758,7 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "check"))
 		usage();
 	optind = 2;
-	while ((c = getopt(argc, argv, "a:s:b:d:")) != -1) {
+	while ((c = getopt(argc, argv, "a:s:b:d:R")) != -1) {
 		switch (c) {
 		case 'a':
 			align = strtoull(optarg, NULL, 0);
@@ -763,6 +772,9 @@ int main(int argc, char **argv)
 		case 'd':
 			snprintf(kbuf, sizeof(kbuf), ",%s,", optarg);
 			known = kbuf;
+			break;
+		case 'R':
+			reference = 1;
 			break;
 		default:
 			usage();
