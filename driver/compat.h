@@ -68,35 +68,6 @@ static inline void cxd_release_fault_lock(struct vm_fault *vmf)
 #endif
 
 /*
- * Map a runtime backing page (a refcounted, GUP-able PTE) at @vmf's
- * address; writable at once when @write. 6.15 added
- * vmf_insert_page_mkwrite() (device-dax's own insert since then); before,
- * vm_insert_page() maps with vma->vm_page_prot, read-only in a mapping
- * with write notification, so a write fault's store faults once more
- * (->page_mkwrite). 6.12 lacks it; the release between that added it is
- * assumed to be 6.15 (a wrong guess fails the build, not silently).
- */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 15, 0)
-static inline vm_fault_t cxd_insert_page(struct vm_fault *vmf,
-					 struct page *page, bool write)
-{
-	int err = vm_insert_page(vmf->vma, vmf->address, page);
-
-	if (err == -ENOMEM)
-		return VM_FAULT_OOM;
-	if (err && err != -EBUSY)	/* -EBUSY: a racing fault mapped it */
-		return VM_FAULT_SIGBUS;
-	return VM_FAULT_NOPAGE;
-}
-#else
-static inline vm_fault_t cxd_insert_page(struct vm_fault *vmf,
-					 struct page *page, bool write)
-{
-	return vmf_insert_page_mkwrite(vmf, page, write);
-}
-#endif
-
-/*
  * Map a reserved-range pfn (no struct page) as a special PTE in a
  * VM_MIXEDMAP mapping, read-only under write notification. pfn_t was
  * removed (sid's 7.2 takes a plain pfn, 6.12 a pfn_t); the release that

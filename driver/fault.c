@@ -11,9 +11,10 @@
  *      waits, killable hrtimer sleep plus a short spin for long ones); a
  *      wait that sleeps drops mmap_lock and ends in VM_FAULT_RETRY when the
  *      fault may be retried (cxd_can_drop_lock());
- *   4. the page is mapped: runtime pages as refcounted pages (VM_MIXEDMAP,
- *      so the kernel can pin them, like device-dax's), a reserved range as
- *      special PTEs.
+ *   4. the page is mapped: a runtime page is handed to the core (locked,
+ *      as a page-cache page), which maps it as a refcounted page the
+ *      kernel can pin, like device-dax's; a reserved range gets special
+ *      PTEs (VM_MIXEDMAP).
  * Read faults map read-only; the first write goes through ->page_mkwrite
  * (->pfn_mkwrite for a reserved range) and marks the line dirty. A fault on
  * a resident page ("minor hit") maps it without NAND time.
@@ -28,6 +29,13 @@
  * model under l->lock, then unmaps it; a racing fault cannot map P in
  * between because mapping requires P resident and held. Whichever order
  * the two run in, no PTE of a non-resident page survives.
+ *
+ * A runtime page is mapped by the core after ->fault returns, so there
+ * the hold ends earlier, once the fault has locked the page; the page
+ * lock then covers the rest (the core installs the PTE before unlocking),
+ * and eviction unmaps a runtime page under its page lock. A write fault's
+ * ->page_mkwrite re-checks residency under the page lock before the core
+ * maps the page writable.
  */
 #include <linux/delay.h>
 #include <linux/fs.h>
@@ -56,40 +64,41 @@ static void cxd_unmap_page(struct cxd_live *l, u64 pgoff)
 }
 
 /*
- * Unmap victim @pgoff of an eviction from every mapping. A runtime page
- * that still has references beyond the device's own once its PTEs are gone
- * is held by the kernel (get_user_pages: O_DIRECT in flight, a pipe, ...):
- * it is evicted all the same and counted (stats/pinned_evictions). The
- * data stays where it is, in the page, so the I/O completes against it;
- * the count is approximate (a get_user_pages_fast() that is about to fail
- * holds a reference for an instant).
+ * Unmap victim @pgoff of an eviction from every mapping.
+ *
+ * A runtime page is unmapped under its page lock: a fault hands its page
+ * to the core locked (cxd_fault()), and the core installs the PTE before
+ * unlocking it, so a victim whose fault released its line but whose PTE is
+ * not in place yet is unmapped only once the PTE exists.
+ *
+ * A runtime page that still has references beyond the device's own once
+ * its PTEs are gone is held by the kernel (get_user_pages: O_DIRECT in
+ * flight, a pipe, ...): it is evicted all the same and counted
+ * (stats/pinned_evictions). The data stays where it is, in the page, so
+ * the I/O completes against it; the count is approximate (a
+ * get_user_pages_fast() that is about to fail holds a reference for an
+ * instant).
+ * Context: process, may sleep; no page lock held.
  */
 static void cxd_evict_page(struct cxd_live *l, u64 pgoff)
 {
+	struct page *page;
+
+	if (!l->pages) {
+		cxd_unmap_page(l, pgoff);
+		return;
+	}
+	page = l->pages[pgoff];
+	lock_page(page);
 	cxd_unmap_page(l, pgoff);
-	if (l->pages && page_ref_count(l->pages[pgoff]) > 1) {
+	unlock_page(page);
+	if (page_ref_count(page) > 1) {
 		spin_lock(&l->lock);
 		l->pinned_evictions++;
 		spin_unlock(&l->lock);
 	}
 }
 
-/*
- * Map device page @pgoff at @vmf's address. Runtime pages are refcounted
- * PTEs (the kernel can pin them); a reserved range has no struct pages and
- * gets special PTEs. Either way a read maps read-only and a write maps
- * writable if this kernel can in one step, else read-only: the store then
- * faults once more, into ->page_mkwrite or ->pfn_mkwrite, which finds the
- * line dirty already.
- */
-static vm_fault_t cxd_map_page(struct cxd_live *l, struct vm_fault *vmf,
-			       u64 pgoff, bool write)
-{
-	if (l->pages)
-		return cxd_insert_page(vmf, l->pages[pgoff], write);
-	return cxd_insert_mixed(vmf->vma, vmf->address,
-				PHYS_PFN(l->phys) + pgoff);
-}
 
 
 /*
@@ -223,14 +232,42 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 		return VM_FAULT_NOPAGE;	/* fatal signal: let it be delivered */
 	}
 
-	ret = cxd_map_page(l, vmf, pgoff, write);
-
 	if (!acc.hit)
 		cxd_account_miss(l, pgoff, write, t0, &acc);
-	/* Held lines are never evicted: this only fails if the model was reset. */
+
+	if (l->pages) {
+		/*
+		 * A runtime page goes to the core, locked, with a reference,
+		 * as a page-cache page does: the core maps it (writable for a
+		 * write fault, after ->page_mkwrite) as a normal, refcounted
+		 * page the kernel can pin. It is locked before the line is
+		 * released, so an eviction from then on waits for the PTE
+		 * (cxd_evict_page()).
+		 */
+		struct page *page = l->pages[pgoff];
+
+		get_page(page);
+		lock_page(page);
+		/* Held lines are never evicted: this only fails on a model reset. */
+		if (!cxd_release_line(l, pgoff)) {
+			unlock_page(page);
+			put_page(page);
+			clear_and_wake_up_bit(CXD_PG_LOCK, pf);
+			return VM_FAULT_NOPAGE;
+		}
+		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
+		vmf->page = page;
+		return VM_FAULT_LOCKED;
+	}
+
+	/*
+	 * A reserved range has no struct pages: a special PTE, read-only; a
+	 * write then faults once more into ->pfn_mkwrite, which finds the
+	 * line dirty already.
+	 */
+	ret = cxd_insert_mixed(vma, vmf->address, PHYS_PFN(l->phys) + pgoff);
 	if (!cxd_release_line(l, pgoff))
 		cxd_unmap_page(l, pgoff);
-
 	clear_and_wake_up_bit(CXD_PG_LOCK, pf);
 	return ret;
 }
@@ -393,11 +430,17 @@ static int cxd_mmap(struct file *file, struct vm_area_struct *vma)
 		return -ENOMEM;
 	vma->vm_ops = &cxd_vm_ops;
 	/*
-	 * VM_MIXEDMAP: runtime pages are mapped as refcounted pages, which
-	 * get_user_pages() can pin (O_DIRECT, shared futexes, vmsplice), a
-	 * reserved range as special PTEs. Not VM_PFNMAP, not VM_DONTEXPAND:
-	 * MADV_DONTNEED zaps, and mremap may grow the mapping (faults past
-	 * the device's end raise SIGBUS), as with device-dax.
+	 * Runtime pages are mapped by the core as normal, refcounted pages
+	 * (->fault returns them), which get_user_pages() can pin (O_DIRECT,
+	 * shared futexes, vmsplice). A reserved range has no struct pages:
+	 * special PTEs, which need VM_MIXEDMAP. Runtime mappings carry it
+	 * too, as device-dax's VMAs are special to mm: mlock() neither splits
+	 * nor locks them, NUMA balancing leaves them alone (the pages are
+	 * not on the LRU; there is nothing to lock or migrate). Not
+	 * VM_PFNMAP, not VM_DONTEXPAND: MADV_DONTNEED zaps, and mremap may
+	 * grow the mapping (faults past the device's end raise SIGBUS), as
+	 * with device-dax; from 6.12 (at the latest) mm refuses to grow a
+	 * VM_MIXEDMAP mapping in place (ENOMEM), see docs/interface.md.
 	 */
 	vm_flags_set(vma, VM_MIXEDMAP | VM_DONTDUMP);
 	return 0;
