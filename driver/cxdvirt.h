@@ -96,8 +96,8 @@ struct cxd_dev {
  * file holds one) is gone.
  *
  * Locking:
- * - @lock (spinlock) protects @model, @miss_hist, the measured counters,
- *   @stats_t0_ns, @reshaping.
+ * - @lock (spinlock) protects @model, @miss_hist, the measured counters
+ *   (@miss_ns_total, @pinned_evictions, ...), @stats_t0_ns, @reshaping.
  *   No critical section sleeps, and each does bounded work: O(1) per model
  *   call, except a clock or S3-FIFO eviction (at most CXD_SWEEP_MAX + 1
  *   steps per evicted line) and a set-aside step per held line a policy
@@ -137,6 +137,7 @@ struct cxd_live {
 	struct cxd_hist miss_hist;	/* measured miss latency */
 	u64 miss_ns_total;		/* measured, ns */
 	u64 stats_t0_ns;		/* power-on or last reset, CLOCK_MONOTONIC ns */
+	u64 pinned_evictions;		/* victims the kernel still held (GUP) */
 
 	unsigned long *pflags;
 
@@ -191,7 +192,6 @@ extern const struct attribute_group *cxd_dev_groups[];
 /* device.c */
 int cxd_power_on(struct cxd_dev *d);
 int cxd_power_off(struct cxd_dev *d);
-unsigned long cxd_page_pfn(struct cxd_live *l, u64 pgoff);
 int cxd_check_reserved_range(struct cxd_dev *d, u64 start, u64 size);
 void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c);
 void cxd_apply_policy(struct cxd_live *l, const struct cxd_cfg *c);

@@ -13,6 +13,7 @@
 #include <linux/ioport.h>
 #include <linux/mm.h>
 #include <linux/mount.h>
+#include <linux/pagemap.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
@@ -20,18 +21,6 @@
 #include "compat.h"
 #include "cxdvirt.h"
 #include "../hotplug/node.h"
-
-/**
- * cxd_page_pfn() - page frame number backing device page @pgoff.
- * @l:		powered device.
- * @pgoff:	device page, < @l->npages.
- */
-unsigned long cxd_page_pfn(struct cxd_live *l, u64 pgoff)
-{
-	if (l->pages)
-		return page_to_pfn(l->pages[pgoff]);
-	return PHYS_PFN(l->phys) + pgoff;
-}
 
 /**
  * cxd_model_apply_runtime() - copy the settings that may change while a
@@ -104,16 +93,29 @@ void cxd_apply_policy(struct cxd_live *l, const struct cxd_cfg *c)
 	spin_unlock(&l->lock);
 }
 
-/* Context: process, may sleep. */
+/*
+ * Drop the device's reference on each runtime page. A page the kernel
+ * still holds (a pipe that vmsplice()d it, I/O in flight) is freed by its
+ * last put_page(), not here; it leaves the device's address_space first,
+ * under the page lock, which is what set_page_dirty_lock() at the end of
+ * such I/O takes before it follows page->mapping.
+ * Context: process, may sleep; no mapping of the device is left.
+ */
 static void cxd_free_pages(struct cxd_live *l)
 {
+	struct page *page;
 	u64 i;
 
 	if (!l->pages)
 		return;
 	for (i = 0; i < l->npages; i++) {
-		if (l->pages[i])
-			__free_page(l->pages[i]);
+		page = l->pages[i];
+		if (page) {
+			lock_page(page);
+			page_folio(page)->mapping = NULL;
+			unlock_page(page);
+			put_page(page);
+		}
 		if (!(i % 1024))
 			cond_resched();	/* millions of pages for a large device */
 	}
@@ -121,7 +123,13 @@ static void cxd_free_pages(struct cxd_live *l)
 	l->pages = NULL;
 }
 
-/* Runtime backing: one zeroed page per device page, on cfg.backing_node. */
+/*
+ * Runtime backing: one zeroed page per device page, on cfg.backing_node.
+ * Each page belongs to the device's address_space at index = device page,
+ * as a page-cache page would (device-dax does the same with its pages): a
+ * shared futex in the mapping is keyed by (inode, index), and dirtying
+ * the page is a no-op of the pseudo inode (noop_dirty_folio).
+ */
 static int cxd_alloc_pages(struct cxd_dev *d, struct cxd_live *l)
 {
 	gfp_t gfp = GFP_HIGHUSER | __GFP_ZERO | __GFP_NOWARN | __GFP_RETRY_MAYFAIL;
@@ -141,6 +149,8 @@ static int cxd_alloc_pages(struct cxd_dev *d, struct cxd_live *l)
 			cxd_free_pages(l);
 			return -ENOMEM;
 		}
+		page_folio(l->pages[i])->mapping = l->inode->i_mapping;
+		page_folio(l->pages[i])->index = i;
 		if (!(i % 1024))
 			cond_resched();
 	}
@@ -389,16 +399,16 @@ int cxd_power_on(struct cxd_dev *d)
 		return 0;
 	}
 
-	ret = c->phys_addr ? cxd_claim_range(d, l) : cxd_alloc_pages(d, l);
-	if (ret)
-		goto err_put;
-
 	l->inode = alloc_anon_inode(cxd_mnt->mnt_sb);
 	if (IS_ERR(l->inode)) {
 		ret = PTR_ERR(l->inode);
 		l->inode = NULL;
 		goto err_put;
 	}
+
+	ret = c->phys_addr ? cxd_claim_range(d, l) : cxd_alloc_pages(d, l);
+	if (ret)
+		goto err_put;
 
 	cdev_init(&l->cdev, &cxd_fops);
 	l->cdev.owner = THIS_MODULE;

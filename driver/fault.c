@@ -11,10 +11,13 @@
  *      waits, killable hrtimer sleep plus a short spin for long ones); a
  *      wait that sleeps drops mmap_lock and ends in VM_FAULT_RETRY when the
  *      fault may be retried (cxd_can_drop_lock());
- *   4. the page is mapped.
- * Read faults map read-only; the first write goes through ->pfn_mkwrite and
- * marks the line dirty. A fault on a resident page ("minor hit") maps it
- * without NAND time.
+ *   4. the page is mapped: a runtime page is handed to the core (locked,
+ *      as a page-cache page), which maps it as a refcounted page the
+ *      kernel can pin, like device-dax's; a reserved range gets special
+ *      PTEs (VM_MIXEDMAP).
+ * Read faults map read-only; the first write goes through ->page_mkwrite
+ * (->pfn_mkwrite for a reserved range) and marks the line dirty. A fault on
+ * a resident page ("minor hit") maps it without NAND time.
  *
  * Ordering between a fault mapping page P and an eviction of P: a fault
  * holds P's line in the model (CXD_ACC_HOLD, cxd_cache_hold()) from its
@@ -26,13 +29,22 @@
  * model under l->lock, then unmaps it; a racing fault cannot map P in
  * between because mapping requires P resident and held. Whichever order
  * the two run in, no PTE of a non-resident page survives.
+ *
+ * A runtime page is mapped by the core after ->fault returns, so there
+ * the hold ends earlier, once the fault has locked the page; the page
+ * lock then covers the rest (the core installs the PTE before unlocking),
+ * and eviction unmaps a runtime page under its page lock. A write fault's
+ * ->page_mkwrite re-checks residency under the page lock before the core
+ * maps the page writable.
  */
 #include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
+#include <linux/mman.h>
 #include <linux/module.h>
+#include <linux/pagemap.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/wait_bit.h>
@@ -51,6 +63,41 @@ static void cxd_unmap_page(struct cxd_live *l, u64 pgoff)
 	unmap_mapping_pages(l->inode->i_mapping, pgoff, 1, false);
 }
 
+/*
+ * Unmap victim @pgoff of an eviction from every mapping.
+ *
+ * A runtime page is unmapped under its page lock: a fault hands its page
+ * to the core locked (cxd_fault()), and the core installs the PTE before
+ * unlocking it, so a victim whose fault released its line but whose PTE is
+ * not in place yet is unmapped only once the PTE exists.
+ *
+ * A runtime page that still has references beyond the device's own once
+ * its PTEs are gone is held by the kernel (get_user_pages: O_DIRECT in
+ * flight, a pipe, ...): it is evicted all the same and counted
+ * (stats/pinned_evictions). The data stays where it is, in the page, so
+ * the I/O completes against it; the count is approximate (a
+ * get_user_pages_fast() that is about to fail holds a reference for an
+ * instant).
+ * Context: process, may sleep; no page lock held.
+ */
+static void cxd_evict_page(struct cxd_live *l, u64 pgoff)
+{
+	struct page *page;
+
+	if (!l->pages) {
+		cxd_unmap_page(l, pgoff);
+		return;
+	}
+	page = l->pages[pgoff];
+	lock_page(page);
+	cxd_unmap_page(l, pgoff);
+	unlock_page(page);
+	if (page_ref_count(page) > 1) {
+		spin_lock(&l->lock);
+		l->pinned_evictions++;
+		spin_unlock(&l->lock);
+	}
+}
 
 /*
  * End the hold the fault took on its page's line (CXD_ACC_HOLD). Return:
@@ -92,7 +139,6 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	struct cxd_access acc;
 	unsigned long *pf;
 	unsigned int i;
-	pgprot_t prot;
 	vm_fault_t ret;
 	bool filled;
 	u64 t0, deadline;
@@ -161,7 +207,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 
 	/* Victims of the demand miss and of its prefetches leave every mapping. */
 	for (i = 0; i < acc.nvictims; i++)
-		cxd_unmap_page(l, acc.victims[i].page);
+		cxd_evict_page(l, acc.victims[i].page);
 
 	if (can_drop && deadline > t0 && cxd_wait_sleeps(deadline - t0)) {
 		get_device(&l->dev);
@@ -184,15 +230,42 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 		return VM_FAULT_NOPAGE;	/* fatal signal: let it be delivered */
 	}
 
-	prot = write ? vm_get_page_prot(vma->vm_flags) : vma->vm_page_prot;
-	ret = vmf_insert_pfn_prot(vma, vmf->address, cxd_page_pfn(l, pgoff), prot);
-
 	if (!acc.hit)
 		cxd_account_miss(l, pgoff, write, t0, &acc);
-	/* Held lines are never evicted: this only fails if the model was reset. */
+
+	if (l->pages) {
+		/*
+		 * A runtime page goes to the core, locked, with a reference,
+		 * as a page-cache page does: the core maps it (writable for a
+		 * write fault, after ->page_mkwrite) as a normal, refcounted
+		 * page the kernel can pin. It is locked before the line is
+		 * released, so an eviction from then on waits for the PTE
+		 * (cxd_evict_page()).
+		 */
+		struct page *page = l->pages[pgoff];
+
+		get_page(page);
+		lock_page(page);
+		/* Held lines are never evicted: this only fails on a model reset. */
+		if (!cxd_release_line(l, pgoff)) {
+			unlock_page(page);
+			put_page(page);
+			clear_and_wake_up_bit(CXD_PG_LOCK, pf);
+			return VM_FAULT_NOPAGE;
+		}
+		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
+		vmf->page = page;
+		return VM_FAULT_LOCKED;
+	}
+
+	/*
+	 * A reserved range has no struct pages: a special PTE, read-only; a
+	 * write then faults once more into ->pfn_mkwrite, which finds the
+	 * line dirty already.
+	 */
+	ret = cxd_insert_mixed(vma, vmf->address, PHYS_PFN(l->phys) + pgoff);
 	if (!cxd_release_line(l, pgoff))
 		cxd_unmap_page(l, pgoff);
-
 	clear_and_wake_up_bit(CXD_PG_LOCK, pf);
 	return ret;
 }
@@ -223,7 +296,7 @@ void cxd_drain_work(struct work_struct *work)
 		spin_unlock(&l->lock);
 		cxd_trace_drain(l, v, n);
 		for (i = 0; i < n; i++)
-			cxd_unmap_page(l, v[i].page);
+			cxd_evict_page(l, v[i].page);
 		cond_resched();
 	} while (n == CXD_DRAIN_BATCH);
 }
@@ -231,8 +304,9 @@ void cxd_drain_work(struct work_struct *work)
 /*
  * First write to a read-only mapped page: mark its line dirty. If the line
  * was evicted under us, drop the stale PTE and let the access fault again.
+ * Return: 0 (make the PTE writable) or VM_FAULT_NOPAGE.
  */
-static vm_fault_t cxd_pfn_mkwrite(struct vm_fault *vmf)
+static vm_fault_t cxd_mkwrite(struct vm_fault *vmf)
 {
 	struct cxd_live *l = vma_live(vmf->vma);
 	u64 pgoff = vmf->pgoff;
@@ -248,6 +322,63 @@ static vm_fault_t cxd_pfn_mkwrite(struct vm_fault *vmf)
 		return VM_FAULT_NOPAGE;
 	}
 	return 0;
+}
+
+/* A reserved range's special PTE (no struct page). */
+static vm_fault_t cxd_pfn_mkwrite(struct vm_fault *vmf)
+{
+	return cxd_mkwrite(vmf);
+}
+
+/*
+ * A runtime page's PTE. The core expects the page locked on success
+ * (VM_FAULT_LOCKED), as for page-cache pages: it then sets the PTE
+ * writable and the page dirty (a no-op for the device's address_space).
+ */
+static vm_fault_t cxd_page_mkwrite(struct vm_fault *vmf)
+{
+	vm_fault_t ret;
+
+	lock_page(vmf->page);
+	ret = cxd_mkwrite(vmf);
+	if (ret) {
+		unlock_page(vmf->page);
+		return ret;
+	}
+	return VM_FAULT_LOCKED;
+}
+
+/*
+ * ->access: /proc/PID/mem and ptrace on a reserved range, whose special
+ * PTEs get_user_pages() cannot follow (runtime pages never get here: GUP
+ * pins them and faults them in through the model). Copies straight from
+ * or to the range, at most to the end of the page at @addr; not a model
+ * access (no miss time, like the kernel's own accesses through its
+ * direct map), but a write marks a resident line dirty.
+ * Context: mmap_lock held. Return: bytes copied, or -EINVAL past the
+ * device's end.
+ */
+static int cxd_vm_access(struct vm_area_struct *vma, unsigned long addr,
+			 void *buf, int len, int write)
+{
+	struct cxd_live *l = vma_live(vma);
+	u64 pgoff = vma->vm_pgoff + ((addr - vma->vm_start) >> PAGE_SHIFT);
+	unsigned long off = offset_in_page(addr);
+	void *va;
+
+	if (pgoff >= l->npages || !l->wb_map)
+		return -EINVAL;
+	len = min_t(unsigned long, len, PAGE_SIZE - off);
+	va = l->wb_map + (pgoff << PAGE_SHIFT) + off;
+	if (write) {
+		memcpy(va, buf, len);
+		cxd_model_lock(l);
+		cxd_cache_set_dirty(&l->model.cache, pgoff);
+		spin_unlock(&l->lock);
+	} else {
+		memcpy(buf, va, len);
+	}
+	return len;
 }
 
 /* A mapping was split (mprotect, partial munmap), copied (fork) or moved. */
@@ -266,7 +397,9 @@ static const struct vm_operations_struct cxd_vm_ops = {
 	.open		= cxd_vm_open,
 	.close		= cxd_vm_close,
 	.fault		= cxd_fault,
+	.page_mkwrite	= cxd_page_mkwrite,
 	.pfn_mkwrite	= cxd_pfn_mkwrite,
+	.access		= cxd_vm_access,
 };
 
 /** cxd_vma_is_ours() - true if @vma is a mapping of device @l. */
@@ -294,7 +427,20 @@ static int cxd_mmap(struct file *file, struct vm_area_struct *vma)
 	if (cxd_vma_track(l, vma))
 		return -ENOMEM;
 	vma->vm_ops = &cxd_vm_ops;
-	vm_flags_set(vma, VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
+	/*
+	 * Runtime pages are mapped by the core as normal, refcounted pages
+	 * (->fault returns them), which get_user_pages() can pin (O_DIRECT,
+	 * shared futexes, vmsplice). A reserved range has no struct pages:
+	 * special PTEs, which need VM_MIXEDMAP. Runtime mappings carry it
+	 * too, as device-dax's VMAs are special to mm: mlock() neither splits
+	 * nor locks them, NUMA balancing leaves them alone (the pages are
+	 * not on the LRU; there is nothing to lock or migrate). Not
+	 * VM_PFNMAP, not VM_DONTEXPAND: MADV_DONTNEED zaps, and mremap may
+	 * grow the mapping (faults past the device's end raise SIGBUS), as
+	 * with device-dax; from 6.12 (at the latest) mm refuses to grow a
+	 * VM_MIXEDMAP mapping in place (ENOMEM), see docs/interface.md.
+	 */
+	vm_flags_set(vma, VM_MIXEDMAP | VM_DONTDUMP);
 	return 0;
 }
 
@@ -345,5 +491,6 @@ const struct file_operations cxd_fops = {
 	.open		= cxd_open,
 	.release	= cxd_release,
 	.mmap		= cxd_mmap,
+	CXD_FOPS_MAP_SYNC,
 	.llseek		= noop_llseek,
 };

@@ -114,6 +114,7 @@ CXD_STAT_ATTR(queue_ns_total, l->model.stats.queue_ns);
 CXD_STAT_ATTR(elapsed_ns, ktime_get_ns() - l->stats_t0_ns);
 CXD_STAT_ATTR(scan_passes, l->scan_passes);
 CXD_STAT_ATTR(scan_touched, l->scan_touched);
+CXD_STAT_ATTR(pinned_evictions, l->pinned_evictions);
 
 /*
  * CXD_HIST_ATTR() - a read-only stats/ file showing the histogram @_expr
@@ -214,6 +215,7 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 	l->miss_ns_total = 0;
 	l->scan_passes = 0;
 	l->scan_touched = 0;
+	l->pinned_evictions = 0;
 	l->stats_t0_ns = ktime_get_ns();
 	spin_unlock(&l->lock);
 	return count;
@@ -247,6 +249,7 @@ static struct attribute *cxd_stats_attrs[] = {
 	&dev_attr_miss_ns_total.attr,
 	&dev_attr_model_ns_total.attr,
 	&dev_attr_queue_ns_total.attr,
+	&dev_attr_pinned_evictions.attr,
 	&dev_attr_elapsed_ns.attr,
 	&dev_attr_miss_latency_hist.attr,
 	&dev_attr_model_latency_hist.attr,

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# MAP_PRIVATE fails with EINVAL, read/write/MADV_DONTNEED fail with EINVAL,
-# access beyond capacity raises SIGBUS.
+# MAP_PRIVATE fails with EINVAL, read/write fail with EINVAL, access beyond
+# capacity raises SIGBUS, MADV_DONTNEED keeps the data.
 . /tests/lib.sh
 
 D=merr

@@ -167,7 +167,7 @@ done
 [ $ntests -gt 0 ] || [ -z "$tests_glob" ] || lane_log "warning: no guest test matches '$tests_glob'"
 
 # --- module and kernel modules -------------------------------------------
-want_mods="configfs dax device_dax kmem dax_hmem"
+want_mods="configfs dax device_dax kmem dax_hmem loop"
 if [ -f "$module" ]; then
 	cp "$module" "$stage/cxdvirt.ko"
 	vm=$(modinfo -F vermagic "$module" 2>/dev/null | awk '{ print $1 }')
