@@ -39,6 +39,8 @@
  * @evict:	pick a victim among the resident lines of the full @set
  *		(never c->pin_line), unlink it and return its index.
  * @ghosts:	a victim taken from the small queue becomes a ghost.
+ * @relinks:	@touched moves the line within its queues (its neighbours
+ *		are read: worth fetching ahead, see cxd_cache_warm()).
  */
 struct cxd_policy_ops {
 	const char *name;
@@ -51,6 +53,7 @@ struct cxd_policy_ops {
 	uint32_t (*evict)(struct cxd_cache *c, struct cxd_cache_set *set,
 			  uint32_t base);
 	bool ghosts;
+	bool relinks;
 };
 
 /* ------------------------------------------------------- queue helpers -- */
@@ -507,6 +510,10 @@ static void ghost_push(struct cxd_cache *c, uint64_t page)
 	c->ghost[slot] = (uint32_t)page;
 	c->line_of_page[page] = CXD_GHOST_TAG | slot;
 	c->ghost_next = slot + 1 < c->ghost_cap ? slot + 1 : 0;
+	/* the next push reads the entry of the page it overwrites */
+	old = c->ghost[c->ghost_next];
+	if (old < c->npages)
+		warm(&c->line_of_page[old]);
 }
 
 static void ghost_clear(struct cxd_cache *c)
@@ -544,6 +551,7 @@ static const struct cxd_policy_ops cxd_policies[CXD_POLICY_NR] = {
 		.inserted	= queue_inserted,
 		.touched	= lru_touched,
 		.evict		= fifo_evict,
+		.relinks	= true,
 	},
 	[CXD_POLICY_S3FIFO] = {
 		.name		= "s3fifo",
@@ -563,6 +571,7 @@ static const struct cxd_policy_ops cxd_policies[CXD_POLICY_NR] = {
 		.touched	= cflru_touched,
 		.dirtied	= cflru_dirtied,
 		.evict		= cflru_evict,
+		.relinks	= true,
 	},
 	[CXD_POLICY_2Q] = {
 		.name		= "2q",
@@ -570,6 +579,7 @@ static const struct cxd_policy_ops cxd_policies[CXD_POLICY_NR] = {
 		.touched	= twoq_touched,
 		.evict		= twoq_evict,
 		.ghosts		= true,
+		.relinks	= true,
 	},
 };
 
@@ -1097,7 +1107,7 @@ void cxd_cache_warm(const struct cxd_cache *c, uint64_t page,
 		warm(l);
 		return;
 	}
-	if (stage != CXD_WARM_LINKS || !policy_ops(c)->touched)
+	if (stage != CXD_WARM_LINKS || !policy_ops(c)->relinks)
 		return;
 	if (l->prev != CXD_NO_LINE)
 		warm(&c->lines[l->prev]);

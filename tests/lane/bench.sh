@@ -385,6 +385,25 @@ row("2d", "the module'"'"'s own time per miss, in-kernel mean - model: steady zn
     f(div($kz, $kb), 2) . " (" . f($kz, 0) . " / " . f($kb, 0) . " ns; cold znand " . f($kc, 0) . " ns)",
     "-", undef, "runs `miss_znand`, `miss_cold`, `bare_dev`");
 
+# 2e. the same time before the wait, by stage (the module's stats/fault_*
+# counters: two clock reads per miss): fault entry to the model's answer
+# (page lock bit, device lock, the model with its victim choice), then to
+# the start of the wait (the victims unmapped). Eviction = the model stage
+# of steady misses (each evicts) minus that of cold ones (none does).
+sub stg { my ($m, $k) = @_; return undef unless $m && $m->{model} && $m->{device_stats} &&
+	  $m->{device_stats}{fault_model_ns_total}; return $m->{model}{$k} }
+my ($zm, $zu, $zn) = map { stg($mz, $_) } qw(kernel_model_mean_ns kernel_unmap_mean_ns unmaps_per_miss);
+my ($cm, $cu) = map { stg($mc, $_) } qw(kernel_model_mean_ns kernel_unmap_mean_ns);
+my ($bm, $bu) = map { stg($bd, $_) } qw(kernel_model_mean_ns kernel_unmap_mean_ns);
+my $sum = sub { return defined $_[0] && defined $_[1] ? $_[0] + $_[1] : undef };
+row("2e", "a miss's own time from fault entry to the wait, by stage: steady znand (model + unmap) / bare device fault" .
+    ($info{icount} ? " (icount: guest instructions)" : ""),
+    f(div($sum->($zm, $zu), $sum->($bm, $bu)), 2) . " (steady: model " . f($zm, 0) . " ns, of which eviction " .
+    f(defined $zm && defined $cm ? $zm - $cm : undef, 0) . " ns, unmap " . f($zu, 0) . " ns for " . f($zn, 2) .
+    " victims; cold znand: model " . f($cm, 0) . ", unmap " . f($cu, 0) . " ns; bare: model " . f($bm, 0) .
+    ", unmap " . f($bu, 0) . " ns)",
+    "model + one unmap", undef, "runs `miss_znand`, `miss_cold`, `bare_dev`");
+
 # 3. injected-latency accuracy
 for my $p ([ "znand", $mz, "3 us" ], [ "femu", $mf, "40 us" ]) {
 	my ($name, $m, $tr) = @$p;
