@@ -143,48 +143,12 @@ static struct cxd_queue *queue_of(struct cxd_cache *c,
 #define warm(addr)	__builtin_prefetch(addr)
 
 /*
- * The line at the head of @q is the queue's next victim: fetch its page's
- * line_of_page[] entry and its successor's line (read when it is unlinked).
- * The head itself was just written by the unlink before this call.
+ * The warming is written out where it is used, not in helper functions: the
+ * compiler sees no side effect in a prefetch, takes a function made only of
+ * them for a pure one and drops its calls.
  */
-static void warm_head(const struct cxd_cache *c, const struct cxd_queue *q)
-{
-	const struct cxd_line *h;
-
-	if (q->head == CXD_NO_LINE)
-		return;
-	h = &c->lines[q->head];
-	if (h->page < c->npages)
-		warm(&c->line_of_page[h->page]);
-	if (h->next != CXD_NO_LINE)
-		warm(&c->lines[h->next]);
-}
 
 /* ------------------------------------------------------- random source -- */
-
-static uint64_t rng_step(uint64_t x);
-
-/*
- * The random policy's next victim in the set at @base is the line the next
- * draw picks (if that set is the next to evict and the line is not pinned
- * or held): fetch it and its page's entry, and the line the draw after
- * picks, a step ahead. The draws are computed from a copy of the state:
- * the generator does not advance.
- */
-static void warm_random(const struct cxd_cache *c, uint32_t base)
-{
-	uint64_t x1 = rng_step(c->rng), x2 = rng_step(x1);
-	const struct cxd_line *l;
-
-	l = &c->lines[base + (uint32_t)(x1 * 0x2545f4914f6cdd1dull % c->ways)];
-	warm(&c->lines[base + (uint32_t)(x2 * 0x2545f4914f6cdd1dull % c->ways)]);
-	if (l->page < c->npages)
-		warm(&c->line_of_page[l->page]);
-	if (l->prev != CXD_NO_LINE)
-		warm(&c->lines[l->prev]);
-	if (l->next != CXD_NO_LINE)
-		warm(&c->lines[l->next]);
-}
 
 /* The xorshift64 step: the state after @x. */
 static uint64_t rng_step(uint64_t x)
@@ -195,12 +159,15 @@ static uint64_t rng_step(uint64_t x)
 	return x;
 }
 
+/* xorshift64*: the output is the state times this constant. */
+#define RNG_MUL	0x2545f4914f6cdd1dull
+
 static uint64_t rng_next(struct cxd_cache *c)
 {
 	uint64_t x = rng_step(c->rng);
 
 	c->rng = x;
-	return x * 0x2545f4914f6cdd1dull;
+	return x * RNG_MUL;
 }
 
 /* ------------------------------------------------------ FIFO/LIFO/LRU -- */
@@ -289,6 +256,8 @@ static uint32_t random_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 	uint32_t off = (uint32_t)(rng_next(c) % c->ways), k;
 	/* in a full set every line is resident: skip the lookup */
 	bool full = set->used == c->ways;
+	const struct cxd_line *l;
+	uint64_t x1, x2;
 
 	for (k = 0; k < c->ways; k++, off = off + 1 < c->ways ? off + 1 : 0)
 		if (base + off != c->pin_line &&
@@ -298,7 +267,23 @@ static uint32_t random_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 	if (k == c->ways)
 		return CXD_NO_LINE;	/* every resident line is held */
 	queue_unlink(c, &set->main, base + off);
-	warm_random(c, base);
+	/*
+	 * The next victim here is the line the next draw picks (if this set
+	 * evicts next and the line is neither pinned nor held). Fetch its
+	 * page's entry and its queue neighbours (the line itself was fetched
+	 * at the last eviction), and the line the draw after picks. The draws
+	 * come from a copy of the state: the generator does not advance.
+	 */
+	x1 = rng_step(c->rng);
+	x2 = rng_step(x1);
+	l = &c->lines[base + (uint32_t)(x1 * RNG_MUL % c->ways)];
+	warm(&c->lines[base + (uint32_t)(x2 * RNG_MUL % c->ways)]);
+	if (l->page < c->npages)
+		warm(&c->line_of_page[l->page]);
+	if (l->prev != CXD_NO_LINE)
+		warm(&c->lines[l->prev]);
+	if (l->next != CXD_NO_LINE)
+		warm(&c->lines[l->next]);
 	return base + off;
 }
 
@@ -907,8 +892,9 @@ void cxd_cache_touch(struct cxd_cache *c, uint64_t page)
 static uint32_t set_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 			  uint32_t base)
 {
-	uint32_t pin = c->pin_line, line = CXD_NO_LINE, l;
-	struct cxd_queue *q = NULL;
+	uint32_t pin = c->pin_line, line = CXD_NO_LINE, l, i;
+	struct cxd_queue *q = NULL, *hq;
+	const struct cxd_line *h;
 	struct cxd_queue aside;
 
 	if (c->policy == CXD_POLICY_RANDOM)
@@ -932,9 +918,21 @@ static uint32_t set_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 	}
 	if (q)
 		queue_push_tail(c, q, pin);
-	warm_head(c, &set->main);
-	if (set->small.len)
-		warm_head(c, &set->small);
+	/*
+	 * The heads of the main and small queues are the next victims: fetch
+	 * their pages' entries and their successors' lines (read when they
+	 * are unlinked). A head just unlinked from is in the cache already.
+	 */
+	for (i = 0; i < 2; i++) {
+		hq = i ? &set->small : &set->main;
+		if (hq->head == CXD_NO_LINE)
+			continue;
+		h = &c->lines[hq->head];
+		if (h->page < c->npages)
+			warm(&c->line_of_page[h->page]);
+		if (h->next != CXD_NO_LINE)
+			warm(&c->lines[h->next]);
+	}
 	return line;
 }
 
