@@ -385,8 +385,8 @@ row("2d", "the module'"'"'s own time per miss, in-kernel mean - model: steady zn
     f(div($kz, $kb), 2) . " (" . f($kz, 0) . " / " . f($kb, 0) . " ns; cold znand " . f($kc, 0) . " ns)",
     "-", undef, "runs `miss_znand`, `miss_cold`, `bare_dev`");
 
-# 2e. the same time before the wait, by stage (the module's stats/fault_*
-# counters: two clock reads per miss): fault entry to the model's answer
+# 2e. the same time before the wait, by stage (the module stats/fault_*
+# counters: two clock reads per miss): fault entry to the answer of the model
 # (page lock bit, device lock, the model with its victim choice), then to
 # the start of the wait (the victims unmapped). Eviction = the model stage
 # of steady misses (each evicts) minus that of cold ones (none does).
@@ -396,7 +396,7 @@ my ($zm, $zu, $zn) = map { stg($mz, $_) } qw(kernel_model_mean_ns kernel_unmap_m
 my ($cm, $cu) = map { stg($mc, $_) } qw(kernel_model_mean_ns kernel_unmap_mean_ns);
 my ($bm, $bu) = map { stg($bd, $_) } qw(kernel_model_mean_ns kernel_unmap_mean_ns);
 my $sum = sub { return defined $_[0] && defined $_[1] ? $_[0] + $_[1] : undef };
-row("2e", "a miss's own time from fault entry to the wait, by stage: steady znand (model + unmap) / bare device fault" .
+row("2e", "a miss'"'"'s own time from fault entry to the wait, by stage: steady znand (model + unmap) / bare device fault" .
     ($info{icount} ? " (icount: guest instructions)" : ""),
     f(div($sum->($zm, $zu), $sum->($bm, $bu)), 2) . " (steady: model " . f($zm, 0) . " ns, of which eviction " .
     f(defined $zm && defined $cm ? $zm - $cm : undef, 0) . " ns, unmap " . f($zu, 0) . " ns for " . f($zn, 2) .
