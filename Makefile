@@ -205,6 +205,8 @@ GEN_TRACE := tests/bench/gen-trace
 $(GEN_TRACE): tests/bench/gen-trace.c tools/sim/trace_bin.c tools/sim/sim.h $(MODEL_HDRS)
 	$(CC) $(CFLAGS) -o $@ tests/bench/gen-trace.c tools/sim/trace_bin.c
 
+# SIM_BENCH_BASE=PATH also replays with an older cxdvirt-sim (a `before`
+# column, interleaved rounds, the JSON of both compared).
 bench-sim: tools/cxdvirt-sim $(GEN_TRACE)
 	tests/bench/sim-speed.sh tools/cxdvirt-sim $(GEN_TRACE) docs/performance.md
 

@@ -237,6 +237,19 @@ cat > "$out/static.md" <<'EOF_STATIC'
   first-touch read (row 2b) maps the shared zero page without calling into
   any driver, so it is cheaper than any device fault; the ratio against it
   bounds what the device fault path costs beyond the core fault.
+- **Rows 2d and 2e (the module's own time).** 2d: the in-kernel mean
+  (stats/miss_ns_total: fault entry in the module to the end of the wait
+  and the PTE insert) minus the modeled time. 2e splits the time before
+  the wait with the stats/fault_* counters (two clock reads per miss; none
+  per hit): fault entry to the model's answer (page lock bit, device lock,
+  the model with its victim choice), then to the start of the wait (the
+  victims unmapped). Eviction inside the model is the model stage of the
+  steady run minus that of the cold one; one unmap is the unmap stage of
+  the steady run minus that of the cold one (whose stage holds only the
+  access tracepoint, the drain kick and a clock read, the same as the bare
+  fault's). The deadline counts from fault entry, so this time overlaps
+  the modeled wait: it shows in the user-visible latency only when it is
+  longer than the wait (the bare fault, a hit on a late prefetch).
 - **Row 3 (accuracy).** The device waits until the modeled completion with ns
   precision (busy-wait, or hrtimer plus spin), so in-kernel the wait is
   exact; what the program sees adds the fault's entry and exit. Under TCG
