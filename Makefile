@@ -83,8 +83,12 @@ tools/cxdvirt-dev: $(wildcard tools/dev/*.c tools/dev/*.h) $(MODEL_LIB)
 tools/cxdvirt-bench: $(wildcard tools/bench/*.c tools/bench/*.h) $(MODEL_LIB)
 	$(CC) $(CFLAGS) $(TOOLS_CFLAGS_DEV) -pthread -o $@ $(filter %.c,$^) $(MODEL_LIB) $(TOOLS_LIBS_DEV) -lnuma -lm
 
-tools/cxdvirt-sim: $(wildcard tools/sim/*.c tools/sim/*.h) $(MODEL_LIB)
-	$(CC) $(CFLAGS) $(TOOLS_CFLAGS_DEV) -o $@ $(filter %.c,$^) $(MODEL_LIB) $(TOOLS_LIBS_DEV)
+# cxdvirt-sim compiles the model's sources with its own, with link-time
+# optimisation: the replay loop calls the model's small functions (lookup,
+# touch, fill) once or more per access, and inlining them across files is
+# about a quarter of its replay time (docs/performance.md, bench-sim).
+tools/cxdvirt-sim: $(wildcard tools/sim/*.c tools/sim/*.h) $(MODEL_SRCS) $(MODEL_HDRS)
+	$(CC) $(CFLAGS) -flto $(TOOLS_CFLAGS_DEV) -o $@ $(filter %.c,$^) $(TOOLS_LIBS_DEV)
 
 deps:
 	tests/lane/install-deps.sh
@@ -201,6 +205,8 @@ GEN_TRACE := tests/bench/gen-trace
 $(GEN_TRACE): tests/bench/gen-trace.c tools/sim/trace_bin.c tools/sim/sim.h $(MODEL_HDRS)
 	$(CC) $(CFLAGS) -o $@ tests/bench/gen-trace.c tools/sim/trace_bin.c
 
+# SIM_BENCH_BASE=PATH also replays with an older cxdvirt-sim (a `before`
+# column, interleaved rounds, the JSON of both compared).
 bench-sim: tools/cxdvirt-sim $(GEN_TRACE)
 	tests/bench/sim-speed.sh tools/cxdvirt-sim $(GEN_TRACE) docs/performance.md
 

@@ -136,6 +136,11 @@ struct cxd_live {
 	void *model_mem;
 	struct cxd_hist miss_hist;	/* measured miss latency */
 	u64 miss_ns_total;		/* measured, ns */
+	/* devdax misses, measured: fault entry to the model's answer, ns */
+	u64 fault_model_ns_total;
+	/* then to the start of the wait (victims unmapped), ns */
+	u64 fault_unmap_ns_total;
+	u64 fault_unmaps;		/* victims unmapped by those misses */
 	u64 stats_t0_ns;		/* power-on or last reset, CLOCK_MONOTONIC ns */
 	u64 pinned_evictions;		/* victims the kernel still held (GUP) */
 
@@ -204,8 +209,24 @@ void cxd_drain_work(struct work_struct *work);
 /* miss.c: shared by the devdax fault path and node-mode latency */
 bool cxd_wait_sleeps(u64 ns);
 int cxd_wait_until(u64 deadline);
+/**
+ * struct cxd_miss_stages - where a devdax miss spent its time before the
+ * wait (CLOCK_MONOTONIC ns, see cxd_account_miss()).
+ * @model_ns:	fault entry to the model's answer: page lock bit, device
+ *		lock, cxd_model_access() (victim choice included).
+ * @unmap_ns:	from there to the start of the wait: the victims unmapped
+ *		from every mapping (plus the access tracepoint and the drain
+ *		kick, both nearly free when unused).
+ * @unmaps:	victims unmapped.
+ */
+struct cxd_miss_stages {
+	u64 model_ns;
+	u64 unmap_ns;
+	u32 unmaps;
+};
 void cxd_account_miss(struct cxd_live *l, u64 page, bool write, u64 t0,
-		      const struct cxd_access *acc);
+		      const struct cxd_access *acc,
+		      const struct cxd_miss_stages *st);
 
 /* scan.c */
 void cxd_scan_selftest(void);

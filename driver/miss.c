@@ -82,17 +82,25 @@ int cxd_wait_until(u64 deadline)
  * @write:	the access was a write.
  * @t0:		when the miss arrived (the model's now), CLOCK_MONOTONIC ns.
  * @acc:	the model's outcome for the access.
+ * @st:		the miss's time before the wait by stage (devdax), or NULL.
  *
- * Adds now - @t0 to the measured miss time and histogram, and emits the
- * cxdvirt_miss tracepoint. Context: any; takes @l->lock. O(1).
+ * Adds now - @t0 to the measured miss time and histogram, @st to the
+ * per-stage totals (stats/fault_*), and emits the cxdvirt_miss tracepoint.
+ * Context: any; takes @l->lock. O(1).
  */
 void cxd_account_miss(struct cxd_live *l, u64 page, bool write, u64 t0,
-		      const struct cxd_access *acc)
+		      const struct cxd_access *acc,
+		      const struct cxd_miss_stages *st)
 {
 	u64 t1 = ktime_get_ns();
 
 	spin_lock(&l->lock);
 	l->miss_ns_total += t1 - t0;
+	if (st) {
+		l->fault_model_ns_total += st->model_ns;
+		l->fault_unmap_ns_total += st->unmap_ns;
+		l->fault_unmaps += st->unmaps;
+	}
 	cxd_hist_add(&l->miss_hist, t1 - t0);
 	cxd_trace_miss(l, page, write, t0, t1, acc);
 	spin_unlock(&l->lock);

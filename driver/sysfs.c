@@ -109,6 +109,9 @@ CXD_STAT_ATTR(gc_pages_moved, l->model.ftl_stats.gc_moved);
 CXD_STAT_ATTR(gc_stalls, l->model.ftl_stats.gc_stalls);
 CXD_STAT_ATTR(gc_stall_ns, l->model.ftl_stats.gc_stall_ns);
 CXD_STAT_ATTR(miss_ns_total, l->miss_ns_total);
+CXD_STAT_ATTR(fault_model_ns_total, l->fault_model_ns_total);
+CXD_STAT_ATTR(fault_unmap_ns_total, l->fault_unmap_ns_total);
+CXD_STAT_ATTR(fault_unmaps, l->fault_unmaps);
 CXD_STAT_ATTR(model_ns_total, l->model.stats.model_miss_ns);
 CXD_STAT_ATTR(queue_ns_total, l->model.stats.queue_ns);
 CXD_STAT_ATTR(elapsed_ns, ktime_get_ns() - l->stats_t0_ns);
@@ -213,6 +216,9 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 	cxd_model_reset_stats(&l->model);
 	memset(&l->miss_hist, 0, sizeof(l->miss_hist));
 	l->miss_ns_total = 0;
+	l->fault_model_ns_total = 0;
+	l->fault_unmap_ns_total = 0;
+	l->fault_unmaps = 0;
 	l->scan_passes = 0;
 	l->scan_touched = 0;
 	l->pinned_evictions = 0;
@@ -247,6 +253,9 @@ static struct attribute *cxd_stats_attrs[] = {
 	&dev_attr_gc_stalls.attr,
 	&dev_attr_gc_stall_ns.attr,
 	&dev_attr_miss_ns_total.attr,
+	&dev_attr_fault_model_ns_total.attr,
+	&dev_attr_fault_unmap_ns_total.attr,
+	&dev_attr_fault_unmaps.attr,
 	&dev_attr_model_ns_total.attr,
 	&dev_attr_queue_ns_total.attr,
 	&dev_attr_pinned_evictions.attr,

@@ -505,7 +505,7 @@ static void cxd_nl_access(struct cxd_nodelat *nl, u64 page, unsigned long va,
 	if (!acc->hit || acc->late)
 		cxd_wait_until(acc->done_ns);
 	if (!acc->hit)
-		cxd_account_miss(l, page, flags & CXD_ACC_WRITE, t0, acc);
+		cxd_account_miss(l, page, flags & CXD_ACC_WRITE, t0, acc, NULL);
 	kfree(acc);
 }
 

@@ -4,11 +4,13 @@
  *
  * nlines 4 KiB lines in nsets sets of `ways` lines (fully associative: one
  * set). Set s owns lines [s * ways, (s + 1) * ways); host page p maps to set
- * p % nsets. Residency is tracked by two tables, line_of_page[page] and
- * page_of_line[line]; a set's unused lines sit on its free list threaded
- * through next[]. Resident lines are linked into doubly-linked queues
- * (next[]/prev[], head = oldest, tail = newest): every policy uses the set's
- * main queue; S3-FIFO also its small queue.
+ * p % nsets. Residency is tracked by line_of_page[page] and the page field
+ * of lines[line] (struct cxd_line: one line's page, links, flags and ready
+ * time side by side, so that touching a line costs one CPU cache miss, not
+ * one per field); a set's unused lines sit on its free list threaded
+ * through the next links. Resident lines are linked into doubly-linked
+ * queues (next/prev, head = oldest, tail = newest): every policy uses the
+ * set's main queue; S3-FIFO also its small queue.
  *
  * Replacement policies plug in through struct cxd_policy_ops. Contract for
  * every policy: the queues always link every resident line. A policy switch
@@ -45,6 +47,8 @@
  * @evict:	pick a victim among the resident lines of the full @set
  *		(never c->pin_line), unlink it and return its index.
  * @ghosts:	a victim taken from the small queue becomes a ghost.
+ * @relinks:	@touched moves the line within its queues (its neighbours
+ *		are read: worth fetching ahead, see cxd_cache_warm()).
  */
 struct cxd_policy_ops {
 	const char *name;
@@ -57,6 +61,7 @@ struct cxd_policy_ops {
 	uint32_t (*evict)(struct cxd_cache *c, struct cxd_cache_set *set,
 			  uint32_t base);
 	bool ghosts;
+	bool relinks;
 };
 
 /* ------------------------------------------------------- queue helpers -- */
@@ -71,10 +76,10 @@ static void queue_init(struct cxd_queue *q)
 static void queue_push_tail(struct cxd_cache *c, struct cxd_queue *q,
 			    uint32_t line)
 {
-	c->next[line] = CXD_NO_LINE;
-	c->prev[line] = q->tail;
+	c->lines[line].next = CXD_NO_LINE;
+	c->lines[line].prev = q->tail;
 	if (q->tail != CXD_NO_LINE)
-		c->next[q->tail] = line;
+		c->lines[q->tail].next = line;
 	else
 		q->head = line;
 	q->tail = line;
@@ -84,18 +89,18 @@ static void queue_push_tail(struct cxd_cache *c, struct cxd_queue *q,
 static void queue_unlink(struct cxd_cache *c, struct cxd_queue *q,
 			 uint32_t line)
 {
-	uint32_t n = c->next[line], p = c->prev[line];
+	uint32_t n = c->lines[line].next, p = c->lines[line].prev;
 
 	if (p != CXD_NO_LINE)
-		c->next[p] = n;
+		c->lines[p].next = n;
 	else
 		q->head = n;
 	if (n != CXD_NO_LINE)
-		c->prev[n] = p;
+		c->lines[n].prev = p;
 	else
 		q->tail = p;
-	c->next[line] = CXD_NO_LINE;
-	c->prev[line] = CXD_NO_LINE;
+	c->lines[line].next = CXD_NO_LINE;
+	c->lines[line].prev = CXD_NO_LINE;
 	q->len--;
 }
 
@@ -116,8 +121,8 @@ static void queue_splice_head(struct cxd_cache *c, struct cxd_queue *dst,
 	if (!src->len)
 		return;
 	if (dst->len) {
-		c->next[src->tail] = dst->head;
-		c->prev[dst->head] = src->tail;
+		c->lines[src->tail].next = dst->head;
+		c->lines[dst->head].prev = src->tail;
 		dst->head = src->head;
 	} else {
 		dst->head = src->head;
@@ -134,8 +139,8 @@ static void queue_splice_tail(struct cxd_cache *c, struct cxd_queue *dst,
 	if (!src->len)
 		return;
 	if (dst->len) {
-		c->next[dst->tail] = src->head;
-		c->prev[src->head] = dst->tail;
+		c->lines[dst->tail].next = src->head;
+		c->lines[src->head].prev = dst->tail;
 		dst->tail = src->tail;
 	} else {
 		dst->head = src->head;
@@ -149,24 +154,50 @@ static void queue_splice_tail(struct cxd_cache *c, struct cxd_queue *dst,
 static struct cxd_queue *queue_of(struct cxd_cache *c,
 				  struct cxd_cache_set *set, uint32_t line)
 {
-	if (c->line_flags[line] & CXD_LINE_SMALL)
+	if (c->lines[line].flags & CXD_LINE_SMALL)
 		return &set->small;
-	if (c->line_flags[line] & CXD_LINE_AUX)
+	if (c->lines[line].flags & CXD_LINE_AUX)
 		return &set->aux;
 	return &set->main;
 }
 
+/* ------------------------------------------------- CPU cache warming -- */
+
+/*
+ * A hint to the CPU to fetch @addr's cache line (a compiler builtin: no
+ * kernel or libc call). The model's state is larger than the CPU caches
+ * and an access touches random lines of it; fetching the next victim's
+ * state while the current access goes on hides most of those misses.
+ * Nothing here changes the model's state.
+ */
+#define warm(addr)	__builtin_prefetch(addr)
+
+/*
+ * The warming is written out where it is used, not in helper functions: the
+ * compiler sees no side effect in a prefetch, takes a function made only of
+ * them for a pure one and drops its calls.
+ */
+
 /* ------------------------------------------------------- random source -- */
 
-static uint64_t rng_next(struct cxd_cache *c)
+/* The xorshift64 step: the state after @x. */
+static uint64_t rng_step(uint64_t x)
 {
-	uint64_t x = c->rng;
-
 	x ^= x >> 12;
 	x ^= x << 25;
 	x ^= x >> 27;
+	return x;
+}
+
+/* xorshift64*: the output is the state times this constant. */
+#define RNG_MUL	0x2545f4914f6cdd1dull
+
+static uint64_t rng_next(struct cxd_cache *c)
+{
+	uint64_t x = rng_step(c->rng);
+
 	c->rng = x;
-	return x * 0x2545f4914f6cdd1dull;
+	return x * RNG_MUL;
 }
 
 /* ------------------------------------------------------ FIFO/LIFO/LRU -- */
@@ -216,7 +247,7 @@ static void clock_touched(struct cxd_cache *c, struct cxd_cache_set *set,
 			  uint32_t line)
 {
 	(void)set;
-	c->line_flags[line] |= CXD_LINE_REF;
+	c->lines[line].flags |= CXD_LINE_REF;
 }
 
 static uint32_t clock_evict(struct cxd_cache *c, struct cxd_cache_set *set,
@@ -228,9 +259,9 @@ static uint32_t clock_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 	for (n = 0;; n++) {
 		line = set->main.head;
 		c->visits++;
-		if (!(c->line_flags[line] & CXD_LINE_REF))
+		if (!(c->lines[line].flags & CXD_LINE_REF))
 			break;
-		c->line_flags[line] &= ~CXD_LINE_REF;
+		c->lines[line].flags &= ~CXD_LINE_REF;
 		if (n == CXD_SWEEP_MAX)
 			break;	/* bounded sweep: evict the hand's line anyway */
 		queue_requeue(c, &set->main, line);
@@ -244,7 +275,7 @@ static uint32_t clock_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 /* Is @line holding a page (not on its set's free list)? */
 static bool line_resident(const struct cxd_cache *c, uint32_t line)
 {
-	uint64_t p = c->page_of_line[line];
+	uint32_t p = c->lines[line].page;
 
 	return p < c->npages && c->line_of_page[p] == line;
 }
@@ -258,14 +289,36 @@ static uint32_t random_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 			     uint32_t base)
 {
 	uint32_t off = (uint32_t)(rng_next(c) % c->ways), k;
+	/* in a full set every line is resident: skip the lookup */
+	bool full = set->used == c->ways;
+	const struct cxd_line *l;
+	uint64_t x1, x2;
 
-	for (k = 0; k < c->ways; k++, off = (off + 1) % c->ways)
-		if (base + off != c->pin_line && line_resident(c, base + off) &&
-		    !(c->line_flags[base + off] & CXD_LINE_HELD))
+	for (k = 0; k < c->ways; k++, off = off + 1 < c->ways ? off + 1 : 0)
+		if (base + off != c->pin_line &&
+		    (full || line_resident(c, base + off)) &&
+		    !(c->lines[base + off].flags & CXD_LINE_HELD))
 			break;
 	if (k == c->ways)
 		return CXD_NO_LINE;	/* every resident line is held */
 	queue_unlink(c, &set->main, base + off);
+	/*
+	 * The next victim here is the line the next draw picks (if this set
+	 * evicts next and the line is neither pinned nor held). Fetch its
+	 * page's entry and its queue neighbours (the line itself was fetched
+	 * at the last eviction), and the line the draw after picks. The draws
+	 * come from a copy of the state: the generator does not advance.
+	 */
+	x1 = rng_step(c->rng);
+	x2 = rng_step(x1);
+	l = &c->lines[base + (uint32_t)(x1 * RNG_MUL % c->ways)];
+	warm(&c->lines[base + (uint32_t)(x2 * RNG_MUL % c->ways)]);
+	if (l->page < c->npages)
+		warm(&c->line_of_page[l->page]);
+	if (l->prev != CXD_NO_LINE)
+		warm(&c->lines[l->prev]);
+	if (l->next != CXD_NO_LINE)
+		warm(&c->lines[l->next]);
 	return base + off;
 }
 
@@ -273,13 +326,13 @@ static uint32_t random_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 
 static uint32_t s3_freq(const struct cxd_cache *c, uint32_t line)
 {
-	return (c->line_flags[line] & CXD_LINE_FREQ_MASK) >>
+	return (c->lines[line].flags & CXD_LINE_FREQ_MASK) >>
 	       CXD_LINE_FREQ_SHIFT;
 }
 
 static void s3_set_freq(struct cxd_cache *c, uint32_t line, uint32_t f)
 {
-	c->line_flags[line] = (c->line_flags[line] & ~CXD_LINE_FREQ_MASK) |
+	c->lines[line].flags = (c->lines[line].flags & ~CXD_LINE_FREQ_MASK) |
 			      (uint8_t)(f << CXD_LINE_FREQ_SHIFT);
 }
 
@@ -289,7 +342,7 @@ static void s3_inserted(struct cxd_cache *c, struct cxd_cache_set *set,
 	if (ghost) {
 		queue_push_tail(c, &set->main, line);
 	} else {
-		c->line_flags[line] |= CXD_LINE_SMALL;
+		c->lines[line].flags |= CXD_LINE_SMALL;
 		queue_push_tail(c, &set->small, line);
 	}
 }
@@ -336,7 +389,7 @@ static uint32_t s3_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 			line = set->small.head;
 			queue_unlink(c, &set->small, line);
 			if (s3_freq(c, line) >= 1) {
-				c->line_flags[line] &= ~CXD_LINE_SMALL;
+				c->lines[line].flags &= ~CXD_LINE_SMALL;
 				s3_set_freq(c, line, 0);
 				queue_push_tail(c, &set->main, line);
 				continue;
@@ -380,11 +433,11 @@ static uint32_t cflru_demote(struct cxd_cache *c, struct cxd_cache_set *set,
 		n++;
 		line = set->main.head;
 		queue_unlink(c, &set->main, line);
-		if (c->line_flags[line] & CXD_LINE_DIRTY) {
-			c->line_flags[line] |= CXD_LINE_AUX;
+		if (c->lines[line].flags & CXD_LINE_DIRTY) {
+			c->lines[line].flags |= CXD_LINE_AUX;
 			queue_push_tail(c, &set->aux, line);
 		} else {
-			c->line_flags[line] |= CXD_LINE_SMALL;
+			c->lines[line].flags |= CXD_LINE_SMALL;
 			queue_push_tail(c, &set->small, line);
 		}
 	}
@@ -409,7 +462,7 @@ static void cflru_touched(struct cxd_cache *c, struct cxd_cache_set *set,
 		return;
 	}
 	queue_unlink(c, q, line);
-	c->line_flags[line] &= ~(CXD_LINE_SMALL | CXD_LINE_AUX);
+	c->lines[line].flags &= ~(CXD_LINE_SMALL | CXD_LINE_AUX);
 	queue_push_tail(c, &set->main, line);
 	cflru_demote(c, set, CXD_NO_LINE);
 }
@@ -422,10 +475,10 @@ static void cflru_touched(struct cxd_cache *c, struct cxd_cache_set *set,
 static void cflru_dirtied(struct cxd_cache *c, struct cxd_cache_set *set,
 			  uint32_t line)
 {
-	if (!(c->line_flags[line] & CXD_LINE_SMALL))
+	if (!(c->lines[line].flags & CXD_LINE_SMALL))
 		return;
 	queue_unlink(c, &set->small, line);
-	c->line_flags[line] = (c->line_flags[line] & ~CXD_LINE_SMALL) |
+	c->lines[line].flags = (c->lines[line].flags & ~CXD_LINE_SMALL) |
 			      CXD_LINE_AUX;
 	queue_push_tail(c, &set->aux, line);
 }
@@ -439,7 +492,7 @@ static uint32_t cflru_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 
 	(void)base;
 	queue_unlink(c, q, line);
-	c->line_flags[line] &= ~(CXD_LINE_SMALL | CXD_LINE_AUX);
+	c->lines[line].flags &= ~(CXD_LINE_SMALL | CXD_LINE_AUX);
 	return line;
 }
 
@@ -459,7 +512,7 @@ static void twoq_inserted(struct cxd_cache *c, struct cxd_cache_set *set,
 	if (ghost) {
 		queue_push_tail(c, &set->main, line);
 	} else {
-		c->line_flags[line] |= CXD_LINE_SMALL;
+		c->lines[line].flags |= CXD_LINE_SMALL;
 		queue_push_tail(c, &set->small, line);
 	}
 }
@@ -467,7 +520,7 @@ static void twoq_inserted(struct cxd_cache *c, struct cxd_cache_set *set,
 static void twoq_touched(struct cxd_cache *c, struct cxd_cache_set *set,
 			 uint32_t line)
 {
-	if (!(c->line_flags[line] & CXD_LINE_SMALL))
+	if (!(c->lines[line].flags & CXD_LINE_SMALL))
 		queue_requeue(c, &set->main, line);
 }
 
@@ -496,6 +549,10 @@ static void ghost_push(struct cxd_cache *c, uint64_t page)
 	c->ghost[slot] = (uint32_t)page;
 	c->line_of_page[page] = CXD_GHOST_TAG | slot;
 	c->ghost_next = slot + 1 < c->ghost_cap ? slot + 1 : 0;
+	/* the next push reads the entry of the page it overwrites */
+	old = c->ghost[c->ghost_next];
+	if (old < c->npages)
+		warm(&c->line_of_page[old]);
 }
 
 static const struct cxd_policy_ops cxd_policies[CXD_POLICY_NR] = {
@@ -520,6 +577,7 @@ static const struct cxd_policy_ops cxd_policies[CXD_POLICY_NR] = {
 		.inserted	= queue_inserted,
 		.touched	= lru_touched,
 		.evict		= fifo_evict,
+		.relinks	= true,
 	},
 	[CXD_POLICY_S3FIFO] = {
 		.name		= "s3fifo",
@@ -539,6 +597,7 @@ static const struct cxd_policy_ops cxd_policies[CXD_POLICY_NR] = {
 		.touched	= cflru_touched,
 		.dirtied	= cflru_dirtied,
 		.evict		= cflru_evict,
+		.relinks	= true,
 	},
 	[CXD_POLICY_2Q] = {
 		.name		= "2q",
@@ -546,6 +605,7 @@ static const struct cxd_policy_ops cxd_policies[CXD_POLICY_NR] = {
 		.touched	= twoq_touched,
 		.evict		= twoq_evict,
 		.ghosts		= true,
+		.relinks	= true,
 	},
 };
 
@@ -631,10 +691,10 @@ static bool cache_shape_valid(uint64_t npages, uint32_t nlines, uint32_t ways)
  * @nlines: cache capacity in 4 KiB lines.
  * @ways:   lines per set, 0 for fully associative; must divide @nlines.
  *
- * Layout, each array 8-byte aligned: line_of_page u32[npages],
- * page_of_line u64[nlines], ready_ns u64[nlines], next u32[nlines],
- * prev u32[nlines], ghost u32[nlines], line_flags u8[nlines],
- * sets struct cxd_cache_set[nlines / ways].
+ * Layout, each array 8-byte aligned: line_of_page u32[npages] (4 bytes per
+ * device page), lines struct cxd_line[nlines] (24 bytes per line),
+ * ghost u32[nlines] (4 bytes per line), sets struct cxd_cache_set[nlines /
+ * ways].
  *
  * Return: size in bytes, or 0 if the shape is invalid (nlines == 0,
  * nlines > npages, nlines > CXD_MAX_LINES, npages >= 2^32, @ways not
@@ -649,9 +709,8 @@ size_t cxd_cache_state_size_ways(uint64_t npages, uint32_t nlines,
 		return 0;
 	nsets = ways ? nlines / ways : 1;
 	sz = align8(npages * sizeof(uint32_t));
-	sz += 2 * align8((uint64_t)nlines * sizeof(uint64_t));
-	sz += 3 * align8((uint64_t)nlines * sizeof(uint32_t));
-	sz += align8((uint64_t)nlines * sizeof(uint8_t));
+	sz += align8((uint64_t)nlines * sizeof(struct cxd_line));
+	sz += align8((uint64_t)nlines * sizeof(uint32_t));
 	sz += align8(nsets * sizeof(struct cxd_cache_set));
 	return (size_t)sz;
 }
@@ -725,18 +784,10 @@ int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 
 	c->line_of_page = (uint32_t *)p;
 	p += align8(npages * sizeof(uint32_t));
-	c->page_of_line = (uint64_t *)p;
-	p += align8((uint64_t)nlines * sizeof(uint64_t));
-	c->ready_ns = (uint64_t *)p;
-	p += align8((uint64_t)nlines * sizeof(uint64_t));
-	c->next = (uint32_t *)p;
-	p += align8((uint64_t)nlines * sizeof(uint32_t));
-	c->prev = (uint32_t *)p;
-	p += align8((uint64_t)nlines * sizeof(uint32_t));
+	c->lines = (struct cxd_line *)p;
+	p += align8((uint64_t)nlines * sizeof(struct cxd_line));
 	c->ghost = (uint32_t *)p;
 	p += align8((uint64_t)nlines * sizeof(uint32_t));
-	c->line_flags = (uint8_t *)p;
-	p += align8((uint64_t)nlines * sizeof(uint8_t));
 	c->sets = (struct cxd_cache_set *)p;
 
 	c->ghost_cap = ghost_cap_for(c, policy);
@@ -746,13 +797,13 @@ int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 	for (i = 0; i < npages; i++)
 		c->line_of_page[i] = CXD_NO_LINE;
 	for (l = 0; l < nlines; l++) {
-		c->page_of_line[l] = CXD_NO_PAGE;
-		c->ready_ns[l] = 0;
-		c->line_flags[l] = 0;
+		c->lines[l].page = CXD_NO_PAGE32;
+		c->lines[l].ready_ns = 0;
+		c->lines[l].flags = 0;
 		c->ghost[l] = CXD_NO_LINE;
 		/* each set's free list runs through its lines in order */
-		c->next[l] = (l + 1) % c->ways ? l + 1 : CXD_NO_LINE;
-		c->prev[l] = CXD_NO_LINE;
+		c->lines[l].next = (l + 1) % c->ways ? l + 1 : CXD_NO_LINE;
+		c->lines[l].prev = CXD_NO_LINE;
 	}
 	for (s = 0; s < c->nsets; s++) {
 		queue_init(&c->sets[s].main);
@@ -791,10 +842,17 @@ static uint32_t line_of(const struct cxd_cache *c, uint64_t page)
 	return l < c->nlines ? l : CXD_NO_LINE;
 }
 
+/* Set of @line; no division for a fully associative cache (one set). */
 static struct cxd_cache_set *set_of_line(const struct cxd_cache *c,
 					 uint32_t line)
 {
-	return &c->sets[line / c->ways];
+	return c->nsets == 1 ? c->sets : &c->sets[line / c->ways];
+}
+
+/* Set index of @page (< npages < 2^32: a 32-bit division, none for one set). */
+static uint32_t set_of_page(const struct cxd_cache *c, uint64_t page)
+{
+	return c->nsets == 1 ? 0 : (uint32_t)page % c->nsets;
 }
 
 /**
@@ -820,7 +878,7 @@ bool cxd_cache_dirty(const struct cxd_cache *c, uint64_t page)
 {
 	uint32_t line = line_of(c, page);
 
-	return line != CXD_NO_LINE && (c->line_flags[line] & CXD_LINE_DIRTY);
+	return line != CXD_NO_LINE && (c->lines[line].flags & CXD_LINE_DIRTY);
 }
 
 /**
@@ -838,8 +896,8 @@ int cxd_cache_set_dirty(struct cxd_cache *c, uint64_t page)
 
 	if (line == CXD_NO_LINE)
 		return -1;
-	if (!(c->line_flags[line] & CXD_LINE_DIRTY)) {
-		c->line_flags[line] |= CXD_LINE_DIRTY;
+	if (!(c->lines[line].flags & CXD_LINE_DIRTY)) {
+		c->lines[line].flags |= CXD_LINE_DIRTY;
 		if (policy_ops(c)->dirtied)
 			policy_ops(c)->dirtied(c, set_of_line(c, line), line);
 	}
@@ -878,8 +936,9 @@ void cxd_cache_touch(struct cxd_cache *c, uint64_t page)
 static uint32_t set_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 			  uint32_t base)
 {
-	uint32_t pin = c->pin_line, line = CXD_NO_LINE, l;
-	struct cxd_queue *q = NULL;
+	uint32_t pin = c->pin_line, line = CXD_NO_LINE, l, i;
+	struct cxd_queue *q = NULL, *hq;
+	const struct cxd_line *h;
 	struct cxd_queue aside;
 
 	if (c->policy == CXD_POLICY_RANDOM)
@@ -891,7 +950,7 @@ static uint32_t set_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 	queue_init(&aside);
 	while (set->main.len + set->small.len + set->aux.len) {
 		line = policy_ops(c)->evict(c, set, base);
-		if (!(c->line_flags[line] & CXD_LINE_HELD))
+		if (!(c->lines[line].flags & CXD_LINE_HELD))
 			break;
 		queue_push_tail(c, &aside, line);
 		line = CXD_NO_LINE;
@@ -903,6 +962,21 @@ static uint32_t set_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 	}
 	if (q)
 		queue_push_tail(c, q, pin);
+	/*
+	 * The heads of the main and small queues are the next victims: fetch
+	 * their pages' entries and their successors' lines (read when they
+	 * are unlinked). A head just unlinked from is in the cache already.
+	 */
+	for (i = 0; i < 2; i++) {
+		hq = i ? &set->small : &set->main;
+		if (hq->head == CXD_NO_LINE)
+			continue;
+		h = &c->lines[hq->head];
+		if (h->page < c->npages)
+			warm(&c->line_of_page[h->page]);
+		if (h->next != CXD_NO_LINE)
+			warm(&c->lines[h->next]);
+	}
 	return line;
 }
 
@@ -925,7 +999,7 @@ int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
 		   struct cxd_victim *v)
 {
 	struct cxd_cache_set *set;
-	uint32_t line, base, lop;
+	uint32_t line, base, lop, si;
 	bool ghost;
 	uint8_t vf;
 
@@ -939,19 +1013,20 @@ int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
 		return -1;
 	ghost = lop != CXD_NO_LINE;
 
-	base = (uint32_t)(page % c->nsets) * c->ways;
-	set = &c->sets[base / c->ways];
+	si = set_of_page(c, page);
+	base = si * c->ways;
+	set = &c->sets[si];
 	if (set->free_head != CXD_NO_LINE) {
 		line = set->free_head;
-		set->free_head = c->next[line];
+		set->free_head = c->lines[line].next;
 		set->used++;
 		c->used++;
 	} else {
 		line = set_evict(c, set, base);
 		if (line == CXD_NO_LINE)
 			return -1;
-		vf = c->line_flags[line];
-		v->page = c->page_of_line[line];
+		vf = c->lines[line].flags;
+		v->page = c->lines[line].page;
 		v->dirty = vf & CXD_LINE_DIRTY;
 		v->prefetched = vf & CXD_LINE_PREFETCH;
 		c->line_of_page[v->page] = CXD_NO_LINE;
@@ -959,9 +1034,9 @@ int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
 			ghost_push(c, v->page);
 	}
 
-	c->page_of_line[line] = page;
-	c->line_flags[line] = (flags & CXD_FILL_PREFETCH) ? CXD_LINE_PREFETCH : 0;
-	c->ready_ns[line] = 0;
+	c->lines[line].page = (uint32_t)page;
+	c->lines[line].flags = (flags & CXD_FILL_PREFETCH) ? CXD_LINE_PREFETCH : 0;
+	c->lines[line].ready_ns = 0;
 	c->line_of_page[page] = line;
 	policy_ops(c)->inserted(c, set, line, ghost);
 	return 0;
@@ -1003,16 +1078,16 @@ int cxd_cache_evict_one(struct cxd_cache *c, struct cxd_victim *v)
 	line = set_evict(c, set, s * c->ways);
 	if (line == CXD_NO_LINE)
 		return -1;
-	vf = c->line_flags[line];
-	v->page = c->page_of_line[line];
+	vf = c->lines[line].flags;
+	v->page = c->lines[line].page;
 	v->dirty = vf & CXD_LINE_DIRTY;
 	v->prefetched = vf & CXD_LINE_PREFETCH;
 	c->line_of_page[v->page] = CXD_NO_LINE;
 	if (policy_ops(c)->ghosts && (vf & CXD_LINE_SMALL))
 		ghost_push(c, v->page);
-	c->page_of_line[line] = CXD_NO_PAGE;
-	c->line_flags[line] = 0;
-	c->next[line] = set->free_head;
+	c->lines[line].page = CXD_NO_PAGE32;
+	c->lines[line].flags = 0;
+	c->lines[line].next = set->free_head;
 	set->free_head = line;
 	set->used--;
 	c->used--;
@@ -1040,6 +1115,46 @@ uint64_t cxd_cache_insert(struct cxd_cache *c, uint64_t page,
 	if (victim_dirty)
 		*victim_dirty = v.dirty;
 	return v.page;
+}
+
+/**
+ * cxd_cache_warm() - fetch into the CPU cache what an access to @page reads.
+ * @c:     cache.
+ * @page:  host page number of an access to come; out of range: no-op.
+ * @stage: CXD_WARM_PAGE: line_of_page[@page]; CXD_WARM_LINE: the line
+ *         holding @page (reads line_of_page[@page]); CXD_WARM_LINKS: that
+ *         line's queue neighbours, which an LRU-like touch relinks (reads
+ *         the line). Other values: no-op.
+ *
+ * A hint: the state read may have changed by the time of the access, which
+ * only makes the hint useless. Nothing changes; O(1).
+ */
+void cxd_cache_warm(const struct cxd_cache *c, uint64_t page,
+		    unsigned int stage)
+{
+	const struct cxd_line *l;
+	uint32_t line;
+
+	if (page >= c->npages)
+		return;
+	if (stage == CXD_WARM_PAGE) {
+		warm(&c->line_of_page[page]);
+		return;
+	}
+	line = c->line_of_page[page];
+	if (line >= c->nlines)
+		return;
+	l = &c->lines[line];
+	if (stage == CXD_WARM_LINE) {
+		warm(l);
+		return;
+	}
+	if (stage != CXD_WARM_LINKS || !policy_ops(c)->relinks)
+		return;
+	if (l->prev != CXD_NO_LINE)
+		warm(&c->lines[l->prev]);
+	if (l->next != CXD_NO_LINE)
+		warm(&c->lines[l->next]);
 }
 
 /**
@@ -1073,7 +1188,7 @@ int cxd_cache_hold(struct cxd_cache *c, uint64_t page)
 
 	if (line == CXD_NO_LINE)
 		return -1;
-	c->line_flags[line] |= CXD_LINE_HELD;
+	c->lines[line].flags |= CXD_LINE_HELD;
 	return 0;
 }
 
@@ -1092,9 +1207,9 @@ int cxd_cache_release(struct cxd_cache *c, uint64_t page)
 {
 	uint32_t line = line_of(c, page);
 
-	if (line == CXD_NO_LINE || !(c->line_flags[line] & CXD_LINE_HELD))
+	if (line == CXD_NO_LINE || !(c->lines[line].flags & CXD_LINE_HELD))
 		return -1;
-	c->line_flags[line] &= ~CXD_LINE_HELD;
+	c->lines[line].flags &= ~CXD_LINE_HELD;
 	return 0;
 }
 
@@ -1109,7 +1224,7 @@ uint64_t cxd_cache_ready_ns(const struct cxd_cache *c, uint64_t page)
 {
 	uint32_t line = line_of(c, page);
 
-	return line == CXD_NO_LINE ? 0 : c->ready_ns[line];
+	return line == CXD_NO_LINE ? 0 : c->lines[line].ready_ns;
 }
 
 /**
@@ -1123,7 +1238,7 @@ void cxd_cache_set_ready(struct cxd_cache *c, uint64_t page, uint64_t ns)
 	uint32_t line = line_of(c, page);
 
 	if (line != CXD_NO_LINE)
-		c->ready_ns[line] = ns;
+		c->lines[line].ready_ns = ns;
 }
 
 /**
@@ -1138,9 +1253,9 @@ bool cxd_cache_use_prefetched(struct cxd_cache *c, uint64_t page)
 {
 	uint32_t line = line_of(c, page);
 
-	if (line == CXD_NO_LINE || !(c->line_flags[line] & CXD_LINE_PREFETCH))
+	if (line == CXD_NO_LINE || !(c->lines[line].flags & CXD_LINE_PREFETCH))
 		return false;
-	c->line_flags[line] &= ~CXD_LINE_PREFETCH;
+	c->lines[line].flags &= ~CXD_LINE_PREFETCH;
 	return true;
 }
 
@@ -1194,7 +1309,7 @@ static bool cache_fold(struct cxd_cache *c, uint32_t *budget)
 			return false;
 		l = c->rs_pos;
 		c->visits++;
-		c->line_flags[l] &= CXD_LINE_DIRTY | CXD_LINE_PREFETCH |
+		c->lines[l].flags &= CXD_LINE_DIRTY | CXD_LINE_PREFETCH |
 				    CXD_LINE_HELD;
 	}
 	for (; c->rs_phase == CXD_RS_GHOST; c->rs_pos++, (*budget)--) {

@@ -274,8 +274,18 @@ static void take_victim(struct cxd_model *m, const struct cxd_victim *v,
 	if (v->page == CXD_NO_PAGE)
 		return;
 	account_victim(m, v, now);
-	if (res->nvictims < CXD_MAX_VICTIMS)
-		res->victims[res->nvictims++] = *v;
+	if (res->nvictims < CXD_MAX_VICTIMS) {
+		/*
+		 * Field by field: a whole-struct copy reads 16 bytes that
+		 * three smaller stores just wrote, which the CPU cannot
+		 * forward: the load then waits for every older store,
+		 * cache misses included, to reach the cache.
+		 */
+		res->victims[res->nvictims].page = v->page;
+		res->victims[res->nvictims].dirty = v->dirty;
+		res->victims[res->nvictims].prefetched = v->prefetched;
+		res->nvictims++;
+	}
 }
 
 /* Schedule the read of @page at @now unless skip_unwritten spares it. */

@@ -17,14 +17,28 @@ static inline uint64_t max_u64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
-/* log2 of a power of two; @v is never 0 here. */
+/* log2 of a power of two (floor of log2 for others); 0 for 0. */
 static unsigned int ilog2_u32(uint32_t v)
 {
-	unsigned int r = 0;
+	return v ? 31 - (unsigned int)__builtin_clz(v) : 0;
+}
 
-	while (v > 1) {
-		v >>= 1;
-		r++;
+/*
+ * *@np % @d, leaving *@np / @d in *@np. A 32-bit division where the value
+ * fits (host page numbers always do): several times cheaper than a 64-bit
+ * one on x86-64, same result.
+ */
+static uint32_t divmod(uint64_t *np, uint32_t d)
+{
+	uint64_t v = *np;
+	uint32_t r;
+
+	if (v >> 32) {
+		r = (uint32_t)(v % d);
+		*np = v / d;
+	} else {
+		r = (uint32_t)v % d;
+		*np = (uint32_t)v / d;
 	}
 	return r;
 }
@@ -233,25 +247,19 @@ static void nand_locate(const struct cxd_nand *n, uint64_t page,
 	loc->nand_page = np;
 	switch (n->cfg.stripe) {
 	case CXD_STRIPE_DIE:
-		loc->die = (uint32_t)(np % n->cfg.dies_per_channel);
-		np /= n->cfg.dies_per_channel;
-		loc->ch = (uint32_t)(np % n->cfg.channels);
-		np /= n->cfg.channels;
-		loc->plane = (uint32_t)(np % planes);
+		loc->die = divmod(&np, n->cfg.dies_per_channel);
+		loc->ch = divmod(&np, n->cfg.channels);
+		loc->plane = divmod(&np, planes);
 		break;
 	case CXD_STRIPE_PLANE:
-		loc->plane = (uint32_t)(np % planes);
-		np /= planes;
-		loc->ch = (uint32_t)(np % n->cfg.channels);
-		np /= n->cfg.channels;
-		loc->die = (uint32_t)(np % n->cfg.dies_per_channel);
+		loc->plane = divmod(&np, planes);
+		loc->ch = divmod(&np, n->cfg.channels);
+		loc->die = divmod(&np, n->cfg.dies_per_channel);
 		break;
 	default:	/* CXD_STRIPE_CHANNEL */
-		loc->ch = (uint32_t)(np % n->cfg.channels);
-		np /= n->cfg.channels;
-		loc->die = (uint32_t)(np % n->cfg.dies_per_channel);
-		np /= n->cfg.dies_per_channel;
-		loc->plane = (uint32_t)(np % planes);
+		loc->ch = divmod(&np, n->cfg.channels);
+		loc->die = divmod(&np, n->cfg.dies_per_channel);
+		loc->plane = divmod(&np, planes);
 		break;
 	}
 	loc->die_idx = (uint64_t)loc->ch * n->cfg.dies_per_channel + loc->die;

@@ -292,7 +292,9 @@ int cxd_policy_parse(const char *name);
 #define CXD_GHOST_TAG	0x80000000u
 /* Upper bound of nlines (line numbers must stay below CXD_GHOST_TAG). */
 #define CXD_MAX_LINES	(CXD_GHOST_TAG - 1)
-/* Private to cache.c: bits of line_flags[]. */
+/* Private to cache.c: struct cxd_line.page of a free line. */
+#define CXD_NO_PAGE32	(~(uint32_t)0)
+/* Private to cache.c: bits of struct cxd_line.flags. */
 #define CXD_LINE_DIRTY		0x01u
 #define CXD_LINE_PREFETCH	0x02u	/* filled by prefetch, not yet used */
 #define CXD_LINE_REF		0x04u	/* clock reference bit */
@@ -301,6 +303,19 @@ int cxd_policy_parse(const char *name);
 #define CXD_LINE_FREQ_SHIFT	4	/* S3-FIFO: 2-bit access frequency */
 #define CXD_LINE_FREQ_MASK	0x30u
 #define CXD_LINE_AUX		0x80u	/* CFLRU: in the window's dirty queue */
+
+/*
+ * Private to cache.c: the state of one cache line, 24 bytes, so that an
+ * access to a line reads one or two CPU cache lines rather than one per
+ * field (the page fits 32 bits: npages < 2^32).
+ */
+struct cxd_line {
+	uint64_t ready_ns;	/* data available at (ns) */
+	uint32_t page;		/* host page, CXD_NO_PAGE32 if free */
+	uint32_t next;		/* queue or free-list link, CXD_NO_LINE */
+	uint32_t prev;		/* queue link, CXD_NO_LINE */
+	uint8_t flags;		/* CXD_LINE_* */
+};
 
 /* Private to cache.c: one doubly-linked queue of lines (oldest at head). */
 struct cxd_queue {
@@ -316,7 +331,7 @@ struct cxd_cache_set {
 	struct cxd_queue main;	/* every policy; S3-FIFO's main queue */
 	struct cxd_queue small;	/* S3-FIFO small queue, 2Q A1in, CFLRU clean */
 	struct cxd_queue aux;	/* CFLRU: dirty lines of the window */
-	uint32_t free_head;	/* free lines through next[] */
+	uint32_t free_head;	/* free lines through struct cxd_line.next */
 	uint32_t used;		/* resident lines of the set */
 };
 
@@ -361,11 +376,7 @@ struct cxd_cache {
 	uint32_t pin_line;	/* never evicted, CXD_NO_LINE if none */
 	uint64_t rng;		/* xorshift64* state, never 0 */
 	uint32_t *line_of_page;	/* [npages], CXD_NO_LINE if absent */
-	uint64_t *page_of_line;	/* [nlines] */
-	uint64_t *ready_ns;	/* [nlines] data available at (ns) */
-	uint8_t *line_flags;	/* [nlines] CXD_LINE_* */
-	uint32_t *next;		/* [nlines] queue links */
-	uint32_t *prev;		/* [nlines] */
+	struct cxd_line *lines;	/* [nlines] */
 	struct cxd_cache_set *sets;	/* [nsets] */
 	uint32_t *ghost;	/* [ghost_cap] ring of pages, S3-FIFO */
 	uint32_t ghost_cap;
@@ -459,6 +470,20 @@ int cxd_cache_evict_one(struct cxd_cache *c, struct cxd_victim *v);
  */
 int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
 		   struct cxd_victim *v);
+/* cxd_cache_warm() stages */
+#define CXD_WARM_PAGE	0	/* the page's line_of_page[] entry */
+#define CXD_WARM_LINE	1	/* its line (reads the entry) */
+#define CXD_WARM_LINKS	2	/* its queue neighbours (reads the line) */
+/**
+ * cxd_cache_warm() - ask the CPU to fetch the state that an access to @page
+ * will read, a few accesses ahead of it (replay loops): a hint only, no
+ * model state changes and no result depends on it. Call it with
+ * CXD_WARM_PAGE, then CXD_WARM_LINE, then CXD_WARM_LINKS, each some
+ * accesses before the access (each stage reads what the last one fetched).
+ * Any context, the caller's lock held; O(1).
+ */
+void cxd_cache_warm(const struct cxd_cache *c, uint64_t page,
+		    unsigned int stage);
 /** cxd_cache_pin() - protect resident @page from eviction (CXD_NO_PAGE: unpin). */
 void cxd_cache_pin(struct cxd_cache *c, uint64_t page);
 /**

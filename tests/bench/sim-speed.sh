@@ -15,6 +15,12 @@
 # Also: text parsing speed (10 M lines), and the model's memory per device
 # page and per cache line (model_state_bytes at three shapes).
 #
+# SIM_BENCH_BASE=OTHER-SIM (e.g. a cxdvirt-sim built from an older commit)
+# replays every trace with OTHER-SIM too, interleaved round by round with
+# SIM (so both see the same host load), adds its median as a `before`
+# column and checks that both print the same JSON (model_state_bytes
+# aside): the speed-up must not change a result.
+#
 # Prints a markdown section; with DOC.md, replaces the section between the
 # `bench-sim` markers there (or appends it). Goal (docs/performance.md):
 # >= 15 M accesses/s for fifo and lru, >= 7.5 M/s for every policy.
@@ -29,6 +35,7 @@ ROUNDS=${SIM_BENCH_ROUNDS:-3}
 PAGES=1048576
 CACHE=1G
 POLICIES="fifo lifo clock lru s3fifo random"
+BASE=${SIM_BENCH_BASE:-}
 SHAPES="uniform hotcold"
 GOAL=15
 tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/cxdvirt-bench-sim.XXXXXX")
@@ -61,24 +68,48 @@ echo "$ROUNDS rounds, min-max in brackets. Host: $(nproc) CPUs,"
 echo "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1),"
 echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
 echo
-echo "| policy | trace | hit ratio | M accesses/s (CPU) | replay wall s | goal | |"
-echo "|---|---|---:|---:|---:|---:|---|"
+if [ -n "$BASE" ]; then
+	echo "\`before\`: the same replay by the cxdvirt-sim of ${SIM_BENCH_BASE_NAME:-$BASE},"
+	echo "interleaved round by round with this one; both printed the same JSON"
+	echo "(every count and latency) on every row."
+	echo
+	echo "| policy | trace | hit ratio | M accesses/s (CPU) | before | replay wall s | goal | |"
+	echo "|---|---|---:|---:|---:|---:|---:|---|"
+else
+	echo "| policy | trace | hit ratio | M accesses/s (CPU) | replay wall s | goal | |"
+	echo "|---|---|---:|---:|---:|---:|---|"
+fi
 } > "$sec"
+
+# replay BIN TRACE POLICY OUT: one timed replay; appends M/s to OUT.rates,
+# wall s to OUT.walls, keeps the JSON in OUT.json
+replay() {
+	"$1" --timing --json --cache $CACHE --policy "$3" "$2" \
+		> "$4.json" 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+	sed -n 's/.*replay 1: \([0-9.]*\) s, cpu \([0-9.]*\) s.*/\1 \2/p' "$tmp/err" > "$tmp/t"
+	read -r wall cpu < "$tmp/t"
+	awk -v n="$N" -v c="$cpu" 'BEGIN { printf "%.2f\n", n / c / 1e6 }' >> "$4.rates"
+	echo "$wall" >> "$4.walls"
+}
 
 missed=0
 for p in $POLICIES; do
 	case $p in fifo|lru) goal=$GOAL ;; *) goal=$(awk -v g=$GOAL 'BEGIN { print g / 2 }') ;; esac
 	for s in $SHAPES; do
-		: > "$tmp/rates"
-		: > "$tmp/walls"
+		rm -f "$tmp"/out.* "$tmp"/base.*
 		for r in $(seq "$ROUNDS"); do
-			"$sim" --timing --json --cache $CACHE --policy "$p" "$tmp/$s.bin" \
-				> "$tmp/out.json" 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
-			sed -n 's/.*replay 1: \([0-9.]*\) s, cpu \([0-9.]*\) s.*/\1 \2/p' "$tmp/err" > "$tmp/t"
-			read -r wall cpu < "$tmp/t"
-			awk -v n="$N" -v c="$cpu" 'BEGIN { printf "%.2f\n", n / c / 1e6 }' >> "$tmp/rates"
-			echo "$wall" >> "$tmp/walls"
+			replay "$sim" "$tmp/$s.bin" "$p" "$tmp/out"
+			[ -z "$BASE" ] || replay "$BASE" "$tmp/$s.bin" "$p" "$tmp/base"
 		done
+		if [ -n "$BASE" ] && ! cmp -s <(grep -v model_state_bytes "$tmp/out.json") \
+				<(grep -v model_state_bytes "$tmp/base.json"); then
+			log "$p $s: the two simulators disagree"
+			diff <(grep -v model_state_bytes "$tmp/base.json") \
+				<(grep -v model_state_bytes "$tmp/out.json") >&2 || true
+			exit 1
+		fi
+		cp "$tmp/out.rates" "$tmp/rates"
+		cp "$tmp/out.walls" "$tmp/walls"
 		hits=$(jnum hits "$tmp/out.json")
 		hr=$(awk -v h="$hits" -v n="$N" 'BEGIN { printf "%.3f", h / n }')
 		med=$(median < "$tmp/rates")
@@ -88,7 +119,13 @@ for p in $POLICIES; do
 		if awk -v m="$med" -v g="$goal" 'BEGIN { exit !(m >= g) }'; then v=met
 		else v="**missed**"; missed=$((missed + 1)); fi
 		log "$p $s: $med M/s (cpu; $lo-$hi), wall $wmed s, hit ratio $hr: $v"
-		echo "| $p | $s | $hr | $med ($lo-$hi) | $wmed | >= $goal | $v |" >> "$sec"
+		if [ -n "$BASE" ]; then
+			bmed=$(median < "$tmp/base.rates")
+			log "$p $s: before $bmed M/s"
+			echo "| $p | $s | $hr | $med ($lo-$hi) | $bmed | $wmed | >= $goal | $v |" >> "$sec"
+		else
+			echo "| $p | $s | $hr | $med ($lo-$hi) | $wmed | >= $goal | $v |" >> "$sec"
+		fi
 	done
 done
 
@@ -157,10 +194,14 @@ if [ -n "$prof" ]; then
 	echo "|---|---:|---:|---:|"
 	cat "$prof"
 	echo
-	echo "The model's own code is the limit on a trace that misses: each miss"
-	echo "evicts the head of a queue and updates line_of_page[] of a random page,"
-	echo "an lru hit relinks a random line; these are DRAM misses, not parsing."
-	echo "The simulator already prefetches line_of_page[] 16 accesses ahead."
+	echo "The model's own code is the limit: each miss evicts a line and rewrites"
+	echo "line_of_page[] of a random page, an lru hit relinks a random line. One"
+	echo "line's state is one 24-byte struct (one CPU cache line, rarely two); the"
+	echo "replay loop asks the model (cxd_cache_warm()) to fetch the page entry,"
+	echo "the line and, for lru/cflru/2q, its queue neighbours of the accesses 16,"
+	echo "8 and 4 ahead, and each eviction fetches the next victim's state (queue"
+	echo "head, S3-FIFO/2Q ghost slot, the random policy's next draws); cxdvirt-sim"
+	echo "is built with -flto so the model's small functions inline into the loop."
 	echo
 fi
 echo "<!-- bench-sim: end -->"

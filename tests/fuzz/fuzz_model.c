@@ -115,7 +115,7 @@ static void check_queues(const struct cxd_cache *c)
 		n = 0;
 		for (q = 0; q < 3; q++) {
 			len = 0;
-			for (l = qs[q]->head; l != CXD_NO_LINE; l = c->next[l]) {
+			for (l = qs[q]->head; l != CXD_NO_LINE; l = c->lines[l].next) {
 				CHECK(l / c->ways == s, "line %u in set %u", l, s);
 				CHECK(len++ < c->ways, "queue loops");
 			}

@@ -172,9 +172,10 @@ What QEMU -icount shows, and what it cannot:
   against 97 s), but host load does not change the figures, so the two
   runs of `make bench-repro` boot in parallel.
 
-Every row of one icount run, the scale figures included, is in
-[performance-icount.md](performance-icount.md)
-(`tests/lane/bench.sh --kernels '' --icount shift=0,sleep=off --doc docs/performance-icount.md`).
+The results at the top of docs/performance.md are run 1 of the pair, every
+row and the scale figures (`tests/lane/bench.sh --from OUT/run1/guest-tap.log
+--out OUT/run1 --kernels ''`, row 6 measured on the host then), so the
+document, its agreement figures and the code are of one commit.
 EOF_NOTES
 [ $marker = bench-repro-tcg ] && cat <<'EOF_TCG'
 

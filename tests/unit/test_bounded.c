@@ -168,7 +168,7 @@ static struct bfix *busy_cache(enum cxd_policy p, uint32_t nlines,
 		if (q % 5 == 0)
 			cxd_cache_touch(&f->c, (q * 7) % (8ull * nlines));
 	}
-	cxd_cache_hold(&f->c, f->c.page_of_line[nlines / 2]);
+	cxd_cache_hold(&f->c, f->c.lines[nlines / 2].page);
 	return f;
 }
 
@@ -181,11 +181,7 @@ static void assert_same(const struct bfix *a, const struct bfix *b)
 	assert_memory_equal(a->mem, b->mem, a->size);
 	x.visits = y.visits = 0;
 	x.line_of_page = y.line_of_page;
-	x.page_of_line = y.page_of_line;
-	x.ready_ns = y.ready_ns;
-	x.line_flags = y.line_flags;
-	x.next = y.next;
-	x.prev = y.prev;
+	x.lines = y.lines;
 	x.sets = y.sets;
 	x.ghost = y.ghost;
 	assert_memory_equal(&x, &y, sizeof(x));

@@ -60,21 +60,20 @@ static void test_state_size(void **state)
 	assert_int_equal(cxd_cache_state_size(1ull << 32, 1), 0);
 	assert_int_equal(cxd_cache_state_size(~0ull, 1), 0);
 	/*
-	 * lop 40 + pol 24 + ready 24 + next 16 + prev 16 + ghost 16 +
-	 * flags 8 + one set 44, padded to 48
+	 * lop 40 + lines 3 * 24 (struct cxd_line) + ghost 16 + one set 44,
+	 * padded to 48
 	 */
-	assert_int_equal(cxd_cache_state_size(10, 3), 192);
-	/* lop 16 + 24 + 24 + 16 + 16 + 16 + 8 + 48 */
-	assert_int_equal(cxd_cache_state_size(3, 3), 168);
-	assert_int_equal(cxd_cache_state_size(1, 1), 8 * 7 + 48);
+	assert_int_equal(cxd_cache_state_size(10, 3), 176);
+	/* lop 16 + 72 + 16 + 48 */
+	assert_int_equal(cxd_cache_state_size(3, 3), 152);
+	assert_int_equal(cxd_cache_state_size(1, 1), 8 + 24 + 8 + 48);
 	assert_int_equal(cxd_cache_state_size((1ull << 32) - 1, 1),
-			 (((1ull << 32) - 1) * 4 + 4) + 8 * 6 + 48);
+			 (((1ull << 32) - 1) * 4 + 4) + 24 + 8 + 48);
 	assert_int_equal(cxd_cache_state_size(16384, 2048),
-			 16384 * 4 + 2048 * (8 + 8 + 4 + 4 + 4 + 1) + 48);
+			 16384 * 4 + 2048 * (24 + 4) + 48);
 	/* set-associative: one 44-byte set per @ways lines */
 	assert_int_equal(cxd_cache_state_size_ways(16384, 2048, 4),
-			 16384 * 4 + 2048 * (8 + 8 + 4 + 4 + 4 + 1) +
-			 512 * 44);
+			 16384 * 4 + 2048 * (24 + 4) + 512 * 44);
 	assert_int_equal(cxd_cache_state_size_ways(16384, 2048, 2048),
 			 cxd_cache_state_size(16384, 2048));
 	assert_int_equal(cxd_cache_state_size_ways(16384, 2048, 3), 0);

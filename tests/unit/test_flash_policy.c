@@ -50,9 +50,9 @@ static void check_queues(const struct cxd_cache *c)
 		for (i = 0; i < 3; i++) {
 			uint32_t len = 0;
 
-			for (l = qs[i]->head; l != CXD_NO_LINE; l = c->next[l]) {
+			for (l = qs[i]->head; l != CXD_NO_LINE; l = c->lines[l].next) {
 				assert_int_equal(l / c->ways, s);
-				assert_int_equal(c->page_of_line[l] % c->nsets, s);
+				assert_int_equal(c->lines[l].page % c->nsets, s);
 				len++;
 			}
 			assert_int_equal(len, qs[i]->len);

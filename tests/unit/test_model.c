@@ -37,7 +37,7 @@ static void test_state_size(void **state)
 	assert_int_equal(cxd_model_state_size(10, 3, &c),
 			 cxd_cache_state_size(10, 3) + cxd_nand_state_size(&c) +
 			 8);
-	assert_int_equal(cxd_model_state_size(10, 3, &c), 192 + 72 * 8 + 8);
+	assert_int_equal(cxd_model_state_size(10, 3, &c), 176 + 72 * 8 + 8);
 	assert_int_equal(cxd_model_state_size(10, 0, &c), 0);
 	assert_int_equal(cxd_model_state_size(10, 11, &c), 0);
 	assert_int_equal(cxd_model_state_size(10, 3, NULL), 0);
@@ -77,9 +77,9 @@ static void test_init(void **state)
 	for (i = 0; i < 32; i++)
 		assert_int_equal(f->m.nand.die_busy[i], 0);
 	/* every array is 8-byte aligned and inside the buffer */
-	assert_int_equal((uintptr_t)f->m.cache.page_of_line % 8, 0);
-	assert_int_equal((uintptr_t)f->m.cache.next % 8, 0);
-	assert_int_equal((uintptr_t)f->m.cache.prev % 8, 0);
+	assert_int_equal((uintptr_t)f->m.cache.lines % 8, 0);
+	assert_int_equal((uintptr_t)f->m.cache.ghost % 8, 0);
+	assert_int_equal((uintptr_t)f->m.cache.sets % 8, 0);
 	assert_int_equal((uintptr_t)f->m.nand.die_free % 8, 0);
 	assert_true((char *)(f->m.nand.die_busy + 32) <=
 		    (char *)f->mem + cxd_model_state_size(16384, 2048, &c));

@@ -63,16 +63,16 @@ static void check_sets(const struct cxd_cache *c)
 
 	for (s = 0; s < c->nsets; s++) {
 		n = 0;
-		for (l = c->sets[s].main.head; l != CXD_NO_LINE; l = c->next[l]) {
+		for (l = c->sets[s].main.head; l != CXD_NO_LINE; l = c->lines[l].next) {
 			assert_int_equal(l / c->ways, s);
-			assert_int_equal(c->page_of_line[l] % c->nsets, s);
+			assert_int_equal(c->lines[l].page % c->nsets, s);
 			n++;
 		}
-		for (l = c->sets[s].small.head; l != CXD_NO_LINE; l = c->next[l]) {
+		for (l = c->sets[s].small.head; l != CXD_NO_LINE; l = c->lines[l].next) {
 			assert_int_equal(l / c->ways, s);
 			n++;
 		}
-		for (l = c->sets[s].aux.head; l != CXD_NO_LINE; l = c->next[l]) {
+		for (l = c->sets[s].aux.head; l != CXD_NO_LINE; l = c->lines[l].next) {
 			assert_int_equal(l / c->ways, s);
 			n++;
 		}
@@ -207,10 +207,10 @@ static void test_s3fifo(void **state)
 	/* 0 and 1 were used: they move to the main queue; 2 is the victim */
 	assert_int_equal(acc(f, 10), 2);
 	assert_int_equal(f->c.sets[0].main.len, 2);
-	assert_false(f->c.line_flags[f->c.line_of_page[0]] & CXD_LINE_SMALL);
+	assert_false(f->c.lines[f->c.line_of_page[0]].flags & CXD_LINE_SMALL);
 	/* 2 is a ghost: it comes back into the main queue */
 	assert_int_equal(acc(f, 2), 3);
-	assert_false(f->c.line_flags[f->c.line_of_page[2]] & CXD_LINE_SMALL);
+	assert_false(f->c.lines[f->c.line_of_page[2]].flags & CXD_LINE_SMALL);
 	assert_int_equal(f->c.sets[0].main.len, 3);
 	/* one-hit wonders stream through the small queue; 0, 1, 2 stay */
 	for (p = 100; p < 200; p++)
@@ -220,7 +220,7 @@ static void test_s3fifo(void **state)
 	assert_true(cxd_cache_resident(&f->c, 2));
 	/* the ghost holds 9 pages: 3 was forgotten, so it enters small */
 	acc(f, 3);
-	assert_true(f->c.line_flags[f->c.line_of_page[3]] & CXD_LINE_SMALL);
+	assert_true(f->c.lines[f->c.line_of_page[3]].flags & CXD_LINE_SMALL);
 	check_sets(&f->c);
 	pol_free(f);
 
@@ -505,7 +505,7 @@ static void test_switch_keeps_residency(void **state)
 	}
 	/* after the switch to fifo, the victims come in queue order */
 	assert_int_equal(cxd_cache_set_policy(&f->c, CXD_POLICY_FIFO), 0);
-	q = f->c.page_of_line[f->c.sets[0].main.head];
+	q = f->c.lines[f->c.sets[0].main.head].page;
 	assert_int_equal(acc(f, 999), q);
 	/* and every policy keeps working after a switch */
 	for (p = 0; p < CXD_POLICY_NR; p++) {

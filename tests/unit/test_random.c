@@ -37,18 +37,18 @@ static void check_cache(const struct cxd_cache *c, const struct ref_fifo *ref)
 		if (l == CXD_NO_LINE)
 			continue;
 		assert_true(l < c->nlines);
-		assert_int_equal(c->page_of_line[l], p);
+		assert_int_equal(c->lines[l].page, p);
 		resident++;
 	}
 	assert_int_equal(resident, c->used);
 
 	/* the queue links exactly the resident lines, oldest first */
-	for (l = c->sets[0].main.head; l != CXD_NO_LINE; l = c->next[l]) {
+	for (l = c->sets[0].main.head; l != CXD_NO_LINE; l = c->lines[l].next) {
 		assert_true(n < c->used);
-		assert_int_equal(c->prev[l], prev);
-		assert_int_equal(c->line_of_page[c->page_of_line[l]], l);
+		assert_int_equal(c->lines[l].prev, prev);
+		assert_int_equal(c->line_of_page[c->lines[l].page], l);
 		k = (ref->head + n) % ref->nlines;
-		assert_int_equal(c->page_of_line[l], ref->ring[k]);
+		assert_int_equal(c->lines[l].page, ref->ring[k]);
 		prev = l;
 		n++;
 	}
@@ -58,9 +58,9 @@ static void check_cache(const struct cxd_cache *c, const struct ref_fifo *ref)
 
 	/* the free list holds the rest */
 	n = 0;
-	for (l = c->sets[0].free_head; l != CXD_NO_LINE; l = c->next[l]) {
+	for (l = c->sets[0].free_head; l != CXD_NO_LINE; l = c->lines[l].next) {
 		assert_true(n < c->nlines);
-		assert_int_equal(c->page_of_line[l], CXD_NO_PAGE);
+		assert_int_equal(c->lines[l].page, CXD_NO_PAGE32);
 		n++;
 	}
 	assert_int_equal(n, c->nlines - c->used);

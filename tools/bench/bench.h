@@ -267,6 +267,9 @@ struct dev_stats {
 	uint64_t writebacks;
 	uint64_t miss_ns_total;
 	uint64_t model_ns_total;
+	uint64_t fault_model_ns_total;	/* 0 on a module without the stage counters */
+	uint64_t fault_unmap_ns_total;
+	uint64_t fault_unmaps;
 };
 
 void devinfo_find(const char *path, dev_t rdev, struct dev_info *di);
@@ -322,6 +325,9 @@ struct result {
 	uint64_t model_miss_ns;		/* mean modeled miss, 0 if unknown */
 	double model_mean_ns;		/* the same, not rounded */
 	double kernel_miss_mean_ns;	/* miss_ns_total / misses, 0 if unknown */
+	double kernel_model_mean_ns;	/* fault_model_ns_total / misses */
+	double kernel_unmap_mean_ns;	/* fault_unmap_ns_total / misses */
+	double unmaps_per_miss;		/* fault_unmaps / misses */
 	uint64_t data_thr_ns;		/* Otsu threshold, 0 if none */
 	struct lat_summary hits, misses, all;
 	struct lat_summary *thread_all;	/* [threads] */

@@ -129,14 +129,18 @@ int devstats_read(const struct dev_info *di, struct dev_stats *s)
 	static const struct {
 		const char *file;
 		size_t off;
+		bool optional;	/* newer counter: 0 if the module lacks it */
 	} fields[] = {
-		{ "stats/misses",		offsetof(struct dev_stats, misses) },
-		{ "stats/minor_hits",		offsetof(struct dev_stats, minor_hits) },
-		{ "stats/evictions",		offsetof(struct dev_stats, evictions) },
-		{ "stats/dirty_evictions",	offsetof(struct dev_stats, dirty_evictions) },
-		{ "stats/writebacks",		offsetof(struct dev_stats, writebacks) },
-		{ "stats/miss_ns_total",	offsetof(struct dev_stats, miss_ns_total) },
-		{ "stats/model_ns_total",	offsetof(struct dev_stats, model_ns_total) },
+		{ "stats/misses",		offsetof(struct dev_stats, misses), false },
+		{ "stats/minor_hits",		offsetof(struct dev_stats, minor_hits), false },
+		{ "stats/evictions",		offsetof(struct dev_stats, evictions), false },
+		{ "stats/dirty_evictions",	offsetof(struct dev_stats, dirty_evictions), false },
+		{ "stats/writebacks",		offsetof(struct dev_stats, writebacks), false },
+		{ "stats/miss_ns_total",	offsetof(struct dev_stats, miss_ns_total), false },
+		{ "stats/model_ns_total",	offsetof(struct dev_stats, model_ns_total), false },
+		{ "stats/fault_model_ns_total",	offsetof(struct dev_stats, fault_model_ns_total), true },
+		{ "stats/fault_unmap_ns_total",	offsetof(struct dev_stats, fault_unmap_ns_total), true },
+		{ "stats/fault_unmaps",		offsetof(struct dev_stats, fault_unmaps), true },
 	};
 	size_t i;
 	int ret;
@@ -145,7 +149,7 @@ int devstats_read(const struct dev_info *di, struct dev_stats *s)
 	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 		ret = read_u64(di->dir, fields[i].file,
 			       (uint64_t *)((char *)s + fields[i].off));
-		if (ret)
+		if (ret && !(fields[i].optional && ret == -ENOENT))
 			return ret;
 	}
 	return 0;
@@ -183,6 +187,9 @@ void devstats_sub(const struct dev_stats *a, const struct dev_stats *b,
 	out->writebacks = a->writebacks - b->writebacks;
 	out->miss_ns_total = a->miss_ns_total - b->miss_ns_total;
 	out->model_ns_total = a->model_ns_total - b->model_ns_total;
+	out->fault_model_ns_total = a->fault_model_ns_total - b->fault_model_ns_total;
+	out->fault_unmap_ns_total = a->fault_unmap_ns_total - b->fault_unmap_ns_total;
+	out->fault_unmaps = a->fault_unmaps - b->fault_unmaps;
 }
 
 /** devstats_add() - @acc += @d, counter by counter. */
@@ -195,4 +202,7 @@ void devstats_add(struct dev_stats *acc, const struct dev_stats *d)
 	acc->writebacks += d->writebacks;
 	acc->miss_ns_total += d->miss_ns_total;
 	acc->model_ns_total += d->model_ns_total;
+	acc->fault_model_ns_total += d->fault_model_ns_total;
+	acc->fault_unmap_ns_total += d->fault_unmap_ns_total;
+	acc->fault_unmaps += d->fault_unmaps;
 }

@@ -459,6 +459,9 @@ static void pick_threshold(const struct opts *o, struct result *r,
 		r->model_miss_ns = r->delta.model_ns_total / r->delta.misses;
 		r->model_mean_ns = (double)r->delta.model_ns_total / (double)r->delta.misses;
 		r->kernel_miss_mean_ns = (double)r->delta.miss_ns_total / (double)r->delta.misses;
+		r->kernel_model_mean_ns = (double)r->delta.fault_model_ns_total / (double)r->delta.misses;
+		r->kernel_unmap_mean_ns = (double)r->delta.fault_unmap_ns_total / (double)r->delta.misses;
+		r->unmaps_per_miss = (double)r->delta.fault_unmaps / (double)r->delta.misses;
 	}
 
 	switch (o->thr_mode) {

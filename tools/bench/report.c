@@ -73,6 +73,11 @@ static struct json_object *stats_json(const struct dev_stats *s)
 	json_object_object_add(o, "miss_ns_total", json_object_new_uint64(s->miss_ns_total));
 	json_object_object_add(o, "model_ns_total",
 			       json_object_new_uint64(s->model_ns_total));
+	json_object_object_add(o, "fault_model_ns_total",
+			       json_object_new_uint64(s->fault_model_ns_total));
+	json_object_object_add(o, "fault_unmap_ns_total",
+			       json_object_new_uint64(s->fault_unmap_ns_total));
+	json_object_object_add(o, "fault_unmaps", json_object_new_uint64(s->fault_unmaps));
 	return o;
 }
 
@@ -171,6 +176,12 @@ static struct json_object *target_json(const struct opts *o, const struct timer_
 		json_object_object_add(x, "model_mean_ns", json_object_new_double(r->model_mean_ns));
 		json_object_object_add(x, "kernel_miss_mean_ns",
 				       json_object_new_double(r->kernel_miss_mean_ns));
+		json_object_object_add(x, "kernel_model_mean_ns",
+				       json_object_new_double(r->kernel_model_mean_ns));
+		json_object_object_add(x, "kernel_unmap_mean_ns",
+				       json_object_new_double(r->kernel_unmap_mean_ns));
+		json_object_object_add(x, "unmaps_per_miss",
+				       json_object_new_double(r->unmaps_per_miss));
 		json_object_object_add(root, "model", x);
 	} else {
 		json_object_object_add(root, "device_stats", NULL);

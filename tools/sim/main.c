@@ -421,9 +421,16 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 				i + 1, page, mc.npages);
 			goto fail;
 		}
-		/* the page table entry of an access a few ahead (a hint only) */
+		/*
+		 * The model state of accesses a few ahead, in three steps
+		 * (page table entry, line, its queue neighbours): hints only.
+		 */
 		if (i + 16 < t->n)
-			__builtin_prefetch(&m.cache.line_of_page[trace_page(recs[i + 16])]);
+			cxd_cache_warm(&m.cache, trace_page(recs[i + 16]), CXD_WARM_PAGE);
+		if (i + 8 < t->n)
+			cxd_cache_warm(&m.cache, trace_page(recs[i + 8]), CXD_WARM_LINE);
+		if (i + 4 < t->n)
+			cxd_cache_warm(&m.cache, trace_page(recs[i + 4]), CXD_WARM_LINKS);
 		if (write)
 			out->writes++;
 		else
