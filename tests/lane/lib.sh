@@ -103,18 +103,7 @@ lane_boot() {
 	local kernel=$1 initrd=$2 console=$3 taplog=$4 tmo=$5
 	shift 5
 	local append="console=ttyS0,115200 panic=-1 memmap=1G\$4G mitigations=off"
-	# tsc=reliable: under TCG the kernel marks the TSC unstable and falls
-	# back to the HPET, whose every read is an MMIO exit under QEMU's
-	# global lock. A miss wait spins on ktime_get_ns(), so one vCPU's spin
-	# starved the other of that lock: soft lockups inside rep-string
-	# copies (wp_page_copy, clear_page) in 65-node-latency under load.
-	# QEMU's TSC is one host-derived count for every vCPU, so it is
-	# monotonic and synchronized. Only with multi-threaded TCG: under
-	# -icount (LANE_QEMU_ACCEL, bench.sh) the vCPUs take turns in one
-	# thread, and docs/performance.md's figures were measured on the HPET.
-	local tsc=tsc=reliable
-	[ -z "${LANE_QEMU_ACCEL:-}" ] || tsc=
-	append="$append nmi_watchdog=0 $tsc $*"
+	append="$append nmi_watchdog=0 $*"
 	local numa=(
 		-object memory-backend-ram,id=m0,size=1536M
 		-object memory-backend-ram,id=m1,size=1536M
