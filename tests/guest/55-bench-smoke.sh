@@ -56,16 +56,18 @@ d=$(echo "$line" | sed -n 's/^misses: classified \([0-9]*\), device \([0-9]*\), 
 cmp_ok "${d:-0}" -gt 100 "random pattern: the device counted misses ($d)"
 cmp_ok "${c:-0}" -gt 100 "random pattern: some accesses classified as misses ($c)"
 hits=$(grep '^  hits ' /tmp/b2.txt | awk '{ print $2 }')
-cmp_ok "${hits:-0}" -gt 100 "random pattern: some hits ($hits)"
 diff=$(( ${c:-0} > ${d:-0} ? ${c:-0} - ${d:-0} : ${d:-0} - ${c:-0} ))
 # The debug kernel (cxdvirt_debug=1: KASAN, lockdep) delays hits past the
 # threshold by amounts that vary from run to run (15% was enough once, 53%
-# was seen with the node-mode and in-flight work merged): a timing property,
-# checked on the stock kernels only.
+# was seen with the node-mode and in-flight work merged; under host load
+# only 23 of 1024 accesses stayed below it): timing properties, checked on
+# the stock kernels only.
 PCT=5
 if [ "${cxdvirt_debug:-0}" = 1 ]; then
+	skip "random pattern: some hits ($hits)" "timing classification on the debug kernel"
 	skip "classified and counted misses within $PCT% ($c vs $d)" "timing classification on the debug kernel"
 else
+	cmp_ok "${hits:-0}" -gt 100 "random pattern: some hits ($hits)"
 	cmp_ok $((diff * 100)) -le $(( ${d:-0} * PCT )) "classified and counted misses within $PCT% ($c vs $d)"
 fi
 
