@@ -333,12 +333,6 @@ static vm_fault_t cxd_mkwrite(struct vm_fault *vmf)
 	return 0;
 }
 
-/* A reserved range's special PTE (no struct page). */
-static vm_fault_t cxd_pfn_mkwrite(struct vm_fault *vmf)
-{
-	return cxd_mkwrite(vmf);
-}
-
 /*
  * A runtime page's PTE. The core expects the page locked on success
  * (VM_FAULT_LOCKED), as for page-cache pages: it then sets the PTE
@@ -407,7 +401,7 @@ static const struct vm_operations_struct cxd_vm_ops = {
 	.close		= cxd_vm_close,
 	.fault		= cxd_fault,
 	.page_mkwrite	= cxd_page_mkwrite,
-	.pfn_mkwrite	= cxd_pfn_mkwrite,
+	.pfn_mkwrite	= cxd_mkwrite,	/* a reserved range's special PTE */
 	.access		= cxd_vm_access,
 };
 
