@@ -153,6 +153,20 @@ check: deps
 	$(MAKE) check-dkms
 	$(MAKE) check-acpi
 
+# The kernel-doc comments of the module and the model, checked with the
+# kernel's own scripts/kernel-doc (from KDIR): any warning fails.
+.PHONY: kernel-doc
+KDOC_SRCS = $(sort $(wildcard driver/*.[ch] driver/*/*.[ch] hotplug/*.[ch] \
+		include/cxdvirt/*.h))
+kernel-doc:
+	@out=$$($(KDIR)/scripts/kernel-doc -none $(KDOC_SRCS) 2>&1); \
+	if [ -n "$$out" ]; then \
+		echo "$$out"; \
+		echo "kernel-doc: $$(echo "$$out" | wc -l) warnings"; \
+		exit 1; \
+	fi; \
+	echo "kernel-doc: clean ($(words $(KDOC_SRCS)) files)"
+
 # The stress test (tests/guest/85-stress.sh) alone, for longer: STRESS_SECONDS
 # (default 300) of the content-checked stress in one guest; STRESS_SEED
 # replays a run (the seed is printed in tests/lane/out/tap/85-stress.tap).
