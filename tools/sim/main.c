@@ -332,8 +332,7 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 			mc.npages = mc.nlines;
 	}
 	if (t->n && t->max_page >= mc.npages) {
-		cxu_err(
-			"page %" PRIu64 " beyond the capacity (%" PRIu64 " pages)",
+		cxu_err("page %" PRIu64 " beyond the capacity (%" PRIu64 " pages)",
 			t->max_page, mc.npages);
 		return -1;
 	}
@@ -347,8 +346,7 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 		return -1;
 	}
 	if (!cxd_model_cfg_state_size(&mc)) {
-		cxu_err(
-			"bad cache shape (lines %u, ways %u, pages %" PRIu64 ")",
+		cxu_err("bad cache shape (lines %u, ways %u, pages %" PRIu64 ")",
 			mc.nlines, mc.ways, mc.npages);
 		return -1;
 	}
