@@ -52,6 +52,14 @@ MODEL_HDRS := $(wildcard include/cxdvirt/*.h)
 TOOLS := tools/cxdvirt-dev tools/cxdvirt-bench tools/cxdvirt-sim
 MODEL_LIB := tools/libcxdmodel.a
 
+# What the three tools share (tools/lib/, prefix cxu_): messages, number
+# and size parsing, configfs/sysfs access, latency percentiles and JSON.
+UTIL_SRCS := $(wildcard tools/lib/*.c)
+UTIL_OBJS := $(patsubst tools/lib/%.c,tools/obj/lib/%.o,$(UTIL_SRCS))
+UTIL_HDRS := $(wildcard tools/lib/*.h)
+UTIL_LIB := tools/libcxu.a
+TOOLS_CFLAGS := $(TOOLS_CFLAGS_DEV) -Itools/lib
+
 .PHONY: all module tools deps check unit guest demo clean sparse checkpatch man-lint
 
 all: module tools
@@ -67,7 +75,7 @@ sparse:
 checkpatch:
 	tests/lane/checkpatch.sh
 
-tools: $(TOOLS) $(MODEL_LIB)
+tools: $(TOOLS) $(MODEL_LIB) $(UTIL_LIB)
 
 tools/obj/model/%.o: driver/model/%.c $(MODEL_HDRS)
 	@mkdir -p $(dir $@)
@@ -77,18 +85,27 @@ $(MODEL_LIB): $(MODEL_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-tools/cxdvirt-dev: $(wildcard tools/dev/*.c tools/dev/*.h) $(MODEL_LIB)
-	$(CC) $(CFLAGS) $(TOOLS_CFLAGS_DEV) -o $@ $(filter %.c,$^) $(MODEL_LIB) $(TOOLS_LIBS_DEV) $(DEV_LIBS_DAXCTL)
+tools/obj/lib/%.o: tools/lib/%.c $(UTIL_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(TOOLS_CFLAGS) -c -o $@ $<
 
-tools/cxdvirt-bench: $(wildcard tools/bench/*.c tools/bench/*.h) $(MODEL_LIB)
-	$(CC) $(CFLAGS) $(TOOLS_CFLAGS_DEV) -pthread -o $@ $(filter %.c,$^) $(MODEL_LIB) $(TOOLS_LIBS_DEV) -lnuma -lm
+$(UTIL_LIB): $(UTIL_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+tools/cxdvirt-dev: $(wildcard tools/dev/*.c tools/dev/*.h) $(MODEL_LIB) $(UTIL_LIB)
+	$(CC) $(CFLAGS) $(TOOLS_CFLAGS) -o $@ $(filter %.c,$^) $(MODEL_LIB) $(UTIL_LIB) $(TOOLS_LIBS_DEV) $(DEV_LIBS_DAXCTL)
+
+# cxdvirt-bench measures a device from outside: it needs no model code.
+tools/cxdvirt-bench: $(wildcard tools/bench/*.c tools/bench/*.h) $(UTIL_LIB)
+	$(CC) $(CFLAGS) $(TOOLS_CFLAGS) -pthread -o $@ $(filter %.c,$^) $(UTIL_LIB) $(TOOLS_LIBS_DEV) -lnuma -lm
 
 # cxdvirt-sim compiles the model's sources with its own, with link-time
 # optimisation: the replay loop calls the model's small functions (lookup,
 # touch, fill) once or more per access, and inlining them across files is
 # about a quarter of its replay time (docs/performance.md, bench-sim).
-tools/cxdvirt-sim: $(wildcard tools/sim/*.c tools/sim/*.h) $(MODEL_SRCS) $(MODEL_HDRS)
-	$(CC) $(CFLAGS) -flto $(TOOLS_CFLAGS_DEV) -o $@ $(filter %.c,$^) $(TOOLS_LIBS_DEV)
+tools/cxdvirt-sim: $(wildcard tools/sim/*.c tools/sim/*.h) $(MODEL_SRCS) $(MODEL_HDRS) $(UTIL_LIB)
+	$(CC) $(CFLAGS) -flto $(TOOLS_CFLAGS) -o $@ $(filter %.c,$^) $(UTIL_LIB) $(TOOLS_LIBS_DEV)
 
 deps:
 	tests/lane/install-deps.sh
@@ -117,7 +134,7 @@ fuzz: $(FUZZ_BIN)
 	$(FUZZ_BIN) $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
 		-artifact_prefix=tests/fuzz/build/ tests/fuzz/build/corpus
 
-unit: $(MODEL_LIB) $(TOOLS)
+unit: $(MODEL_LIB) $(UTIL_LIB) $(TOOLS)
 	$(MAKE) -C tests/unit run
 	prove -e bash tests/tools/*.sh
 
@@ -216,8 +233,8 @@ bench-model: $(BENCH_MODEL)
 # into docs/performance.md ("Simulator speed"). SIM_BENCH_N sets the length.
 .PHONY: bench-sim
 GEN_TRACE := tests/bench/gen-trace
-$(GEN_TRACE): tests/bench/gen-trace.c tools/sim/trace_bin.c tools/sim/sim.h $(MODEL_HDRS)
-	$(CC) $(CFLAGS) -o $@ tests/bench/gen-trace.c tools/sim/trace_bin.c
+$(GEN_TRACE): tests/bench/gen-trace.c tools/sim/trace_bin.c tools/sim/sim.h $(MODEL_HDRS) $(UTIL_LIB)
+	$(CC) $(CFLAGS) -Itools/lib -o $@ tests/bench/gen-trace.c tools/sim/trace_bin.c $(UTIL_LIB)
 
 # SIM_BENCH_BASE=PATH also replays with an older cxdvirt-sim (a `before`
 # column, interleaved rounds, the JSON of both compared).
@@ -357,5 +374,5 @@ demo: deps
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
-	rm -rf tools/obj $(MODEL_LIB) $(TOOLS) $(BENCH_MODEL) $(GEN_TRACE)
+	rm -rf tools/obj $(MODEL_LIB) $(UTIL_LIB) $(TOOLS) $(BENCH_MODEL) $(GEN_TRACE)
 	-$(MAKE) -C tests/unit clean

@@ -8,10 +8,13 @@
  *   probe.c     the page set of each thread, building the chase, timed and
  *               eviction passes
  *   timer.c     clock_gettime() and rdtscp timers, calibration, overhead
- *   classify.c  hit/miss threshold and percentiles
+ *   classify.c  hit/miss threshold from the latencies alone
  *   devstats.c  the device's sysfs counters (absent for other targets)
  *   report.c    text, JSON and CSV reports
  *   plot.c      latency CDF: data file and gnuplot PNG
+ *
+ * Messages, number parsing, the sysfs reads and the percentiles are the
+ * tools' library (tools/lib/: cxu_msg.h, cxu_num.h, cxu_devfs.h, cxu_lat.h).
  */
 #ifndef CXDVIRT_BENCH_H
 #define CXDVIRT_BENCH_H
@@ -22,21 +25,19 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "cxu_lat.h"
+#include "cxu_msg.h"
+#include "cxu_num.h"
+
 #ifndef CXDVIRT_VERSION
 #define CXDVIRT_VERSION "0.2.0"
 #endif
 
 #define PROG "cxdvirt-bench"
 
-#define EXIT_OK		0
-#define EXIT_ERR	1
-#define EXIT_USAGE	2
-
 #define MAX_NOTES	12
 #define MAX_THREADS	256
 #define MAX_TARGETS	16
-
-void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ----------------------------------------------------------- timer.c -- */
 
@@ -233,25 +234,7 @@ void probe_pass(struct pass_args *a);
 
 /* -------------------------------------------------------- classify.c -- */
 
-/**
- * struct lat_summary - percentiles (nearest rank) of a set of latencies.
- * All times in ns; zero when @count is 0.
- */
-struct lat_summary {
-	uint64_t count;
-	double mean_ns;
-	uint64_t p50_ns;
-	uint64_t p90_ns;
-	uint64_t p99_ns;
-	uint64_t p999_ns;
-	uint64_t p9999_ns;
-	uint64_t max_ns;
-};
-
 uint64_t threshold_from_data(const uint64_t *lat, size_t n);
-void summarize(const uint64_t *sorted, size_t n, struct lat_summary *s);
-void sort_u64(uint64_t *v, size_t n);
-uint64_t quantile_rank(const uint64_t *sorted, size_t n, double q);
 
 /* -------------------------------------------------------- devstats.c -- */
 
@@ -329,8 +312,8 @@ struct result {
 	double kernel_unmap_mean_ns;	/* fault_unmap_ns_total / misses */
 	double unmaps_per_miss;		/* fault_unmaps / misses */
 	uint64_t data_thr_ns;		/* Otsu threshold, 0 if none */
-	struct lat_summary hits, misses, all;
-	struct lat_summary *thread_all;	/* [threads] */
+	struct cxu_lat_summary hits, misses, all;
+	struct cxu_lat_summary *thread_all;	/* [threads] */
 	uint64_t classified_misses;
 	bool have_delta;		/* device counters for measured passes */
 	struct dev_stats delta;

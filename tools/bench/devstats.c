@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The device's own counters, from /sys/class/cxdvirt/<basename of the
- * device node>/ (root overridable with CXDVIRT_SYSFS), falling back to
- * /sys/dev/char/MAJ:MIN/ for a node with another name. A regular file has
- * none; the caller says so.
+ * device node>/ (cxu_sysfs_root(): CXDVIRT_SYSFS moves it), falling back
+ * to /sys/dev/char/MAJ:MIN/ for a node with another name; its NAND timing
+ * from configfs (cxu_dev_path()). A regular file has none; the caller says
+ * so. The reads are the tools' library's (tools/lib/cxu_devfs.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -18,40 +18,33 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "cxu_devfs.h"
 
-static int read_text(const char *dir, const char *rel, char *buf, size_t len)
+/* @dir/@rel into @path; an error if it does not fit. */
+static int dir_path(const char *dir, const char *rel, char *path, size_t len)
 {
-	char path[4096 + 64];
-	ssize_t r;
-	int fd;
+	int n = snprintf(path, len, "%s/%s", dir, rel);
 
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	r = read(fd, buf, len - 1);
-	close(fd);
-	if (r < 0)
-		return -EIO;
-	while (r && (buf[r - 1] == '\n' || buf[r - 1] == ' '))
-		r--;
-	buf[r] = '\0';
-	return 0;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
 static int read_u64(const char *dir, const char *rel, uint64_t *v)
 {
-	char buf[64], *end;
+	char path[4096 + 64];
 	int ret;
 
-	ret = read_text(dir, rel, buf, sizeof(buf));
-	if (ret)
-		return ret;
-	errno = 0;
-	*v = strtoull(buf, &end, 0);
-	if (errno || end == buf || *end)
-		return -EINVAL;
-	return 0;
+	ret = dir_path(dir, rel, path, sizeof(path));
+	return ret ? ret : cxu_read_u64(path, v);
+}
+
+/* A configfs attribute of device @name holding one number. */
+static int attr_u64(const char *name, const char *attr, uint64_t *v)
+{
+	char path[4096];
+	int ret;
+
+	ret = cxu_dev_path(name, attr, path, sizeof(path));
+	return ret ? ret : cxu_read_u64(path, v);
 }
 
 static bool has_stats(const char *dir)
@@ -65,39 +58,32 @@ static bool has_stats(const char *dir)
 /* The shortest modeled miss, from the device's configfs NAND timing. */
 static void min_miss(struct dev_info *di)
 {
-	const char *root = getenv("CXDVIRT_CONFIGFS");
 	uint64_t tr, nps, mbps, xfer;
-	char dir[4096 + 96];
 
 	di->min_miss_ns = 0;
-	if (!root || !*root)
-		root = "/sys/kernel/config/cxdvirt";
 	if (!di->name[0])
 		return;
-	snprintf(dir, sizeof(dir), "%s/%s", root, di->name);
-	if (read_u64(dir, "t_read_ns", &tr) || read_u64(dir, "nand_page_size", &nps) ||
-	    read_u64(dir, "channel_mbps", &mbps) || !mbps)
+	if (attr_u64(di->name, "t_read_ns", &tr) || attr_u64(di->name, "nand_page_size", &nps) ||
+	    attr_u64(di->name, "channel_mbps", &mbps) || !mbps)
 		return;
 	xfer = (nps * 1000 + mbps - 1) / mbps;
 	di->min_miss_ns = nps > (uint64_t)sysconf(_SC_PAGESIZE) ? xfer : tr + xfer;
 }
 
 /**
- * devinfo_find() - locate the sysfs directory of the device node @path.
- * @path:	the device node (its basename names the sysfs directory).
+ * devinfo_find() - locate the sysfs directory of the device node @node.
+ * @node:	the device node (its basename names the sysfs directory).
  * @rdev:	its device number, for the /sys/dev/char fallback.
  * @di:		filled; @di->have_stats is false if nothing was found.
  */
-void devinfo_find(const char *path, dev_t rdev, struct dev_info *di)
+void devinfo_find(const char *node, dev_t rdev, struct dev_info *di)
 {
-	const char *root = getenv("CXDVIRT_SYSFS");
-	char *copy = strdup(path);
+	char path[4096 + 64];
+	char *copy = strdup(node);
 
 	memset(di, 0, sizeof(*di));
-	if (!root || !*root)
-		root = "/sys/class/cxdvirt";
 	if (copy) {
-		snprintf(di->dir, sizeof(di->dir), "%s/%s", root, basename(copy));
+		snprintf(di->dir, sizeof(di->dir), "%s/%s", cxu_sysfs_root(), basename(copy));
 		free(copy);
 		di->have_stats = has_stats(di->dir);
 	}
@@ -108,7 +94,8 @@ void devinfo_find(const char *path, dev_t rdev, struct dev_info *di)
 	}
 	if (!di->have_stats)
 		return;
-	if (read_text(di->dir, "name", di->name, sizeof(di->name)))
+	if (dir_path(di->dir, "name", path, sizeof(path)) ||
+	    cxu_read_file(path, di->name, sizeof(di->name)))
 		di->name[0] = '\0';
 	if (read_u64(di->dir, "capacity", &di->capacity))
 		di->capacity = 0;
@@ -162,18 +149,11 @@ int devstats_read(const struct dev_info *di, struct dev_stats *s)
  */
 int devstats_reset(const struct dev_info *di)
 {
-	char path[4096 + 16];
-	int fd, ret = 0;
+	char path[4096 + 64];
+	int ret;
 
-	snprintf(path, sizeof(path), "%s/stats/reset", di->dir);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, "1", 1) != 1)
-		ret = -errno;
-	if (close(fd) && !ret)
-		ret = -errno;
-	return ret;
+	ret = dir_path(di->dir, "stats/reset", path, sizeof(path));
+	return ret ? ret : cxu_write_file(path, "1");
 }
 
 /** devstats_sub() - @out = @a - @b, counter by counter. */

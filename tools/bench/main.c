@@ -22,7 +22,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,53 +90,6 @@ static const char *const usage_text =
 	"Latencies include the cost of the timer, which is measured and printed\n"
 	"but not subtracted. Exit status: 0 ok, 1 error, 2 usage.\n";
 
-/**
- * err_msg() - print "cxdvirt-bench: <message>" and a newline to stderr.
- * @fmt:	printf format.
- */
-void err_msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-static int usage_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (fmt) {
-		fputs(PROG ": ", stderr);
-		va_start(ap, fmt);
-		vfprintf(stderr, fmt, ap);
-		va_end(ap);
-		fputc('\n', stderr);
-	}
-	fputs("Try '" PROG " --help'.\n", stderr);
-	return EXIT_USAGE;
-}
-
-/* A whole decimal or 0x-hex number, nothing else. */
-static int parse_num(const char *s, uint64_t *out)
-{
-	char *end;
-
-	if (!*s || *s == '-' || *s == '+' || *s == ' ' || *s == '\t')
-		return -EINVAL;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && !s[2])
-		return -EINVAL;
-	errno = 0;
-	*out = strtoull(s, &end, s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
-	if (errno || *end)
-		return -EINVAL;
-	return 0;
-}
-
 static void on_sigbus(int sig)
 {
 	static const char msg[] = PROG ": SIGBUS: an access beyond the end of "
@@ -152,9 +104,9 @@ static void on_sigbus(int sig)
 static int add_target(struct opts *o, const char *spec)
 {
 	if (o->ntargets >= MAX_TARGETS)
-		return usage_err("at most %d targets", MAX_TARGETS);
+		return cxu_usage_err(NULL, "at most %d targets", MAX_TARGETS);
 	if (target_parse(spec, &o->targets[o->ntargets]))
-		return usage_err("--target %s: expected a path, anon or node:N", spec);
+		return cxu_usage_err(NULL, "--target %s: expected a path, anon or node:N", spec);
 	o->ntargets++;
 	return 0;
 }
@@ -222,23 +174,23 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'L':
 			if (!o->ntargets)
-				return usage_err("--label %s: names the --target given before it",
-						 optarg);
+				return cxu_usage_err(NULL, "--label %s: names the --target given before it",
+						     optarg);
 			snprintf(o->targets[o->ntargets - 1].label, sizeof(o->targets[0].label),
 				 "%s", optarg);
 			break;
 		case 'n':
-			if (parse_num(optarg, &o->pages) || !o->pages)
-				return usage_err("--pages %s: expected a page count >= 1", optarg);
+			if (cxu_parse_u64(optarg, &o->pages) || !o->pages)
+				return cxu_usage_err(NULL, "--pages %s: expected a page count >= 1", optarg);
 			break;
 		case 'p':
-			if (parse_num(optarg, &v) || !v || v > 1000000)
-				return usage_err("--passes %s: expected 1..1000000", optarg);
+			if (cxu_parse_u64(optarg, &v) || !v || v > 1000000)
+				return cxu_usage_err(NULL, "--passes %s: expected 1..1000000", optarg);
 			o->passes = (unsigned int)v;
 			break;
 		case OPT_WARMUP:
-			if (parse_num(optarg, &v) || v > 1000)
-				return usage_err("--warmup %s: expected 0..1000", optarg);
+			if (cxu_parse_u64(optarg, &v) || v > 1000)
+				return cxu_usage_err(NULL, "--warmup %s: expected 0..1000", optarg);
 			o->warmup = (unsigned int)v;
 			o->warmup_set = true;
 			break;
@@ -252,34 +204,34 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			else if (!strcmp(optarg, "stride"))
 				o->pattern = PATTERN_STRIDE;
 			else
-				return usage_err("--pattern %s: expected chase, seq, random or stride",
-						 optarg);
+				return cxu_usage_err(NULL, "--pattern %s: expected chase, seq, random or stride",
+						     optarg);
 			break;
 		case OPT_STRIDE:
-			if (parse_num(optarg, &o->stride) || !o->stride || o->stride > (1ull << 32))
-				return usage_err("--stride %s: expected 1..2^32 pages", optarg);
+			if (cxu_parse_u64(optarg, &o->stride) || !o->stride || o->stride > (1ull << 32))
+				return cxu_usage_err(NULL, "--stride %s: expected 1..2^32 pages", optarg);
 			stride_set = true;
 			break;
 		case OPT_OFFSET:
-			if (parse_num(optarg, &o->offset) || o->offset > (1ull << 40))
-				return usage_err("--offset %s: expected a page number", optarg);
+			if (cxu_parse_u64(optarg, &o->offset) || o->offset > (1ull << 40))
+				return cxu_usage_err(NULL, "--offset %s: expected a page number", optarg);
 			break;
 		case 's':
-			if (parse_num(optarg, &o->seed))
-				return usage_err("--seed %s: expected a number", optarg);
+			if (cxu_parse_u64(optarg, &o->seed))
+				return cxu_usage_err(NULL, "--seed %s: expected a number", optarg);
 			break;
 		case 'w':
 			errno = 0;
 			o->write_ratio = strtod(optarg, &end);
 			if (errno || end == optarg || *end || !(o->write_ratio >= 0.0) ||
 			    o->write_ratio > 1.0)
-				return usage_err("--write-ratio %s: expected 0..1", optarg);
+				return cxu_usage_err(NULL, "--write-ratio %s: expected 0..1", optarg);
 			break;
 		case OPT_ACCESS:
-			if (parse_num(optarg, &v) || v < 8 || v % 8 ||
+			if (cxu_parse_u64(optarg, &v) || v < 8 || v % 8 ||
 			    v > (uint64_t)sysconf(_SC_PAGESIZE))
-				return usage_err("--access-size %s: expected a multiple of 8, 8..page size",
-						 optarg);
+				return cxu_usage_err(NULL, "--access-size %s: expected a multiple of 8, 8..page size",
+						     optarg);
 			o->access_bytes = (unsigned int)v;
 			break;
 		case OPT_COLD:
@@ -289,25 +241,25 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->thp = true;
 			break;
 		case 'T':
-			if (parse_num(optarg, &v) || !v || v > MAX_THREADS)
-				return usage_err("--threads %s: expected 1..%d", optarg, MAX_THREADS);
+			if (cxu_parse_u64(optarg, &v) || !v || v > MAX_THREADS)
+				return cxu_usage_err(NULL, "--threads %s: expected 1..%d", optarg, MAX_THREADS);
 			o->threads = (unsigned int)v;
 			break;
 		case OPT_SHARED:
 			o->shared = true;
 			break;
 		case OPT_TSTEP:
-			if (parse_num(optarg, &o->thread_step) || !o->thread_step ||
+			if (cxu_parse_u64(optarg, &o->thread_step) || !o->thread_step ||
 			    o->thread_step > (1ull << 40))
-				return usage_err("--thread-step %s: expected a page count >= 1", optarg);
+				return cxu_usage_err(NULL, "--thread-step %s: expected a page count >= 1", optarg);
 			break;
 		case 'e':
 			o->evict = true;
 			break;
 		case OPT_EVICT_PAGES:
-			if (parse_num(optarg, &o->evict_pages) || !o->evict_pages)
-				return usage_err("--evict-pages %s: expected a page count >= 1",
-						 optarg);
+			if (cxu_parse_u64(optarg, &o->evict_pages) || !o->evict_pages)
+				return cxu_usage_err(NULL, "--evict-pages %s: expected a page count >= 1",
+						     optarg);
 			o->evict = true;
 			break;
 		case OPT_THRESHOLD:
@@ -317,11 +269,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				o->thr_mode = THR_MODEL;
 			else if (!strcmp(optarg, "data"))
 				o->thr_mode = THR_DATA;
-			else if (!parse_num(optarg, &o->thr_user_ns) && o->thr_user_ns)
+			else if (!cxu_parse_u64(optarg, &o->thr_user_ns) && o->thr_user_ns)
 				o->thr_mode = THR_USER;
 			else
-				return usage_err("--threshold %s: expected auto, model, data or ns",
-						 optarg);
+				return cxu_usage_err(NULL, "--threshold %s: expected auto, model, data or ns",
+						     optarg);
 			break;
 		case OPT_NO_RESET:
 			o->no_reset = true;
@@ -332,7 +284,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			else if (!strcmp(optarg, "rdtscp") || !strcmp(optarg, "tsc"))
 				o->timer = TIMER_TSC;
 			else
-				return usage_err("--timer %s: expected clock or rdtscp", optarg);
+				return cxu_usage_err(NULL, "--timer %s: expected clock or rdtscp", optarg);
 			break;
 		case 'j':
 			o->json = true;
@@ -359,28 +311,28 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			printf(PROG " " CXDVIRT_VERSION "\n");
 			exit(EXIT_OK);
 		default:
-			return usage_err(NULL);
+			return cxu_usage_err(NULL, NULL);
 		}
 	}
 	if (optind < argc)
-		return usage_err("unexpected '%s'", argv[optind]);
+		return cxu_usage_err(NULL, "unexpected '%s'", argv[optind]);
 	if (o->plot_from) {
 		if (!o->plot || o->ntargets)
-			return usage_err("--plot-from needs --plot and no --target");
+			return cxu_usage_err(NULL, "--plot-from needs --plot and no --target");
 		return 0;
 	}
 	if (!o->ntargets)
-		return usage_err("--target (or --device) is required");
+		return cxu_usage_err(NULL, "--target (or --device) is required");
 	if (o->json && o->csv)
-		return usage_err("--json and --csv exclude each other");
+		return cxu_usage_err(NULL, "--json and --csv exclude each other");
 	if (o->pattern == PATTERN_STRIDE && !stride_set)
 		o->stride = 2;
 	if (o->cold && (o->evict || (o->warmup_set && o->warmup)))
-		return usage_err("--cold times the first touch: no --evict, no --warmup");
+		return cxu_usage_err(NULL, "--cold times the first touch: no --evict, no --warmup");
 	if (!o->warmup_set)
 		o->warmup = o->evict ? 1 : 0;
 	if (o->pages > (1ull << 36) / o->stride)
-		return usage_err("--pages x --stride too large");
+		return cxu_usage_err(NULL, "--pages x --stride too large");
 	return 0;
 }
 
@@ -527,20 +479,20 @@ static int classify(const struct opts *o, struct result *r, uint64_t **lat, uint
 		}
 	}
 	r->classified_misses = nm;
-	sort_u64(hit, nh);
-	sort_u64(miss, nm);
-	sort_u64(all, na);
-	summarize(hit, nh, &r->hits);
-	summarize(miss, nm, &r->misses);
-	summarize(all, na, &r->all);
+	cxu_sort_u64(hit, nh);
+	cxu_sort_u64(miss, nm);
+	cxu_sort_u64(all, na);
+	cxu_lat_summarize(hit, nh, &r->hits);
+	cxu_lat_summarize(miss, nm, &r->misses);
+	cxu_lat_summarize(all, na, &r->all);
 	r->sorted = all;
 	r->nsorted = na;
 	for (k = 0; k < o->threads; k++) {
 		size_t m = (size_t)n * o->passes;
 
 		memcpy(hit, lat[k], m * sizeof(*hit));
-		sort_u64(hit, m);
-		summarize(hit, m, &r->thread_all[k]);
+		cxu_sort_u64(hit, m);
+		cxu_lat_summarize(hit, m, &r->thread_all[k]);
 	}
 	free(hit);
 	free(miss);
@@ -602,7 +554,7 @@ static int run_target(const struct opts *o, const struct timer_info *ti,
 	r->thr_source = "none";
 	ret = target_open(t, why, sizeof(why));
 	if (ret) {
-		err_msg("%s", why);
+		cxu_err("%s", why);
 		return ret;
 	}
 	r->page = (size_t)sysconf(_SC_PAGESIZE);
@@ -614,15 +566,15 @@ static int run_target(const struct opts *o, const struct timer_info *ti,
 	e = o->evict_pages;
 	if (o->evict && !e) {
 		if (!t->di.cache_size) {
-			usage_err("--evict: give --evict-pages (the cache size of %s is unknown)",
-				  t->spec);
+			cxu_usage_err(NULL, "--evict: give --evict-pages (the cache size of %s is unknown)",
+				      t->spec);
 			rc = EXIT_USAGE;
 			goto out;
 		}
 		e = t->di.cache_size / r->page;
 	}
 	if (e > (1ull << 36)) {
-		usage_err("--evict-pages too large");
+		cxu_usage_err(NULL, "--evict-pages too large");
 		rc = EXIT_USAGE;
 		goto out;
 	}
@@ -639,7 +591,7 @@ static int run_target(const struct opts *o, const struct timer_info *ti,
 		note(r, "--thread-step %" PRIu64 " makes the threads' regions overlap", tstep);
 	need = (span + 2 * e) * r->page;
 	if (t->capacity && need > t->capacity) {
-		err_msg("%s: needs %" PRIu64 " bytes (%" PRIu64 " pages of regions + 2 x %" PRIu64
+		cxu_err("%s: needs %" PRIu64 " bytes (%" PRIu64 " pages of regions + 2 x %" PRIu64
 			" eviction pages), has %" PRIu64, t->spec, need, span, e, t->capacity);
 		goto out;
 	}
@@ -677,7 +629,7 @@ static int run_target(const struct opts *o, const struct timer_info *ti,
 	u.pr.map_len = (size_t)need;
 	u.pr.base = target_map(t, u.pr.map_len, o->thp, &ret);
 	if (!u.pr.base) {
-		err_msg("%s: mmap of %" PRIu64 " bytes: %s", t->spec, need, strerror(-ret));
+		cxu_err("%s: mmap of %" PRIu64 " bytes: %s", t->spec, need, strerror(-ret));
 		goto out;
 	}
 	if (!o->cold)
@@ -725,7 +677,7 @@ static int run_target(const struct opts *o, const struct timer_info *ti,
 		u.w[k].done = &bdone;
 		u.w[k].quit = &quit;
 		if (pthread_create(&u.w[k].tid, NULL, worker_main, &u.w[k])) {
-			err_msg("cannot start thread %u", k);
+			cxu_err("cannot start thread %u", k);
 			exit(EXIT_ERR);
 		}
 	}
@@ -816,7 +768,7 @@ static int run_target(const struct opts *o, const struct timer_info *ti,
 	rc = EXIT_OK;
 	goto out;
 oom:
-	err_msg("out of memory");
+	cxu_err("out of memory");
 	rc = EXIT_ERR;
 out:
 	run_free(&u, o->threads);
@@ -832,6 +784,7 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int ret, rc = EXIT_OK;
 
+	cxu_set_prog(PROG);
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
 		return ret;
@@ -841,10 +794,10 @@ int main(int argc, char **argv)
 	}
 	ret = timer_setup(&ti, o.timer);
 	if (ret == -ENOTSUP) {
-		err_msg("--timer rdtscp: this CPU has no usable rdtscp");
+		cxu_err("--timer rdtscp: this CPU has no usable rdtscp");
 		return EXIT_USAGE;
 	} else if (ret) {
-		err_msg("out of memory");
+		cxu_err("out of memory");
 		return EXIT_ERR;
 	}
 	signal(SIGBUS, on_sigbus);
@@ -862,7 +815,7 @@ int main(int argc, char **argv)
 		report_text(&o, &ti, res, o.ntargets);
 	fflush(stdout);
 	if (o.cdf && cdf_write(o.cdf, res, o.ntargets)) {
-		err_msg("%s: cannot write the CDF: %s", o.cdf, strerror(errno));
+		cxu_err("%s: cannot write the CDF: %s", o.cdf, strerror(errno));
 		rc = EXIT_ERR;
 	}
 	if (o.plot) {
@@ -873,7 +826,7 @@ int main(int argc, char **argv)
 		if (!path) {
 			fd = mkstemp(tmp);
 			if (fd < 0 || cdf_write(tmp, res, o.ntargets)) {
-				err_msg("cannot write a temporary CDF file: %s", strerror(errno));
+				cxu_err("cannot write a temporary CDF file: %s", strerror(errno));
 				rc = EXIT_ERR;
 			}
 			path = tmp;

@@ -27,7 +27,9 @@
 /** cdf_write() - the CDF of each result's latencies to @path. Return 0 or -1. */
 int cdf_write(const char *path, struct result *res, unsigned int n)
 {
-	static const double tail[] = { 0.99, 0.995, 0.999, 0.9995, 0.9999, 0.99999 };
+	static const uint32_t tail[] = {	/* ppm: P99 .. P99.999 */
+		990000, 995000, 999000, 999500, 999900, 999990,
+	};
 	FILE *f = fopen(path, "w");
 	unsigned int i, k;
 	size_t m;
@@ -46,15 +48,14 @@ int cdf_write(const char *path, struct result *res, unsigned int n)
 		fputc('\n', f);
 		if (m) {
 			fprintf(f, "%llu 0\n", (unsigned long long)s[0]);
-			for (k = 1; k <= CDF_POINTS; k++) {
-				double q = (double)k / CDF_POINTS;
-
+			for (k = 1; k <= CDF_POINTS; k++)
 				fprintf(f, "%llu %.6f\n",
-					(unsigned long long)quantile_rank(s, m, q), q);
-			}
+					(unsigned long long)cxu_pct_sorted(s, m, k * (CXU_PPM / CDF_POINTS)),
+					(double)k / CDF_POINTS);
 			for (k = 0; k < sizeof(tail) / sizeof(tail[0]); k++)
 				fprintf(f, "%llu %.6f\n",
-					(unsigned long long)quantile_rank(s, m, tail[k]), tail[k]);
+					(unsigned long long)cxu_pct_sorted(s, m, tail[k]),
+					(double)tail[k] / CXU_PPM);
 			fprintf(f, "%llu 1\n", (unsigned long long)s[m - 1]);
 		}
 		fprintf(f, "\n\n");
@@ -109,12 +110,12 @@ int plot_png(const char *png, const char *cdf_path, const char *title)
 	int st;
 
 	if (!n) {
-		err_msg("%s: no CDF data (expected '# target' blocks)", cdf_path);
+		cxu_err("%s: no CDF data (expected '# target' blocks)", cdf_path);
 		return -1;
 	}
 	p = popen("gnuplot", "w");
 	if (!p) {
-		err_msg("cannot run gnuplot: %s", strerror(errno));
+		cxu_err("cannot run gnuplot: %s", strerror(errno));
 		return -1;
 	}
 	if (gnuplot_has_pngcairo())
@@ -134,7 +135,7 @@ int plot_png(const char *png, const char *cdf_path, const char *title)
 	fprintf(p, "\n");
 	st = pclose(p);
 	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
-		err_msg("gnuplot failed (status %d) writing %s", st, png);
+		cxu_err("gnuplot failed (status %d) writing %s", st, png);
 		return -1;
 	}
 	return 0;

@@ -45,19 +45,10 @@ double agreement(uint64_t a, uint64_t b)
 
 /* ------------------------------------------------------------- JSON -- */
 
-static struct json_object *summary_json(const struct lat_summary *s)
+/* A summary as JSON: the keys of docs/tools.md ("p50_ns", ...). */
+static struct json_object *summary_json(const struct cxu_lat_summary *s)
 {
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "count", json_object_new_uint64(s->count));
-	json_object_object_add(o, "mean_ns", json_object_new_double(s->mean_ns));
-	json_object_object_add(o, "p50_ns", json_object_new_uint64(s->p50_ns));
-	json_object_object_add(o, "p90_ns", json_object_new_uint64(s->p90_ns));
-	json_object_object_add(o, "p99_ns", json_object_new_uint64(s->p99_ns));
-	json_object_object_add(o, "p999_ns", json_object_new_uint64(s->p999_ns));
-	json_object_object_add(o, "p9999_ns", json_object_new_uint64(s->p9999_ns));
-	json_object_object_add(o, "max_ns", json_object_new_uint64(s->max_ns));
-	return o;
+	return cxu_lat_json(s, CXU_LAT_JSON_NS | CXU_LAT_JSON_P9999);
 }
 
 static struct json_object *stats_json(const struct dev_stats *s)
@@ -269,7 +260,7 @@ void report_csv(const struct opts *o, struct result *res, unsigned int n)
 	     "classified_misses,device_misses,model_mean_ns");
 	for (i = 0; i < n; i++) {
 		const struct result *r = &res[i];
-		const struct lat_summary *s[] = { &r->hits, &r->misses, &r->all };
+		const struct cxu_lat_summary *s[] = { &r->hits, &r->misses, &r->all };
 
 		for (c = 0; c < 3; c++) {
 			csv_str(r->t->label);
@@ -293,7 +284,7 @@ void report_csv(const struct opts *o, struct result *res, unsigned int n)
 
 /* ------------------------------------------------------------- text -- */
 
-static void print_row(const char *what, const struct lat_summary *s)
+static void print_row(const char *what, const struct cxu_lat_summary *s)
 {
 	printf("  %-7s %9" PRIu64 " %9.0f %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64
 	       " %9" PRIu64 " %9" PRIu64 "\n", what, s->count, s->mean_ns, s->p50_ns, s->p90_ns,

@@ -43,13 +43,6 @@ const char *timer_name(enum timer_kind k)
 	return k == TIMER_TSC ? "rdtscp" : "clock_gettime(CLOCK_MONOTONIC)";
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 #if HAVE_TSC
 #include <cpuid.h>
 
@@ -134,7 +127,7 @@ int timer_setup(struct timer_info *ti, enum timer_kind kind)
 		}
 		d[i] = t1 - t0;
 	}
-	qsort(d, TIMER_SAMPLES, sizeof(*d), cmp_u64);
+	cxu_sort_u64(d, TIMER_SAMPLES);
 	ti->min_ns = (uint64_t)llround((double)d[0] * ti->ns_per_tick);
 	ti->median_ns = (uint64_t)llround((double)d[TIMER_SAMPLES / 2] * ti->ns_per_tick);
 	free(d);

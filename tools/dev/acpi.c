@@ -366,19 +366,12 @@ static int ranges_from_cmdline(char *cmdline, struct acpi_range *r, int max)
 			if (!d)
 				continue;
 			*d = '\0';
-			if (parse_size(one, &r[n].size) || parse_size(d + 1, &r[n].start))
+			if (cxu_parse_size(one, &r[n].size) || cxu_parse_size(d + 1, &r[n].start))
 				continue;
 			n++;
 		}
 	}
 	return n;
-}
-
-static const char *env_or(const char *var, const char *def)
-{
-	const char *v = getenv(var);
-
-	return v && *v ? v : def;
 }
 
 /**
@@ -402,8 +395,8 @@ int cmd_acpi_tables(int argc, char **argv, struct verb_ctx *ctx)
 	static uint8_t srat_out[ACPI_TABLE_MAX], hmat[ACPI_TABLE_MAX];
 	struct acpi_range r[HMAT_MAX_RANGES];
 	const char *out = "cxdvirt-acpi.cpio", *preset = "znand";
-	const char *sys = env_or("CXDVIRT_SYS", "/sys");
-	const char *proc = env_or("CXDVIRT_PROC", "/proc");
+	const char *sys = cxu_env_or("CXDVIRT_SYS", "/sys");
+	const char *proc = cxu_env_or("CXDVIRT_PROC", "/proc");
 	uint64_t rlat, wlat, rbw, wbw, dies;
 	const struct cxd_preset *p;
 	const struct cxd_nand_cfg *c;
@@ -427,64 +420,64 @@ int cmd_acpi_tables(int argc, char **argv, struct verb_ctx *ctx)
 		case 'r':
 			at = strchr(optarg, '@');
 			if (!at || nr == HMAT_MAX_RANGES)
-				return usage_error("acpi-tables", "--range wants SIZE@ADDR (at most %d)",
-						   HMAT_MAX_RANGES);
+				return cxu_usage_err("acpi-tables", "--range wants SIZE@ADDR (at most %d)",
+						     HMAT_MAX_RANGES);
 			*at = '\0';
-			if (parse_size(optarg, &r[nr].size) || parse_size(at + 1, &r[nr].start) ||
+			if (cxu_parse_size(optarg, &r[nr].size) || cxu_parse_size(at + 1, &r[nr].start) ||
 			    !r[nr].size)
-				return usage_error("acpi-tables", "bad --range '%s@%s'", optarg, at + 1);
+				return cxu_usage_err("acpi-tables", "bad --range '%s@%s'", optarg, at + 1);
 			nr++;
 			break;
-		default: return usage_error("acpi-tables", NULL);
+		default: return cxu_usage_err("acpi-tables", NULL);
 		}
 	}
 	if (optind < argc)
-		return usage_error("acpi-tables", "unexpected argument '%s'", argv[optind]);
+		return cxu_usage_err("acpi-tables", "unexpected argument '%s'", argv[optind]);
 	p = cxd_preset_find(preset);
 	if (!p)
-		return usage_error("acpi-tables", "unknown preset '%s' (%s)", preset,
-				   preset_names());
+		return cxu_usage_err("acpi-tables", "unknown preset '%s' (%s)", preset,
+				     preset_names());
 	if (!nr) {
 		snprintf(path, sizeof(path), "%s/cmdline", proc);
-		if (cxd_read_file(path, cmdline, sizeof(cmdline))) {
-			err_msg("acpi-tables: cannot read %s; give --range SIZE@ADDR", path);
+		if (cxu_read_file(path, cmdline, sizeof(cmdline))) {
+			cxu_err("acpi-tables: cannot read %s; give --range SIZE@ADDR", path);
 			return EXIT_ERR;
 		}
 		nr = ranges_from_cmdline(cmdline, r, HMAT_MAX_RANGES);
 		if (!nr) {
-			err_msg("acpi-tables: no memmap=SIZE$ADDR on the kernel command line; reserve a range first (docs/install.md) or give --range SIZE@ADDR");
+			cxu_err("acpi-tables: no memmap=SIZE$ADDR on the kernel command line; reserve a range first (docs/install.md) or give --range SIZE@ADDR");
 			return EXIT_ERR;
 		}
 	}
 	for (i = 0; i < nr; i++)
 		if (r[i].start % (2u << 20) || r[i].size % (2u << 20)) {
-			err_msg("acpi-tables: range 0x%" PRIx64 "+0x%" PRIx64 " is not 2 MiB aligned",
+			cxu_err("acpi-tables: range 0x%" PRIx64 "+0x%" PRIx64 " is not 2 MiB aligned",
 				r[i].start, r[i].size);
 			return EXIT_ERR;
 		}
 
 	snprintf(path, sizeof(path), "%s/firmware/acpi/tables/HMAT", sys);
 	if (!stat(path, &st)) {
-		err_msg("acpi-tables: this machine has an HMAT already; merging into it is not implemented");
+		cxu_err("acpi-tables: this machine has an HMAT already; merging into it is not implemented");
 		return EXIT_ERR;
 	}
 	snprintf(path, sizeof(path), "%s/firmware/acpi/tables/SRAT", sys);
 	err = read_table(path, &srat, &srat_len);
 	if (err) {
-		err_msg("acpi-tables: cannot read the SRAT %s: %s%s", path, strerror(-err),
+		cxu_err("acpi-tables: cannot read the SRAT %s: %s%s", path, strerror(-err),
 			err == -EACCES ? " (run as root)" : err == -ENOENT ?
 			" (no SRAT: the firmware describes no NUMA; an SRAT from scratch is not implemented)" : "");
 		return EXIT_ERR;
 	}
 	if (memcmp(srat, "SRAT", 4) || srat_len < SRAT_HDR_LEN) {
 		free(srat);
-		err_msg("acpi-tables: %s is not an SRAT", path);
+		cxu_err("acpi-tables: %s is not an SRAT", path);
 		return EXIT_ERR;
 	}
 	slen = srat_build(srat, srat_len, r, nr, srat_out, cpu, &ncpu, why, sizeof(why));
 	if (!slen) {
 		free(srat);
-		err_msg("acpi-tables: %s", why);
+		cxu_err("acpi-tables: %s", why);
 		return EXIT_ERR;
 	}
 
@@ -514,7 +507,7 @@ int cmd_acpi_tables(int argc, char **argv, struct verb_ctx *ctx)
 
 	f = fopen(out, "we");
 	if (!f) {
-		err_msg("acpi-tables: %s: %s", out, strerror(errno));
+		cxu_err("acpi-tables: %s: %s", out, strerror(errno));
 		return EXIT_ERR;
 	}
 	if (cpio_entry(f, "kernel", NULL, 0, 1) ||
@@ -523,7 +516,7 @@ int cmd_acpi_tables(int argc, char **argv, struct verb_ctx *ctx)
 	    cpio_entry(f, "kernel/firmware/acpi/SRAT.aml", srat_out, slen, 4) ||
 	    cpio_entry(f, "kernel/firmware/acpi/HMAT.aml", hmat, hlen, 5) ||
 	    cpio_entry(f, "TRAILER!!!", NULL, 0, 0) || fclose(f)) {
-		err_msg("acpi-tables: writing %s failed", out);
+		cxu_err("acpi-tables: writing %s failed", out);
 		return EXIT_ERR;
 	}
 

@@ -25,7 +25,7 @@
  */
 struct kv {
 	char key[64];
-	char val[CXD_VAL_MAX];
+	char val[CXU_VAL_MAX];
 	char uval[128];
 };
 
@@ -54,16 +54,16 @@ static int kvs_add(struct kv_list *l, const char *verb, const char *key,
 
 	if (!*key || strlen(key) >= sizeof(e->key) ||
 	    strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(key))
-		return usage_error(verb, "'%s': not an attribute name", arg);
+		return cxu_usage_err(verb, "'%s': not an attribute name", arg);
 	nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
 	if (!nv) {
-		err_msg("out of memory");
+		cxu_err("out of memory");
 		return EXIT_ERR;
 	}
 	l->v = nv;
 	e = &l->v[l->n];
 	if (attr_normalize(key, val, e->val, sizeof(e->val), &why))
-		return usage_error(verb, "%s: %s", arg, why);
+		return cxu_usage_err(verb, "%s: %s", arg, why);
 	snprintf(e->key, sizeof(e->key), "%s", key);
 	snprintf(e->uval, sizeof(e->uval), "%s", val);
 	l->n++;
@@ -80,9 +80,9 @@ static int kvs_parse(struct kv_list *l, const char *verb, int argc, char **argv)
 	for (i = 0; i < argc; i++) {
 		eq = strchr(argv[i], '=');
 		if (!eq)
-			return usage_error(verb, "'%s': expected key=value", argv[i]);
+			return cxu_usage_err(verb, "'%s': expected key=value", argv[i]);
 		if ((size_t)(eq - argv[i]) >= sizeof(key))
-			return usage_error(verb, "'%s': not an attribute name", argv[i]);
+			return cxu_usage_err(verb, "'%s': not an attribute name", argv[i]);
 		memcpy(key, argv[i], (size_t)(eq - argv[i]));
 		key[eq - argv[i]] = '\0';
 		ret = kvs_add(l, verb, key, eq + 1, argv[i]);
@@ -99,11 +99,11 @@ static int kvs_parse(struct kv_list *l, const char *verb, int argc, char **argv)
 static void report(const char *dev, const char *what, int err, const char *why,
 		   const char *hint)
 {
-	const char *h = cxd_errhint(err);
+	const char *h = cxu_errhint(err);
 
 	if (!h)
 		h = hint;
-	err_msg("%s: %s: %s%s%s%s%s%s", dev, what, strerror(err),
+	cxu_err("%s: %s: %s%s%s%s%s%s", dev, what, strerror(err),
 		h ? ": " : "", h ? h : "",
 		why && *why ? " (kernel: " : "", why && *why ? why : "",
 		why && *why ? ")" : "");
@@ -116,7 +116,7 @@ static const char *power_hint(const char *name, int err, bool on)
 	char dax[64];
 	int index;
 
-	if (err == EBUSY && !on && cxd_dev_is_node(name)) {
+	if (err == EBUSY && !on && cxu_dev_is_node(name)) {
 		if (!node_dax_name(name, dax, sizeof(dax)))
 			snprintf(buf, sizeof(buf),
 				 "the memory of %s is online (" PROG " offline %s first)",
@@ -127,7 +127,7 @@ static const char *power_hint(const char *name, int err, bool on)
 		return buf;
 	}
 	if (err == EBUSY && !on) {
-		if (!cxd_dev_index(name, &index))
+		if (!cxu_dev_index(name, &index))
 			snprintf(buf, sizeof(buf),
 				 "/dev/cxdvirt%d is open or mapped by a process", index);
 		else
@@ -145,20 +145,20 @@ static const char *power_hint(const char *name, int err, bool on)
  */
 static int write_kv(const char *name, const struct kv *e)
 {
-	char why[512], feat[CXD_VAL_MAX], what[256];
+	char why[512], feat[CXU_VAL_MAX], what[256];
 	int ret;
 
-	ret = cxd_attr_write(name, e->key, e->val, why, sizeof(why));
+	ret = cxu_attr_write(name, e->key, e->val, why, sizeof(why));
 	if (!ret)
 		return 0;
 	if (ret == -ENOENT) {
-		if (cxd_dev_exists(name) == 0) {
-			err_msg("%s: no such device", name);
-		} else if (!cxd_attr_read(name, "features", feat, sizeof(feat))) {
-			err_msg("%s: %s: no such attribute (this module has: %s)",
+		if (cxu_dev_exists(name) == 0) {
+			cxu_err("%s: no such device", name);
+		} else if (!cxu_attr_read(name, "features", feat, sizeof(feat))) {
+			cxu_err("%s: %s: no such attribute (this module has: %s)",
 				name, e->key, feat);
 		} else {
-			err_msg("%s: %s: no such attribute", name, e->key);
+			cxu_err("%s: %s: no such attribute", name, e->key);
 		}
 		return EXIT_ERR;
 	}
@@ -173,24 +173,24 @@ static int need_device(const char *name)
 {
 	int ret;
 
-	if (cxd_check_root())
+	if (cxu_check_root())
 		return EXIT_ERR;
-	ret = cxd_dev_exists(name);
+	ret = cxu_dev_exists(name);
 	if (ret == 1)
 		return 0;
 	if (ret == 0)
-		err_msg("%s: no such device", name);
+		cxu_err("%s: no such device", name);
 	else
-		err_msg("%s: %s%s%s", name, strerror(-ret), cxd_errhint(-ret) ? ": " : "",
-			cxd_errhint(-ret) ? cxd_errhint(-ret) : "");
+		cxu_err("%s: %s%s%s", name, strerror(-ret), cxu_errhint(-ret) ? ": " : "",
+			cxu_errhint(-ret) ? cxu_errhint(-ret) : "");
 	return EXIT_ERR;
 }
 
 static int check_name(const char *verb, const char *name)
 {
-	if (!cxd_name_valid(name))
-		return usage_error(verb, "'%s': not a device name (1..%d characters from A-Z a-z 0-9 _ . -)",
-				   name, CXD_DEV_NAME_MAX);
+	if (!cxu_name_valid(name))
+		return cxu_usage_err(verb, "'%s': not a device name (1..%d characters from A-Z a-z 0-9 _ . -)",
+				     name, CXU_DEV_NAME_MAX);
 	return 0;
 }
 
@@ -209,12 +209,12 @@ static void print_dev_node(const char *name)
 	char dax[64];
 	int index;
 
-	if (cxd_dev_is_node(name)) {
+	if (cxu_dev_is_node(name)) {
 		if (!node_dax_name(name, dax, sizeof(dax)))
 			printf("%s\n", dax);
 		return;
 	}
-	if (!cxd_dev_index(name, &index))
+	if (!cxu_dev_index(name, &index))
 		printf("/dev/cxdvirt%d\n", index);
 }
 
@@ -224,11 +224,11 @@ static void rollback(const char *name)
 	char why[512];
 	int ret;
 
-	ret = cxd_rmdir(name, why, sizeof(why));
+	ret = cxu_rmdir(name, why, sizeof(why));
 	if (ret)
 		report(name, "could not remove the half-created device", -ret, why, NULL);
 	else
-		err_msg("%s: removed the half-created device", name);
+		cxu_err("%s: removed the half-created device", name);
 }
 
 enum { OPT_CAPACITY = 256, OPT_CACHE, OPT_PRESET, OPT_NODE, OPT_PHYS, OPT_ENABLE,
@@ -241,7 +241,7 @@ enum { OPT_CAPACITY = 256, OPT_CACHE, OPT_PRESET, OPT_NODE, OPT_PHYS, OPT_ENABLE
  */
 static int check_node_power_on(const char *name, bool fix)
 {
-	if (!cxd_dev_is_node(name))
+	if (!cxu_dev_is_node(name))
 		return 0;
 	return node_check_auto_online(name, fix) ? EXIT_ERR : 0;
 }
@@ -294,16 +294,16 @@ int cmd_create(int argc, char **argv, struct verb_ctx *ctx)
 		case 'j': json = true; break;
 		case OPT_PRESET:
 			if (preset_find(optarg, &preset_buf))
-				return usage_error("create", "--preset %s: unknown (%s)",
-						   optarg, preset_names());
+				return cxu_usage_err("create", "--preset %s: unknown (%s)",
+						     optarg, preset_names());
 			preset = &preset_buf;
 			break;
 		case 'h': verb_help("create"); return EXIT_OK;
-		default: return usage_error("create", NULL);
+		default: return cxu_usage_err("create", NULL);
 		}
 	}
 	if (optind >= argc)
-		return usage_error("create", "missing device name");
+		return cxu_usage_err("create", "missing device name");
 	name = argv[optind++];
 	ret = check_name("create", name);
 	if (ret)
@@ -341,12 +341,12 @@ int cmd_create(int argc, char **argv, struct verb_ctx *ctx)
 		goto out;
 
 	ret = EXIT_ERR;
-	if (cxd_check_root())
+	if (cxu_check_root())
 		goto out;
-	ret = cxd_mkdir(name, why, sizeof(why));
+	ret = cxu_mkdir(name, why, sizeof(why));
 	if (ret) {
 		if (ret == -EEXIST)
-			err_msg("%s: already exists", name);
+			cxu_err("%s: already exists", name);
 		else
 			report(name, "mkdir", -ret, why, NULL);
 		ret = EXIT_ERR;
@@ -358,9 +358,9 @@ int cmd_create(int argc, char **argv, struct verb_ctx *ctx)
 	 * the current cache_size, write cache_size first.
 	 */
 	if (capacity && cache && first.n >= 2 &&
-	    !parse_u64(first.v[0].val, &cap_new) &&
-	    !cxd_attr_read(name, "cache_size", cur, sizeof(cur)) &&
-	    !parse_size(cur, &cache_cur) && cap_new < cache_cur) {
+	    !cxu_parse_u64(first.v[0].val, &cap_new) &&
+	    !cxu_attr_read(name, "cache_size", cur, sizeof(cur)) &&
+	    !cxu_parse_size(cur, &cache_cur) && cap_new < cache_cur) {
 		struct kv tmp = first.v[0];
 
 		first.v[0] = first.v[1];
@@ -416,7 +416,7 @@ static int simple_opts(const char *verb, int argc, char **argv, bool *json,
 				break;
 			}
 			/* fall through */
-		default: return usage_error(verb, NULL);
+		default: return cxu_usage_err(verb, NULL);
 		}
 	}
 	return 0;
@@ -440,13 +440,13 @@ int cmd_set(int argc, char **argv, struct verb_ctx *ctx)
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	if (optind >= argc)
-		return usage_error("set", "missing device name");
+		return cxu_usage_err("set", "missing device name");
 	name = argv[optind++];
 	ret = check_name("set", name);
 	if (ret)
 		return ret;
 	if (optind >= argc)
-		return usage_error("set", "nothing to set: give key=value");
+		return cxu_usage_err("set", "nothing to set: give key=value");
 	ret = kvs_parse(&l, "set", argc - optind, argv + optind);
 	if (ret)
 		goto out;
@@ -488,17 +488,17 @@ static int set_power(const char *verb, int argc, char **argv,
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	if (optind >= argc)
-		return usage_error(verb, "missing device name");
+		return cxu_usage_err(verb, "missing device name");
 	name = argv[optind++];
 	if (optind < argc)
-		return usage_error(verb, "unexpected '%s'", argv[optind]);
+		return cxu_usage_err(verb, "unexpected '%s'", argv[optind]);
 	ret = check_name(verb, name);
 	if (ret)
 		return ret;
 	ret = need_device(name);
 	if (ret)
 		return ret;
-	if (cxd_dev_power(name, &power) || power != on) {
+	if (cxu_dev_power(name, &power) || power != on) {
 		if (on && check_node_power_on(name, fix))
 			return EXIT_ERR;
 		snprintf(e.val, sizeof(e.val), "%d", on);
@@ -542,19 +542,19 @@ int cmd_destroy(int argc, char **argv, struct verb_ctx *ctx)
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	if (optind >= argc)
-		return usage_error("destroy", "missing device name");
+		return cxu_usage_err("destroy", "missing device name");
 	name = argv[optind++];
 	if (optind < argc)
-		return usage_error("destroy", "unexpected '%s'", argv[optind]);
+		return cxu_usage_err("destroy", "unexpected '%s'", argv[optind]);
 	ret = check_name("destroy", name);
 	if (ret)
 		return ret;
 	ret = need_device(name);
 	if (ret)
 		return ret;
-	if (!cxd_dev_power(name, &power) && power && write_kv(name, &e))
+	if (!cxu_dev_power(name, &power) && power && write_kv(name, &e))
 		return EXIT_ERR;
-	ret = cxd_rmdir(name, why, sizeof(why));
+	ret = cxu_rmdir(name, why, sizeof(why));
 	if (ret) {
 		report(name, "rmdir", -ret, why, power_hint(name, -ret, false));
 		return EXIT_ERR;

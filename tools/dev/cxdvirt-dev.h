@@ -3,11 +3,8 @@
  * cxdvirt-dev: declarations shared by the command's files.
  *
  *   main.c    option parsing, verb dispatch, help
- *   parse.c   numbers and sizes: strict parsing, human-readable formatting
  *   attr.c    the table of configfs attributes and client-side checks
  *   preset.c  the NAND presets, taken from the model's table
- *   libcxd.c  every configfs and sysfs access (the daxctl "library" role)
- *   kmsg.c    the kernel's reason for a failed write, from the kernel log
  *   show.c    a device as JSON and as text (list, stats, --json output)
  *   config.c  the verbs that change things: create, set, enable, disable,
  *             destroy
@@ -16,6 +13,9 @@
  *             policy check
  *   doctor.c  the doctor verb: checks of the host, read-only
  *   acpi.c    the acpi-tables verb: SRAT + HMAT override cpio
+ *
+ * Numbers and sizes, messages and every configfs and sysfs access are the
+ * tools' library (tools/lib/: cxu_num.h, cxu_msg.h, cxu_devfs.h).
  */
 #ifndef CXDVIRT_DEV_H
 #define CXDVIRT_DEV_H
@@ -27,29 +27,31 @@
 
 #include <json-c/json.h>
 
+#include "cxu_devfs.h"
+#include "cxu_msg.h"
+#include "cxu_num.h"
+
 #ifndef CXDVIRT_VERSION
 #define CXDVIRT_VERSION "0.1.0"
 #endif
 
 #define PROG "cxdvirt-dev"
 
-/* Exit codes. */
-#define EXIT_OK		0
-#define EXIT_ERR	1
-#define EXIT_USAGE	2
+/* attr.c's names for cxu_parse_size(), cxu_parse_u64(), cxu_parse_s64(). */
+static inline int parse_size(const char *s, uint64_t *out)
+{
+	return cxu_parse_size(s, out);
+}
 
-/* Longest device name the kernel accepts (docs/interface.md). */
-#define CXD_DEV_NAME_MAX	31
-/* Longest attribute value read or written. */
-#define CXD_VAL_MAX		4096
+static inline int parse_u64(const char *s, uint64_t *out)
+{
+	return cxu_parse_u64(s, out);
+}
 
-/* ----------------------------------------------------------- parse.c -- */
-
-int parse_size(const char *s, uint64_t *out);
-int parse_u64(const char *s, uint64_t *out);
-int parse_s64(const char *s, int64_t *out);
-const char *fmt_size(uint64_t bytes, char *buf, size_t len);
-const char *fmt_ns(uint64_t ns, char *buf, size_t len);
+static inline int parse_s64(const char *s, int64_t *out)
+{
+	return cxu_parse_s64(s, out);
+}
 
 /* ------------------------------------------------------------ attr.c -- */
 
@@ -121,47 +123,6 @@ int preset_find(const char *name, struct preset *out);
 const char *preset_names(void);
 void preset_print_all(FILE *f);
 
-/* ---------------------------------------------------------- libcxd.c -- */
-
-const char *cxd_configfs_root(void);
-const char *cxd_sysfs_root(void);
-const char *cxd_memory_root(void);
-int cxd_check_root(void);
-bool cxd_name_valid(const char *name);
-int cxd_dev_path(const char *name, const char *attr, char *buf, size_t len);
-int cxd_dev_exists(const char *name);
-int cxd_list_names(char ***names, size_t *n);
-void cxd_free_names(char **names, size_t n);
-int cxd_read_file(const char *path, char *buf, size_t len);
-int cxd_attr_read(const char *name, const char *attr, char *buf, size_t len);
-int cxd_attr_write(const char *name, const char *attr, const char *val,
-		   char *why, size_t whylen);
-int cxd_dev_index(const char *name, int *index);
-int cxd_dev_power(const char *name, int *power);
-int cxd_sysfs_path(int index, const char *rel, char *buf, size_t len);
-int cxd_sysfs_read(int index, const char *rel, char *buf, size_t len);
-int cxd_dev_is_node(const char *name);
-int cxd_mkdir(const char *name, char *why, size_t whylen);
-int cxd_rmdir(const char *name, char *why, size_t whylen);
-const char *cxd_errhint(int err);
-
-/* ------------------------------------------------------------ kmsg.c -- */
-
-/**
- * struct kmsg_mark - a position in the kernel log taken before a write.
- * @fd:		/dev/kmsg opened at its end, or -1.
- * @klog_last:	with no /dev/kmsg: the newest "cxdvirt" line seen through
- *		klogctl() before the write ("" if none).
- */
-struct kmsg_mark {
-	int fd;
-	char klog_last[512];
-};
-
-void kmsg_mark(struct kmsg_mark *m);
-void kmsg_reason(struct kmsg_mark *m, const char *dev, char *buf, size_t len);
-void kmsg_release(struct kmsg_mark *m);
-
 /* ------------------------------------------------------------ show.c -- */
 
 #define SHOW_ATTRS	0x1	/* every configfs attribute */
@@ -200,9 +161,6 @@ int node_check_auto_online(const char *name, bool fix);
 int node_dax_name(const char *name, char *buf, size_t len);
 
 /* main.c */
-int usage_error(const char *verb, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 void verb_help(const char *verb);
-void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif /* CXDVIRT_DEV_H */

@@ -116,7 +116,7 @@ static int rd(const char *root, const char *rel, char *buf, size_t len)
 	char p[PATH_MAX];
 
 	buf[0] = '\0';
-	return cxd_read_file(root_path(p, sizeof(p), root, rel), buf, len);
+	return cxu_read_file(root_path(p, sizeof(p), root, rel), buf, len);
 }
 
 /* A whole file (iomem, modules.dep). Return: malloc'd NUL-terminated or NULL. */
@@ -695,7 +695,7 @@ static void check_measure(struct doctor *d)
 	} else {
 		for (i = 0; i < g.gl_pathc; i++) {
 			ncpu++;
-			if (cxd_read_file(g.gl_pathv[i], gov, sizeof(gov)) ||
+			if (cxu_read_file(g.gl_pathv[i], gov, sizeof(gov)) ||
 			    !strcmp(gov, "performance"))
 				continue;
 			nbad++;
@@ -723,7 +723,7 @@ static void check_measure(struct doctor *d)
 	}
 	nbad = 0;
 	for (i = 0; i < g.gl_pathc; i++)
-		if (!cxd_read_file(g.gl_pathv[i], b, sizeof(b)) &&
+		if (!cxu_read_file(g.gl_pathv[i], b, sizeof(b)) &&
 		    !strncmp(b, "DMA", 3))
 			nbad++;
 	if (nbad)
@@ -736,13 +736,6 @@ static void check_measure(struct doctor *d)
 }
 
 /* ------------------------------------------------------------- verb -- */
-
-static const char *env_or(const char *var, const char *def)
-{
-	const char *v = getenv(var);
-
-	return v && *v ? v : def;
-}
 
 /**
  * cmd_doctor() - the doctor verb: run every check, print, set the status.
@@ -767,14 +760,14 @@ int cmd_doctor(int argc, char **argv, struct verb_ctx *ctx)
 		switch (c) {
 		case 'j': d.json = true; break;
 		case 'h': verb_help("doctor"); return EXIT_OK;
-		default: return usage_error("doctor", NULL);
+		default: return cxu_usage_err("doctor", NULL);
 		}
 	}
 	if (optind < argc)
-		return usage_error("doctor", "unexpected argument '%s'", argv[optind]);
+		return cxu_usage_err("doctor", "unexpected argument '%s'", argv[optind]);
 
-	d.proc = env_or("CXDVIRT_PROC", "/proc");
-	d.sys = env_or("CXDVIRT_SYS", "/sys");
+	d.proc = cxu_env_or("CXDVIRT_PROC", "/proc");
+	d.sys = cxu_env_or("CXDVIRT_SYS", "/sys");
 	if (rd(d.proc, "sys/kernel/osrelease", d.kver, sizeof(d.kver)))
 		snprintf(d.kver, sizeof(d.kver), "(unknown)");
 	mods = getenv("CXDVIRT_MODULES");
@@ -783,7 +776,7 @@ int cmd_doctor(int argc, char **argv, struct verb_ctx *ctx)
 	else
 		snprintf(d.moddir, sizeof(d.moddir), "/lib/modules/%s", d.kver);
 	if (getenv("CXDVIRT_MEMORY_SYSFS"))
-		snprintf(d.mem, sizeof(d.mem), "%s", cxd_memory_root());
+		snprintf(d.mem, sizeof(d.mem), "%s", cxu_memory_root());
 	else
 		snprintf(d.mem, sizeof(d.mem), "%s/devices/system/memory", d.sys);
 	if (d.json)

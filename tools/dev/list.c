@@ -5,7 +5,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,24 +39,24 @@ int cmd_list(int argc, char **argv, struct verb_ctx *ctx)
 		case 'j': json = true; break;
 		case 'u': flags |= SHOW_HUMAN; break;
 		case 'h': verb_help("list"); return EXIT_OK;
-		default: return usage_error("list", NULL);
+		default: return cxu_usage_err("list", NULL);
 		}
 	}
 	for (i = (size_t)optind; i < (size_t)argc; i++)
-		if (!cxd_name_valid(argv[i]))
-			return usage_error("list", "'%s': not a device name", argv[i]);
-	if (cxd_check_root())
+		if (!cxu_name_valid(argv[i]))
+			return cxu_usage_err("list", "'%s': not a device name", argv[i]);
+	if (cxu_check_root())
 		return EXIT_ERR;
-	ret = cxd_list_names(&names, &n);
+	ret = cxu_list_names(&names, &n);
 	if (ret) {
-		err_msg("%s: %s", cxd_configfs_root(), strerror(-ret));
+		cxu_err("%s: %s", cxu_configfs_root(), strerror(-ret));
 		return EXIT_ERR;
 	}
 	arr = json_object_new_array();
 	if (optind < argc) {
 		for (i = (size_t)optind; i < (size_t)argc; i++) {
-			if (cxd_dev_exists(argv[i]) != 1) {
-				err_msg("%s: no such device", argv[i]);
+			if (cxu_dev_exists(argv[i]) != 1) {
+				cxu_err("%s: no such device", argv[i]);
 				rc = EXIT_ERR;
 				continue;
 			}
@@ -70,7 +69,7 @@ int cmd_list(int argc, char **argv, struct verb_ctx *ctx)
 	if (json || json_object_array_length(arr))
 		show_print(arr, json);
 	json_object_put(arr);
-	cxd_free_names(names, n);
+	cxu_free_names(names, n);
 	return rc;
 }
 
@@ -94,7 +93,7 @@ int cmd_stats(int argc, char **argv, struct verb_ctx *ctx)
 	struct json_object *obj;
 	char path[4096], dir[4096];
 	const char *name;
-	int c, index, power, fd, err;
+	int c, index, power, err;
 
 	while ((c = getopt_long(argc, argv, "rjuh", opts, NULL)) != -1) {
 		switch (c) {
@@ -102,33 +101,33 @@ int cmd_stats(int argc, char **argv, struct verb_ctx *ctx)
 		case 'j': json = true; break;
 		case 'u': flags |= SHOW_HUMAN; break;
 		case 'h': verb_help("stats"); return EXIT_OK;
-		default: return usage_error("stats", NULL);
+		default: return cxu_usage_err("stats", NULL);
 		}
 	}
 	if (optind >= argc)
-		return usage_error("stats", "missing device name");
+		return cxu_usage_err("stats", "missing device name");
 	name = argv[optind++];
 	if (optind < argc)
-		return usage_error("stats", "unexpected '%s'", argv[optind]);
-	if (!cxd_name_valid(name))
-		return usage_error("stats", "'%s': not a device name", name);
-	if (cxd_check_root())
+		return cxu_usage_err("stats", "unexpected '%s'", argv[optind]);
+	if (!cxu_name_valid(name))
+		return cxu_usage_err("stats", "'%s': not a device name", name);
+	if (cxu_check_root())
 		return EXIT_ERR;
-	if (cxd_dev_exists(name) != 1) {
-		err_msg("%s: no such device", name);
+	if (cxu_dev_exists(name) != 1) {
+		cxu_err("%s: no such device", name);
 		return EXIT_ERR;
 	}
-	if (cxd_dev_index(name, &index) || cxd_dev_power(name, &power)) {
-		err_msg("%s: cannot read index and power", name);
+	if (cxu_dev_index(name, &index) || cxu_dev_power(name, &power)) {
+		cxu_err("%s: cannot read index and power", name);
 		return EXIT_ERR;
 	}
 	if (!power) {
-		err_msg("%s: not enabled (power 0): no statistics", name);
+		cxu_err("%s: not enabled (power 0): no statistics", name);
 		return EXIT_ERR;
 	}
-	if (cxd_sysfs_path(index, "stats", dir, sizeof(dir)) ||
+	if (cxu_sysfs_path(index, "stats", dir, sizeof(dir)) ||
 	    access(dir, R_OK | X_OK)) {
-		err_msg("%s: %s: %s", name, dir, strerror(errno));
+		cxu_err("%s: %s: %s", name, dir, strerror(errno));
 		return EXIT_ERR;
 	}
 	obj = show_device(name, flags);
@@ -137,20 +136,13 @@ int cmd_stats(int argc, char **argv, struct verb_ctx *ctx)
 	if (!reset)
 		return EXIT_OK;
 
-	if (cxd_sysfs_path(index, "stats/reset", path, sizeof(path)))
+	if (cxu_sysfs_path(index, "stats/reset", path, sizeof(path)))
 		return EXIT_ERR;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	err = fd < 0 ? errno : 0;
-	if (fd >= 0) {
-		if (write(fd, "1", 1) != 1)
-			err = errno ? errno : EIO;
-		if (close(fd) && !err)
-			err = errno;
-	}
+	err = -cxu_write_file(path, "1");
 	if (err) {
-		err_msg("%s: %s: %s%s%s", name, path, strerror(err),
-			cxd_errhint(err) ? ": " : "",
-			cxd_errhint(err) ? cxd_errhint(err) : "");
+		cxu_err("%s: %s: %s%s%s", name, path, strerror(err),
+			cxu_errhint(err) ? ": " : "",
+			cxu_errhint(err) ? cxu_errhint(err) : "");
 		return EXIT_ERR;
 	}
 	return EXIT_OK;

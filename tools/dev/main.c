@@ -10,7 +10,6 @@
  */
 #define _GNU_SOURCE
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -148,44 +147,6 @@ static const struct verb verbs[] = {
 };
 #define NR_VERBS (sizeof(verbs) / sizeof(verbs[0]))
 
-/**
- * err_msg() - print "cxdvirt-dev: <message>" and a newline to stderr.
- * @fmt:	printf format.
- */
-void err_msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-/**
- * usage_error() - report a usage error of @verb (NULL: the command itself).
- * @fmt:	printf format of the message, or NULL when getopt already
- *		printed one.
- *
- * Return: EXIT_USAGE.
- */
-int usage_error(const char *verb, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (fmt) {
-		fprintf(stderr, PROG "%s%s: ", verb ? " " : "", verb ? verb : "");
-		va_start(ap, fmt);
-		vfprintf(stderr, fmt, ap);
-		va_end(ap);
-		fputc('\n', stderr);
-	}
-	fprintf(stderr, "Try '" PROG "%s%s --help'.\n", verb ? " " : "",
-		verb ? verb : "");
-	return EXIT_USAGE;
-}
-
 static const struct verb *verb_find(const char *name)
 {
 	size_t i;
@@ -252,30 +213,31 @@ int main(int argc, char **argv)
 	const struct verb *v;
 	int c;
 
+	cxu_set_prog(PROG);
 	/* '+': stop at the verb, its options are its own. */
 	while ((c = getopt_long(argc, argv, "+jhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': ctx.json = true; break;
 		case 'h': help(); return EXIT_OK;
 		case 'V': printf(PROG " " CXDVIRT_VERSION "\n"); return EXIT_OK;
-		default: return usage_error(NULL, NULL);
+		default: return cxu_usage_err(NULL, NULL);
 		}
 	}
 	if (optind >= argc)
-		return usage_error(NULL, "missing verb");
+		return cxu_usage_err(NULL, "missing verb");
 	if (!strcmp(argv[optind], "help")) {
 		if (optind + 1 >= argc) {
 			help();
 			return EXIT_OK;
 		}
 		if (!verb_find(argv[optind + 1]))
-			return usage_error(NULL, "unknown verb '%s'", argv[optind + 1]);
+			return cxu_usage_err(NULL, "unknown verb '%s'", argv[optind + 1]);
 		verb_help(argv[optind + 1]);
 		return EXIT_OK;
 	}
 	v = verb_find(argv[optind]);
 	if (!v)
-		return usage_error(NULL, "unknown verb '%s'", argv[optind]);
+		return cxu_usage_err(NULL, "unknown verb '%s'", argv[optind]);
 	argc -= optind;
 	argv += optind;
 	optind = 0;	/* restart getopt for the verb's own options */

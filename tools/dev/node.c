@@ -38,10 +38,10 @@ int node_dax_name(const char *name, char *buf, size_t len)
 {
 	int index, ret;
 
-	ret = cxd_dev_index(name, &index);
+	ret = cxu_dev_index(name, &index);
 	if (ret)
 		return ret;
-	ret = cxd_sysfs_read(index, "dax_device", buf, len);
+	ret = cxu_sysfs_read(index, "dax_device", buf, len);
 	if (ret)
 		return ret;
 	return *buf ? 0 : -ENOENT;
@@ -68,13 +68,13 @@ int node_check_auto_online(const char *name, bool fix)
 	char path[4096], val[64];
 	int fd, err = 0;
 
-	snprintf(path, sizeof(path), "%s/auto_online_blocks", cxd_memory_root());
-	if (cxd_read_file(path, val, sizeof(val)))
+	snprintf(path, sizeof(path), "%s/auto_online_blocks", cxu_memory_root());
+	if (cxu_read_file(path, val, sizeof(val)))
 		return 0;
 	if (!strcmp(val, "offline") || !strcmp(val, "online_movable"))
 		return 0;
 	if (!fix) {
-		err_msg("%s: %s is '%s': the kernel would online the device's memory "
+		cxu_err("%s: %s is '%s': the kernel would online the device's memory "
 			"itself as kernel memory, which may never go offline again "
 			"(then the device cannot be powered off). Set it to offline or "
 			"online_movable first, or pass --fix-auto-online to set it to offline",
@@ -91,9 +91,9 @@ int node_check_auto_online(const char *name, bool fix)
 			err = errno;
 	}
 	if (err) {
-		err_msg("%s: %s: cannot set it to offline: %s%s%s", name, path,
-			strerror(err), cxd_errhint(err) ? ": " : "",
-			cxd_errhint(err) ? cxd_errhint(err) : "");
+		cxu_err("%s: %s: cannot set it to offline: %s%s%s", name, path,
+			strerror(err), cxu_errhint(err) ? ": " : "",
+			cxu_errhint(err) ? cxu_errhint(err) : "");
 		return -1;
 	}
 	fprintf(stderr, PROG ": %s: %s was '%s', now 'offline' (--fix-auto-online)\n",
@@ -132,7 +132,7 @@ static struct daxctl_dev *dax_find(const char *name, const char *dax,
 	*pctx = NULL;
 	ret = daxctl_new(&ctx);
 	if (ret) {
-		err_msg("%s: libdaxctl: %s", name, strerror(-ret));
+		cxu_err("%s: libdaxctl: %s", name, strerror(-ret));
 		return NULL;
 	}
 	daxctl_set_log_fn(ctx, daxctl_log);
@@ -144,7 +144,7 @@ static struct daxctl_dev *dax_find(const char *name, const char *dax,
 				*pctx = ctx;
 				return dev;
 			}
-	err_msg("%s: %s not found by libdaxctl (is the dax driver loaded?)", name, dax);
+	cxu_err("%s: %s not found by libdaxctl (is the dax driver loaded?)", name, dax);
 	daxctl_unref(ctx);
 	return NULL;
 }
@@ -153,7 +153,7 @@ static struct daxctl_dev *dax_find(const char *name, const char *dax,
 static void dax_fail(const char *name, const char *step, const char *dax,
 		     int ret, const char *hint)
 {
-	err_msg("%s: %s %s: %s%s%s%s%s%s", name, step, dax, strerror(-ret),
+	cxu_err("%s: %s %s: %s%s%s%s%s%s", name, step, dax, strerror(-ret),
 		hint ? ": " : "", hint ? hint : "",
 		*daxctl_last ? " (libdaxctl: " : "", daxctl_last,
 		*daxctl_last ? ")" : "");
@@ -180,43 +180,43 @@ static int node_verb_start(const char *verb, int argc, char **argv,
 		case 'j': *json = true; break;
 		case 'F':
 			if (!fix)
-				return usage_error(verb, NULL);
+				return cxu_usage_err(verb, NULL);
 			*fix = true;
 			break;
 		case 'h': verb_help(verb); return -1;
-		default: return usage_error(verb, NULL);
+		default: return cxu_usage_err(verb, NULL);
 		}
 	}
 	if (optind >= argc)
-		return usage_error(verb, "missing device name");
+		return cxu_usage_err(verb, "missing device name");
 	*name = argv[optind++];
 	if (optind < argc)
-		return usage_error(verb, "unexpected '%s'", argv[optind]);
-	if (!cxd_name_valid(*name))
-		return usage_error(verb, "'%s': not a device name", *name);
-	if (cxd_check_root())
+		return cxu_usage_err(verb, "unexpected '%s'", argv[optind]);
+	if (!cxu_name_valid(*name))
+		return cxu_usage_err(verb, "'%s': not a device name", *name);
+	if (cxu_check_root())
 		return EXIT_ERR;
-	ret = cxd_dev_exists(*name);
+	ret = cxu_dev_exists(*name);
 	if (ret != 1) {
-		err_msg("%s: %s", *name, ret ? strerror(-ret) : "no such device");
+		cxu_err("%s: %s", *name, ret ? strerror(-ret) : "no such device");
 		return EXIT_ERR;
 	}
-	if (!cxd_dev_is_node(*name)) {
-		err_msg("%s: not a node-mode device (mode is not 'node')", *name);
+	if (!cxu_dev_is_node(*name)) {
+		cxu_err("%s: not a node-mode device (mode is not 'node')", *name);
 		return EXIT_ERR;
 	}
-	if (cxd_dev_power(*name, &power) || !power) {
-		err_msg("%s: not enabled (power 0): no dax device yet", *name);
+	if (cxu_dev_power(*name, &power) || !power) {
+		cxu_err("%s: not enabled (power 0): no dax device yet", *name);
 		return EXIT_ERR;
 	}
 	ret = node_dax_name(*name, dax, daxlen);
 	if (ret == -ENOENT) {
-		err_msg("%s: no dax device (destroyed with daxctl? power the device off and on)",
+		cxu_err("%s: no dax device (destroyed with daxctl? power the device off and on)",
 			*name);
 		return EXIT_ERR;
 	}
 	if (ret) {
-		err_msg("%s: dax_device: %s", *name, strerror(-ret));
+		cxu_err("%s: dax_device: %s", *name, strerror(-ret));
 		return EXIT_ERR;
 	}
 	return 0;
@@ -236,14 +236,14 @@ static void node_print(const char *name, const char *dax, bool json)
 		json_object_put(obj);
 		return;
 	}
-	if (!cxd_dev_index(name, &index)) {
-		cxd_sysfs_read(index, "online", state, sizeof(state));
-		cxd_sysfs_read(index, "online_bytes", bytes, sizeof(bytes));
+	if (!cxu_dev_index(name, &index)) {
+		cxu_sysfs_read(index, "online", state, sizeof(state));
+		cxu_sysfs_read(index, "online_bytes", bytes, sizeof(bytes));
 	}
-	cxd_attr_read(name, "target_node", node, sizeof(node));
-	parse_u64(bytes, &u);
+	cxu_attr_read(name, "target_node", node, sizeof(node));
+	cxu_parse_u64(bytes, &u);
 	printf("%s %s%s%s%s%s\n", dax, *state ? state : "?",
-	       u ? ": " : "", u ? fmt_size(u, sz, sizeof(sz)) : "",
+	       u ? ": " : "", u ? cxu_fmt_size(u, sz, sizeof(sz)) : "",
 	       *node ? " on node " : "", *node ? node : "");
 }
 
@@ -268,8 +268,8 @@ int cmd_online(int argc, char **argv, struct verb_ctx *ctx)
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	/* Unless all of it is online already, the policy matters. */
-	if ((cxd_dev_index(name, &index) ||
-	     cxd_sysfs_read(index, "online", on_b, sizeof(on_b)) ||
+	if ((cxu_dev_index(name, &index) ||
+	     cxu_sysfs_read(index, "online", on_b, sizeof(on_b)) ||
 	     strcmp(on_b, "online")) && node_check_auto_online(name, fix))
 		return EXIT_ERR;
 	dev = dax_find(name, dax, &dctx);
@@ -314,17 +314,17 @@ int cmd_online(int argc, char **argv, struct verb_ctx *ctx)
 		if (ret < 0 || non < nsec) {
 			dax_fail(name, "online", dax, ret < 0 ? ret : -EIO, NULL);
 			if (non >= 0)
-				err_msg("%s: %d of %d memory blocks of %s are online", name,
+				cxu_err("%s: %d of %d memory blocks of %s are online", name,
 					non, nsec, dax);
 			ret = EXIT_ERR;
 			goto out;
 		}
 	}
 	/* Blocks onlined by someone else may sit in ZONE_NORMAL: say so. */
-	if (!cxd_dev_index(name, &index) &&
-	    !cxd_sysfs_read(index, "online_bytes", on_b, sizeof(on_b)) &&
-	    !cxd_sysfs_read(index, "movable_bytes", mov_b, sizeof(mov_b)) &&
-	    !parse_u64(on_b, &on_u) && !parse_u64(mov_b, &mov_u) && mov_u < on_u)
+	if (!cxu_dev_index(name, &index) &&
+	    !cxu_sysfs_read(index, "online_bytes", on_b, sizeof(on_b)) &&
+	    !cxu_sysfs_read(index, "movable_bytes", mov_b, sizeof(mov_b)) &&
+	    !cxu_parse_u64(on_b, &on_u) && !cxu_parse_u64(mov_b, &mov_u) && mov_u < on_u)
 		fprintf(stderr, PROG ": %s: warning: %" PRIu64 " of %" PRIu64
 			" online bytes of %s are not in ZONE_MOVABLE: they may not go offline again\n",
 			name, on_u - mov_u, on_u, dax);
@@ -371,9 +371,9 @@ int cmd_offline(int argc, char **argv, struct verb_ctx *ctx)
 			ret = daxctl_memory_offline(mem);
 			non = daxctl_memory_is_online(mem);
 			if (ret < 0 || non != 0) {
-				cxd_attr_read(name, "target_node", node, sizeof(node));
+				cxu_attr_read(name, "target_node", node, sizeof(node));
 				if (ret == -EBUSY || (ret >= 0 && non > 0))
-					err_msg("%s: offline %s: %s: %d of %d memory blocks are still online: "
+					cxu_err("%s: offline %s: %s: %d of %d memory blocks are still online: "
 						"some pages on node %s could not be migrated (unmovable or "
 						"pinned, or no room on other nodes); stop what uses the node "
 						"and retry", name, dax, strerror(EBUSY),

@@ -46,9 +46,9 @@ static struct json_object *json_u64_unit(uint64_t v, enum attr_unit unit,
 		return json_object_new_uint64(v);
 	switch (unit) {
 	case UNIT_BYTES:
-		return json_object_new_string(fmt_size(v, buf, sizeof(buf)));
+		return json_object_new_string(cxu_fmt_size(v, buf, sizeof(buf)));
 	case UNIT_NS:
-		return json_object_new_string(fmt_ns(v, buf, sizeof(buf)));
+		return json_object_new_string(cxu_fmt_ns(v, buf, sizeof(buf)));
 	case UNIT_MBPS:
 		snprintf(buf, sizeof(buf), "%" PRIu64 " MB/s", v);
 		return json_object_new_string(buf);
@@ -82,16 +82,16 @@ static struct json_object *attr_json(const char *name, const char *text,
 	if (!strcmp(name, "features"))
 		return words_array(text);
 	if (!d || d->type == ATTR_WORD || d->type == ATTR_OTHER) {
-		if (!parse_s64(text, &s))
+		if (!cxu_parse_s64(text, &s))
 			return json_object_new_int64(s);
 		return json_object_new_string(text);
 	}
 	if (d->type == ATTR_NODE || d->type == ATTR_BOOL || d->type == ATTR_RO) {
-		if (!parse_s64(text, &s))
+		if (!cxu_parse_s64(text, &s))
 			return json_object_new_int64(s);
 		return json_object_new_string(text);
 	}
-	if (parse_size(text, &u))
+	if (cxu_parse_size(text, &u))
 		return json_object_new_string(text);
 	if (d->type == ATTR_ADDR && human) {
 		snprintf(buf, sizeof(buf), "%#" PRIx64, u);
@@ -161,7 +161,7 @@ static bool stat_known(const char *name)
 
 static void add_attrs(struct json_object *obj, const char *name, bool human)
 {
-	char val[CXD_VAL_MAX], dir[4096], **extra;
+	char val[CXU_VAL_MAX], dir[4096], **extra;
 	size_t i, n;
 
 	for (i = 0; i < attr_table_len; i++) {
@@ -171,15 +171,15 @@ static void add_attrs(struct json_object *obj, const char *name, bool human)
 			continue;	/* already at the top */
 		if (!strcmp(a, "preset"))
 			continue;	/* reads as the list of presets */
-		if (cxd_attr_read(name, a, val, sizeof(val)))
+		if (cxu_attr_read(name, a, val, sizeof(val)))
 			continue;	/* older module, or unreadable */
 		json_object_object_add(obj, a, attr_json(a, val, human));
 	}
-	if (cxd_dev_path(name, NULL, dir, sizeof(dir)))
+	if (cxu_dev_path(name, NULL, dir, sizeof(dir)))
 		return;
 	n = extra_files(dir, attr_known, &extra);
 	for (i = 0; i < n; i++) {
-		if (!cxd_attr_read(name, extra[i], val, sizeof(val)))
+		if (!cxu_attr_read(name, extra[i], val, sizeof(val)))
 			json_object_object_add(obj, extra[i],
 					       attr_json(extra[i], val, human));
 		free(extra[i]);
@@ -208,16 +208,16 @@ static struct json_object *hist_json(char *text, bool human)
 static void add_stat(struct json_object *stats, int index, const char *stat,
 		     bool human)
 {
-	char rel[256], path[4096], val[CXD_VAL_MAX];
+	char rel[256], path[4096], val[CXU_VAL_MAX];
 	uint64_t u;
 
 	snprintf(rel, sizeof(rel), "stats/%s", stat);
-	if (cxd_sysfs_path(index, rel, path, sizeof(path)) ||
-	    cxd_read_file(path, val, sizeof(val)))
+	if (cxu_sysfs_path(index, rel, path, sizeof(path)) ||
+	    cxu_read_file(path, val, sizeof(val)))
 		return;
 	if (!strcmp(stat, "miss_latency_hist"))
 		json_object_object_add(stats, stat, hist_json(val, human));
-	else if (!parse_u64(val, &u))
+	else if (!cxu_parse_u64(val, &u))
 		json_object_object_add(stats, stat,
 				       json_u64_unit(u, strstr(stat, "_ns") ?
 						     UNIT_NS : UNIT_NONE, human));
@@ -231,8 +231,8 @@ static uint64_t stat_u64(int index, const char *stat)
 	uint64_t u = 0;
 
 	snprintf(rel, sizeof(rel), "stats/%s", stat);
-	if (cxd_sysfs_path(index, rel, path, sizeof(path)) ||
-	    cxd_read_file(path, val, sizeof(val)) || parse_u64(val, &u))
+	if (cxu_sysfs_path(index, rel, path, sizeof(path)) ||
+	    cxu_read_file(path, val, sizeof(val)) || cxu_parse_u64(val, &u))
 		return 0;
 	return u;
 }
@@ -264,14 +264,14 @@ static const char *const nodelat_files[] = {
 static void add_nodelat(struct json_object *obj, int index)
 {
 	struct json_object *nl = NULL;
-	char rel[64], val[CXD_VAL_MAX];
+	char rel[64], val[CXU_VAL_MAX];
 	uint64_t u;
 	size_t i;
 
 	for (i = 0; i < sizeof(nodelat_files) / sizeof(nodelat_files[0]); i++) {
 		snprintf(rel, sizeof(rel), "node_latency/%s", nodelat_files[i]);
-		if (cxd_sysfs_read(index, rel, val, sizeof(val)) ||
-		    parse_u64(val, &u))
+		if (cxu_sysfs_read(index, rel, val, sizeof(val)) ||
+		    cxu_parse_u64(val, &u))
 			continue;
 		if (!nl)
 			nl = json_object_new_object();
@@ -284,14 +284,14 @@ static void add_nodelat(struct json_object *obj, int index)
 
 static void add_node(struct json_object *obj, int index, bool human)
 {
-	char val[CXD_VAL_MAX];
+	char val[CXU_VAL_MAX];
 	uint64_t u;
 	size_t i;
 
 	for (i = 0; i < sizeof(node_files) / sizeof(node_files[0]); i++) {
-		if (cxd_sysfs_read(index, node_files[i].file, val, sizeof(val)))
+		if (cxu_sysfs_read(index, node_files[i].file, val, sizeof(val)))
 			continue;
-		if (node_files[i].text || parse_u64(val, &u))
+		if (node_files[i].text || cxu_parse_u64(val, &u))
 			json_object_object_add(obj, node_files[i].file,
 					       json_object_new_string(val));
 		else
@@ -303,17 +303,17 @@ static void add_node(struct json_object *obj, int index, bool human)
 
 static void add_sysfs(struct json_object *obj, int index, bool human)
 {
-	char path[4096], val[CXD_VAL_MAX], **extra;
+	char path[4096], val[CXU_VAL_MAX], **extra;
 	struct json_object *stats;
 	uint64_t u, misses;
 	size_t i, n;
 
-	if (!cxd_sysfs_path(index, "cache_used", path, sizeof(path)) &&
-	    !cxd_read_file(path, val, sizeof(val)) && !parse_u64(val, &u))
+	if (!cxu_sysfs_path(index, "cache_used", path, sizeof(path)) &&
+	    !cxu_read_file(path, val, sizeof(val)) && !cxu_parse_u64(val, &u))
 		json_object_object_add(obj, "cache_used",
 				       json_u64_unit(u, UNIT_BYTES, human));
 	add_node(obj, index, human);
-	if (cxd_sysfs_path(index, "stats", path, sizeof(path)))
+	if (cxu_sysfs_path(index, "stats", path, sizeof(path)))
 		return;
 	stats = json_object_new_object();
 	for (i = 0; i < STATS_ORDER_LEN; i++)
@@ -352,11 +352,11 @@ struct json_object *show_device(const char *name, unsigned int flags)
 	char dev[64];
 
 	json_object_object_add(obj, "name", json_object_new_string(name));
-	if (!cxd_dev_index(name, &index))
+	if (!cxu_dev_index(name, &index))
 		json_object_object_add(obj, "index", json_object_new_int(index));
-	if (!cxd_dev_power(name, &power))
+	if (!cxu_dev_power(name, &power))
 		json_object_object_add(obj, "power", json_object_new_int(power));
-	if (power == 1 && index >= 0 && !cxd_dev_is_node(name)) {
+	if (power == 1 && index >= 0 && !cxu_dev_is_node(name)) {
 		snprintf(dev, sizeof(dev), "/dev/cxdvirt%d", index);
 		json_object_object_add(obj, "dev", json_object_new_string(dev));
 	}

@@ -20,7 +20,6 @@
  * docs/model.md (what the model does).
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -31,6 +30,9 @@
 
 #include <json-c/json.h>
 
+#include "cxu_lat.h"
+#include "cxu_msg.h"
+#include "cxu_num.h"
 #include "sim.h"
 
 #define MAX_COMPARE	32
@@ -40,7 +42,8 @@ struct metrics {
 	struct cxd_model_stats st;
 	struct cxd_ftl_stats ftl;
 	uint64_t erases;
-	uint64_t lat_n, lat_sum, p50, p90, p99, p999, lat_max;
+	struct cxu_lat_summary lat;	/* miss latencies */
+	uint64_t lat_sum;		/* their sum, ns */
 	uint64_t state_bytes;	/* the model's state: see docs/model.md */
 	double util_mean, util_max;
 };
@@ -62,7 +65,7 @@ static void usage(FILE *out)
 "  --timing               print load and replay time (accesses/s) on stderr\n"
 "  --preset NAME          NAND preset: znand (default), femu, tlc\n"
 "  --capacity SIZE        device size (default: the trace's extent)\n"
-"  --cache SIZE           cache size (default 8M); SIZE takes K/M/G\n"
+"  --cache SIZE           cache size (default 8M); SIZE takes K/M/G/T\n"
 "  --ways N               lines per set, 0 = fully associative (default)\n"
 "  --policy P             fifo lifo clock lru s3fifo random cflru 2q\n"
 "                         (default fifo)\n"
@@ -97,35 +100,12 @@ static void usage(FILE *out)
 "  -h, --help             this text\n", out);
 }
 
+/* A number (@suffix: a size in bytes), by the tools' one rule (cxu_num.h). */
 static int parse_u64(const char *s, uint64_t *v, bool suffix)
 {
-	unsigned long long x;
-	char *end;
-
-	if (!s || !*s || *s == '-')
+	if (!s)
 		return -1;
-	errno = 0;
-	x = strtoull(s, &end, 0);
-	if (errno || end == s)
-		return -1;
-	if (suffix && *end) {
-		unsigned int shift = 0;
-
-		switch (*end) {
-		case 'K': case 'k': shift = 10; break;
-		case 'M': case 'm': shift = 20; break;
-		case 'G': case 'g': shift = 30; break;
-		default: return -1;
-		}
-		if (x > (UINT64_MAX >> shift))
-			return -1;
-		x <<= shift;
-		end++;
-	}
-	if (*end)
-		return -1;
-	*v = x;
-	return 0;
+	return (suffix ? cxu_parse_size(s, v) : cxu_parse_u64(s, v)) ? -1 : 0;
 }
 
 static int parse_u32(const char *s, uint32_t *v, bool suffix)
@@ -333,7 +313,7 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 	uint64_t i, j, now = 0, ndies, page, rec;
 	uint8_t *mapped = NULL;	/* --faults: 0 unmapped, 1 read-only, 2 writable */
 	const uint64_t *recs = t->recs;
-	struct lat_hist lat;
+	struct cxu_lat_hist lat;
 	struct cxd_access r;
 	bool write;
 	struct cxd_model m;
@@ -342,7 +322,7 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 	void *mem;
 
 	if (cfg->cache / CXD_HOST_PAGE_SIZE > CXD_MAX_LINES || !mc.nlines) {
-		fprintf(stderr, "cxdvirt-sim: cache size out of range\n");
+		cxu_err("cache size out of range");
 		return -1;
 	}
 	mc.npages = cfg->capacity / CXD_HOST_PAGE_SIZE;
@@ -352,50 +332,48 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 			mc.npages = mc.nlines;
 	}
 	if (t->n && t->max_page >= mc.npages) {
-		fprintf(stderr,
-			"cxdvirt-sim: page %" PRIu64 " beyond the capacity (%" PRIu64 " pages)\n",
+		cxu_err("page %" PRIu64 " beyond the capacity (%" PRIu64 " pages)",
 			t->max_page, mc.npages);
 		return -1;
 	}
 	if (cxd_nand_cfg_valid(&mc.nand)) {
-		fprintf(stderr, "cxdvirt-sim: NAND configuration out of range\n");
+		cxu_err("NAND configuration out of range");
 		return -1;
 	}
 	why = cxd_ftl_check(&mc);
 	if (why) {
-		fprintf(stderr, "cxdvirt-sim: --ftl page: %s\n", why);
+		cxu_err("--ftl page: %s", why);
 		return -1;
 	}
 	if (!cxd_model_cfg_state_size(&mc)) {
-		fprintf(stderr,
-			"cxdvirt-sim: bad cache shape (lines %u, ways %u, pages %" PRIu64 ")\n",
+		cxu_err("bad cache shape (lines %u, ways %u, pages %" PRIu64 ")",
 			mc.nlines, mc.ways, mc.npages);
 		return -1;
 	}
 	mem = aligned_alloc(8, (cxd_model_cfg_state_size(&mc) + 7) & ~7ul);
 	if (cfg->faults)
 		mapped = calloc(mc.npages, 1);
-	if (lat_init(&lat) || !mem || (cfg->faults && !mapped) ||
+	if (cxu_lat_hist_init(&lat) || !mem || (cfg->faults && !mapped) ||
 	    cxd_model_init_cfg(&m, &mc, mem)) {
-		fprintf(stderr, "cxdvirt-sim: cannot set up the model\n");
+		cxu_err("cannot set up the model");
 		free(mem);
-		lat_free(&lat);
+		cxu_lat_hist_free(&lat);
 		free(mapped);
 		return -1;
 	}
 	cxd_model_set_seed(&m, cfg->seed);
 	if (cxd_cache_set_cflru_window(&m.cache, cfg->cflru_window_pct)) {
-		fprintf(stderr, "cxdvirt-sim: --cflru-window out of range [0, 100]\n");
+		cxu_err("--cflru-window out of range [0, 100]");
 		free(mem);
-		lat_free(&lat);
+		cxu_lat_hist_free(&lat);
 		free(mapped);
 		return -1;
 	}
 	why = cxd_pf_params_check(&cfg->pf);
 	if (why) {
-		fprintf(stderr, "cxdvirt-sim: prefetcher parameters: %s\n", why);
+		cxu_err("prefetcher parameters: %s", why);
 		free(mem);
-		lat_free(&lat);
+		cxu_lat_hist_free(&lat);
 		free(mapped);
 		return -1;
 	}
@@ -416,8 +394,8 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 		write = rec & TRACE_WRITE;
 		/* a binary trace's records are checked here, not at load */
 		if (page >= mc.npages) {
-			fprintf(stderr,
-				"cxdvirt-sim: access %" PRIu64 ": page %" PRIu64 " beyond the capacity (%" PRIu64 " pages)\n",
+			cxu_err(
+				"access %" PRIu64 ": page %" PRIu64 " beyond the capacity (%" PRIu64 " pages)",
 				i + 1, page, mc.npages);
 			goto fail;
 		}
@@ -448,8 +426,8 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 			continue;
 		}
 		cxd_model_access(&m, page, write ? CXD_ACC_WRITE : 0, now, &r);
-		if (!r.hit && lat_add(&lat, r.done_ns - now)) {
-			fprintf(stderr, "cxdvirt-sim: out of memory\n");
+		if (!r.hit && cxu_lat_hist_add(&lat, r.done_ns - now)) {
+			cxu_err("out of memory");
 			goto fail;
 		}
 		if (mapped) {
@@ -476,14 +454,8 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 	out->ftl = m.ftl_stats;
 	out->erases = m.nand.erases;
 	out->state_bytes = cxd_model_cfg_state_size(&mc);
-	lat_finish(&lat);
-	out->lat_n = lat.n;
+	cxu_lat_hist_summarize(&lat, &out->lat);
 	out->lat_sum = lat.sum;
-	out->p50 = lat_pct(&lat, 0.50);
-	out->p90 = lat_pct(&lat, 0.90);
-	out->p99 = lat_pct(&lat, 0.99);
-	out->p999 = lat_pct(&lat, 0.999);
-	out->lat_max = lat.max;
 
 	ndies = (uint64_t)mc.nand.channels * mc.nand.dies_per_channel;
 	planes = cxd_nand_planes(&mc.nand);
@@ -494,12 +466,12 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 			out->util_max = u;
 	}
 	free(mem);
-	lat_free(&lat);
+	cxu_lat_hist_free(&lat);
 	free(mapped);
 	return 0;
 fail:
 	free(mem);
-	lat_free(&lat);
+	cxu_lat_hist_free(&lat);
 	free(mapped);
 	return -1;
 }
@@ -566,15 +538,7 @@ static json_object *metrics_json(const struct sim_cfg *cfg,
 			       json_object_new_uint64(s->unwritten_skips));
 	json_object_object_add(o, "elapsed_ns", json_object_new_uint64(x->elapsed_ns));
 
-	l = json_object_new_object();
-	json_object_object_add(l, "count", json_object_new_uint64(x->lat_n));
-	json_object_object_add(l, "mean",
-			       json_object_new_double(ratio(x->lat_sum, x->lat_n)));
-	json_object_object_add(l, "p50", json_object_new_uint64(x->p50));
-	json_object_object_add(l, "p90", json_object_new_uint64(x->p90));
-	json_object_object_add(l, "p99", json_object_new_uint64(x->p99));
-	json_object_object_add(l, "p999", json_object_new_uint64(x->p999));
-	json_object_object_add(l, "max", json_object_new_uint64(x->lat_max));
+	l = cxu_lat_json(&x->lat, 0);
 	json_object_object_add(o, "miss_latency_ns", l);
 
 	e = json_object_new_object();
@@ -665,12 +629,12 @@ ROW_U64(misses, x->st.misses)
 ROW_PCT(hit_ratio, x->st.hits, x->accesses)
 ROW_U64(read_misses, x->st.read_misses)
 ROW_U64(write_misses, x->st.write_misses)
-ROW_U64(lat_mean, x->lat_n ? x->lat_sum / x->lat_n : 0)
-ROW_U64(p50, x->p50)
-ROW_U64(p90, x->p90)
-ROW_U64(p99, x->p99)
-ROW_U64(p999, x->p999)
-ROW_U64(lat_max, x->lat_max)
+ROW_U64(lat_mean, x->lat.count ? x->lat_sum / x->lat.count : 0)
+ROW_U64(p50, x->lat.p50_ns)
+ROW_U64(p90, x->lat.p90_ns)
+ROW_U64(p99, x->lat.p99_ns)
+ROW_U64(p999, x->lat.p999_ns)
+ROW_U64(lat_max, x->lat.max_ns)
 ROW_U64(evictions, x->st.evictions)
 ROW_U64(dirty, x->st.dirty_evictions)
 ROW_U64(pf_issued, x->st.prefetch_issued)
@@ -859,6 +823,7 @@ int main(int argc, char **argv)
 	json_object *root, *arr;
 	int opt, idx, ret = 0;
 
+	cxu_set_prog("cxdvirt-sim");
 	cxd_pf_params_default(&base.pf);
 	sim_set(&base, "preset", "znand");
 	while ((opt = getopt_long(argc, argv, "h", long_opts, &idx)) != -1) {
@@ -914,14 +879,14 @@ int main(int argc, char **argv)
 		ckey = compare;
 		s = strchr(compare, '=');
 		if (!s || s == compare || !s[1]) {
-			fprintf(stderr, "cxdvirt-sim: --compare wants KEY=V1,V2,...\n");
+			cxu_err("--compare wants KEY=V1,V2,...");
 			return 2;
 		}
 		*s++ = 0;
 		n = 0;
 		for (tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
 			if (n == MAX_COMPARE) {
-				fprintf(stderr, "cxdvirt-sim: at most %d values\n",
+				cxu_err("at most %d values",
 					MAX_COMPARE);
 				return 2;
 			}
@@ -935,7 +900,7 @@ int main(int argc, char **argv)
 			n++;
 		}
 		if (!n) {
-			fprintf(stderr, "cxdvirt-sim: --compare wants values\n");
+			cxu_err("--compare wants values");
 			return 2;
 		}
 	}
@@ -951,7 +916,7 @@ int main(int argc, char **argv)
 			trace_format_name(t.format), t.n, t1 - t0, c1 - c0);
 	if (convert) {
 		if (same_file(convert, argv[optind])) {
-			fprintf(stderr, "cxdvirt-sim: --convert: %s is the input\n",
+			cxu_err("--convert: %s is the input",
 				convert);
 			trace_free(&t);
 			return 2;

@@ -127,48 +127,6 @@ int trace_bin_open(const char *path, const unsigned char *p, size_t len,
 bool trace_bin_magic(const unsigned char *p, size_t len);
 
 /**
- * struct lat_hist - exact distribution of miss latencies.
- * @exact:	[LAT_EXACT_NS] counts of each latency below LAT_EXACT_NS ns.
- * @big:	the latencies >= LAT_EXACT_NS, unsorted until lat_finish().
- * @nbig:	entries in @big; @capbig its allocated length.
- * @capbig:	see @nbig.
- * @n:		latencies added.
- * @sum:	their sum (ns).
- * @max:	the largest (ns).
- *
- * Memory: 8 bytes per distinct ns value below LAT_EXACT_NS actually used
- * (calloc'd pages stay untouched otherwise) plus 8 bytes per latency above,
- * instead of 8 bytes per miss and a sort.
- */
-#define LAT_EXACT_NS	(1u << 20)
-struct lat_hist {
-	uint64_t *exact;
-	uint64_t *big;
-	uint64_t nbig, capbig;
-	uint64_t n, sum, max;
-};
-
-int lat_init(struct lat_hist *h);
-int lat_add_big(struct lat_hist *h, uint64_t ns);
-void lat_finish(struct lat_hist *h);
-uint64_t lat_pct(const struct lat_hist *h, double q);
-void lat_free(struct lat_hist *h);
-
-/** lat_add() - add one latency (ns). Return: 0, or -1 out of memory. */
-static inline int lat_add(struct lat_hist *h, uint64_t ns)
-{
-	h->n++;
-	h->sum += ns;
-	if (ns > h->max)
-		h->max = ns;
-	if (ns < LAT_EXACT_NS) {
-		h->exact[ns]++;
-		return 0;
-	}
-	return lat_add_big(h, ns);
-}
-
-/**
  * struct sim_cfg - everything one run is configured with.
  * @capacity:		device size, bytes (0: the trace's extent).
  * @cache:		cache size, bytes.

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cxu_msg.h"
 #include "sim.h"
 
 static const char *const format_names[] = {
@@ -68,7 +69,7 @@ int trace_push(struct trace_buf *b, uint64_t page, bool write, uint32_t thread)
 		b->cap = b->cap ? 2 * b->cap : 65536;
 		nr = realloc(b->recs, b->cap * sizeof(*nr));
 		if (!nr) {
-			fprintf(stderr, "cxdvirt-sim: out of memory\n");
+			cxu_err("out of memory");
 			return -1;
 		}
 		b->recs = nr;
@@ -208,7 +209,7 @@ void trace_line_error(const char *path, unsigned long lineno, const char *what,
 		len--;
 	if (len > 200)
 		len = 200;
-	fprintf(stderr, "cxdvirt-sim: %s:%lu: %s: %.*s\n", path, lineno, what,
+	cxu_err("%s:%lu: %s: %.*s", path, lineno, what,
 		len, s);
 }
 
@@ -281,7 +282,7 @@ static int slurp(const char *path, unsigned char **data, size_t *len,
 
 	*mapped = false;
 	if (fd < 0) {
-		fprintf(stderr, "cxdvirt-sim: %s: %s\n", path, strerror(errno));
+		cxu_err("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
@@ -303,7 +304,7 @@ static int slurp(const char *path, unsigned char **data, size_t *len,
 			cap = cap ? 2 * cap : 1 << 20;
 			nb = realloc(buf, cap);
 			if (!nb) {
-				fprintf(stderr, "cxdvirt-sim: out of memory\n");
+				cxu_err("out of memory");
 				goto fail;
 			}
 			buf = nb;
@@ -312,7 +313,7 @@ static int slurp(const char *path, unsigned char **data, size_t *len,
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			fprintf(stderr, "cxdvirt-sim: %s: %s\n", path,
+			cxu_err("%s: %s", path,
 				strerror(errno));
 			goto fail;
 		}

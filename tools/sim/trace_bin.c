@@ -26,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cxu_msg.h"
 #include "sim.h"
 
 #define BIN_MAGIC	"CXDTRACE"
@@ -86,13 +87,13 @@ int trace_bin_open(const char *path, const unsigned char *p, size_t len,
 	uint32_t threads;
 
 	if (!trace_bin_magic(p, len) || len < BIN_HDR_SIZE) {
-		fprintf(stderr, "cxdvirt-sim: %s: not a binary trace (no %s header)\n",
+		cxu_err("%s: not a binary trace (no %s header)",
 			path, BIN_MAGIC);
 		return -1;
 	}
 	if (get32(p + 8) != BIN_VERSION || get32(p + 12) != BIN_HDR_SIZE) {
-		fprintf(stderr,
-			"cxdvirt-sim: %s: binary trace version %u, header %u bytes: this cxdvirt-sim reads version %u, %u bytes\n",
+		cxu_err(
+			"%s: binary trace version %u, header %u bytes: this cxdvirt-sim reads version %u, %u bytes",
 			path, get32(p + 8), get32(p + 12), BIN_VERSION,
 			BIN_HDR_SIZE);
 		return -1;
@@ -101,13 +102,13 @@ int trace_bin_open(const char *path, const unsigned char *p, size_t len,
 	max_page = get64(p + 24);
 	threads = get32(p + 32);
 	if (n > (len - BIN_HDR_SIZE) / 8 || len - BIN_HDR_SIZE != n * 8) {
-		fprintf(stderr,
-			"cxdvirt-sim: %s: header says %" PRIu64 " records, the file holds %zu bytes of records (truncated or corrupt)\n",
+		cxu_err(
+			"%s: header says %" PRIu64 " records, the file holds %zu bytes of records (truncated or corrupt)",
 			path, n, len - BIN_HDR_SIZE);
 		return -1;
 	}
 	if (max_page > TRACE_PAGE_MAX || threads > TRACE_THREAD_MAX + 1) {
-		fprintf(stderr, "cxdvirt-sim: %s: corrupt header (max page %" PRIu64 ", threads %u)\n",
+		cxu_err("%s: corrupt header (max page %" PRIu64 ", threads %u)",
 			path, max_page, threads);
 		return -1;
 	}
@@ -134,7 +135,7 @@ int trace_write_binary(const char *path, const struct trace *t)
 	int err;
 
 	if (!f) {
-		fprintf(stderr, "cxdvirt-sim: %s: %s\n", path, strerror(errno));
+		cxu_err("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	memcpy(hdr, BIN_MAGIC, 8);
@@ -152,7 +153,7 @@ int trace_write_binary(const char *path, const struct trace *t)
 		err = errno;
 	}
 	if (!ok) {
-		fprintf(stderr, "cxdvirt-sim: %s: %s\n", path, strerror(err));
+		cxu_err("%s: %s", path, strerror(err));
 		if (!out)
 			unlink(path);
 		return -1;

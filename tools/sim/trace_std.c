@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cxu_msg.h"
 #include "sim.h"
 
 static const char *line_end(const char *p, const char *end)
@@ -169,8 +170,8 @@ int trace_parse_tracepoint(const char *path, const char *p, const char *end,
 		} else if (!first[0]) {
 			snprintf(first, sizeof(first), "%.*s", (int)dl, dv);
 		} else if (dl != strlen(first) || memcmp(dv, first, dl)) {
-			fprintf(stderr,
-				"cxdvirt-sim: %s:%lu: misses of two devices (%s, %.*s): pick one with --dev NAME\n",
+			cxu_err(
+				"%s:%lu: misses of two devices (%s, %.*s): pick one with --dev NAME",
 				path, lineno, first, (int)dl, dv);
 			return -1;
 		}
@@ -182,7 +183,7 @@ int trace_parse_tracepoint(const char *path, const char *p, const char *end,
 			return -1;
 	}
 	if (!b->n) {
-		fprintf(stderr, "cxdvirt-sim: %s: no cxdvirt_miss line%s%s\n",
+		cxu_err("%s: no cxdvirt_miss line%s%s",
 			path, o->dev ? " of device " : "", o->dev ? o->dev : "");
 		return -1;
 	}

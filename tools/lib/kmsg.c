@@ -6,7 +6,7 @@
  * strerror(). Best effort: any failure here only means no reason is shown.
  *
  * Preferred source: /dev/kmsg, opened and positioned at its end before the
- * write (kmsg_mark()), then read after it (kmsg_reason()): only records
+ * write (cxu_kmsg_mark()), then read after it (cxu_kmsg_reason()): only records
  * logged in between are considered. Fallback when /dev/kmsg cannot be
  * opened: klogctl(SYSLOG_ACTION_READ_ALL) before and after, and the newest
  * "cxdvirt" line if it changed.
@@ -20,7 +20,7 @@
 #include <sys/klog.h>
 #include <unistd.h>
 
-#include "cxdvirt-dev.h"
+#include "kmsg.h"
 
 #define KMSG_PATH		"/dev/kmsg"
 #define KMSG_RECORD_MAX		8192
@@ -81,12 +81,7 @@ static void klog_last_match(char *buf, size_t len)
 	free(log);
 }
 
-/**
- * kmsg_mark() - remember the end of the kernel log, before a write whose
- * failure may be explained there.
- * @m:	the mark; release it with kmsg_release().
- */
-void kmsg_mark(struct kmsg_mark *m)
+void cxu_kmsg_mark(struct cxu_kmsg_mark *m)
 {
 	m->klog_last[0] = '\0';
 	m->fd = open(KMSG_PATH, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -98,15 +93,8 @@ void kmsg_mark(struct kmsg_mark *m)
 		klog_last_match(m->klog_last, sizeof(m->klog_last));
 }
 
-/**
- * kmsg_reason() - the kernel log line that explains a failure since @m.
- * @m:		the mark taken before the failed operation.
- * @dev:	device name: a line naming it is preferred over other
- *		"cxdvirt" lines.
- * @buf:	the line's text without level and timestamp, "" if none.
- * @len:	size of @buf in bytes.
- */
-void kmsg_reason(struct kmsg_mark *m, const char *dev, char *buf, size_t len)
+void cxu_kmsg_reason(struct cxu_kmsg_mark *m, const char *dev, char *buf,
+		     size_t len)
 {
 	char rec[KMSG_RECORD_MAX + 1], any[512] = "", named[512] = "";
 	const char *msg;
@@ -142,8 +130,7 @@ void kmsg_reason(struct kmsg_mark *m, const char *dev, char *buf, size_t len)
 	copy_line(buf, len, named[0] ? named : any);
 }
 
-/** kmsg_release() - free what kmsg_mark() took. */
-void kmsg_release(struct kmsg_mark *m)
+void cxu_kmsg_release(struct cxu_kmsg_mark *m)
 {
 	if (m->fd >= 0)
 		close(m->fd);

@@ -1,18 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Numbers and sizes on the command line.
- *
- * Parsing is strict: the whole string must be one number, decimal or 0x-hex
- * (a leading 0 does not mean octal), with no sign, no blanks and no
- * exponent. Sizes may end in one binary suffix K, M, G or T (1K = 1024,
- * either case). Overflow of 64 bits is an error. The tool checks syntax
- * only; the kernel decides what is in range.
+ * Numbers and sizes on the command line, and their human-readable forms
+ * (the rule is in cxu_num.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cxdvirt-dev.h"
+#include "cxu_num.h"
 
 static int hexval(char c)
 {
@@ -54,16 +50,7 @@ static int parse_digits(const char **sp, uint64_t *out)
 	return 0;
 }
 
-/**
- * parse_size() - parse a size in bytes: "4096", "0x1000", "4K", "64M", "1G".
- * @s:		the text.
- * @out:	the size in bytes.
- *
- * Return: 0, -EINVAL for anything that is not exactly a number with an
- * optional K/M/G/T suffix (binary units), -ERANGE if it does not fit in
- * 64 bits.
- */
-int parse_size(const char *s, uint64_t *out)
+int cxu_parse_size(const char *s, uint64_t *out)
 {
 	static const char suffixes[] = "KMGT";
 	const char *p = s;
@@ -89,14 +76,7 @@ int parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-/**
- * parse_u64() - parse an unsigned number, decimal or 0x-hex, no suffix.
- * @s:		the text.
- * @out:	the value (unitless: the caller knows the unit).
- *
- * Return: 0, -EINVAL on bad syntax, -ERANGE on overflow.
- */
-int parse_u64(const char *s, uint64_t *out)
+int cxu_parse_u64(const char *s, uint64_t *out)
 {
 	const char *p = s;
 	uint64_t v;
@@ -111,20 +91,13 @@ int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-/**
- * parse_s64() - parse a signed number: an optional '-' then parse_u64().
- * @s:		the text.
- * @out:	the value.
- *
- * Return: 0, -EINVAL on bad syntax, -ERANGE if outside int64_t.
- */
-int parse_s64(const char *s, int64_t *out)
+int cxu_parse_s64(const char *s, int64_t *out)
 {
 	bool neg = s[0] == '-';
 	uint64_t v;
 	int ret;
 
-	ret = parse_u64(s + neg, &v);
+	ret = cxu_parse_u64(s + neg, &v);
 	if (ret)
 		return ret;
 	if (neg) {
@@ -139,15 +112,7 @@ int parse_s64(const char *s, int64_t *out)
 	return 0;
 }
 
-/**
- * fmt_size() - a size in bytes for humans: "4 KiB", "64 MiB", "1.50 GiB".
- * @bytes:	the size in bytes.
- * @buf:	where to write.
- * @len:	size of @buf in bytes.
- *
- * Exact multiples print without decimals. Return: @buf.
- */
-const char *fmt_size(uint64_t bytes, char *buf, size_t len)
+const char *cxu_fmt_size(uint64_t bytes, char *buf, size_t len)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB",
 					     "PiB", "EiB" };
@@ -165,16 +130,7 @@ const char *fmt_size(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
-/**
- * fmt_ns() - a time in ns for humans: "800 ns", "3.00 us", "100.00 us",
- * "1.50 ms", "2.00 s".
- * @ns:		the time in ns.
- * @buf:	where to write.
- * @len:	size of @buf in bytes.
- *
- * Return: @buf.
- */
-const char *fmt_ns(uint64_t ns, char *buf, size_t len)
+const char *cxu_fmt_ns(uint64_t ns, char *buf, size_t len)
 {
 	if (ns < 1000)
 		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
