@@ -48,6 +48,21 @@ enum cxd_param_type {
 #define CXD_P_U64_MAX	(~(uint64_t)0)
 #define CXD_P_S32_MAX	0x7fffffffull
 
+/* Units (the unit column of the table), as messages print them. */
+#define CXD_UNIT_none		""
+#define CXD_UNIT_bytes		"bytes"
+#define CXD_UNIT_ns		"ns"
+#define CXD_UNIT_ms		"ms"
+#define CXD_UNIT_MBps		"MB/s"
+#define CXD_UNIT_pct		"%"
+#define CXD_UNIT_permille	"per mille"
+#define CXD_UNIT_lines		"lines"
+#define CXD_UNIT_pages		"pages"
+#define CXD_UNIT_blocks		"blocks"
+#define CXD_UNIT_strides	"strides"
+#define CXD_UNIT_rounds		"rounds"
+#define CXD_UNIT_evictions	"evictions"
+
 /* Bounds of parameters that the model itself does not check. */
 #define CXD_MAX_CAPACITY	(64ull << 30)	/* bytes */
 #define CXD_MAX_GC_BLOCKS	65536u		/* gc_low, gc_high: blocks */
@@ -112,8 +127,8 @@ static inline const char *cxd_pn_onoff(unsigned int v)
  * flags, unit, names): @grp. @field is the member in a configuration (struct
  * cxd_cfg in the module, struct sim_cfg in the simulator; the same paths in
  * both), @min and @max are inclusive bounds (for an enum 0 and the last
- * value), @unit is for messages and documentation, @names is the names
- * function of an enum (else NULL).
+ * value), @unit is a CXD_UNIT_* suffix for messages and documentation,
+ * @names is the names function of an enum (else NULL).
  *
  * Default NAND: 8 channels x 4 dies x 1 plane with Samsung Z-NAND SLC timing
  * (tR 3 us, tPROG 100 us; Cheong et al., ISSCC 2018; tBERS 1 ms) on a
@@ -125,55 +140,55 @@ static inline const char *cxd_pn_onoff(unsigned int v)
 
 /* Device and cache. */
 #define CXD_PARAMS_DEVICE(X)						\
-	X(, capacity, capacity, CXD_PT_U64, CXD_HOST_PAGE_SIZE,	\
-	  CXD_MAX_CAPACITY, 64ull << 20, CXD_P_SUFFIX, "bytes", NULL)	\
+	X(, capacity, capacity, CXD_PT_U64, CXD_HOST_PAGE_SIZE,		\
+	  CXD_MAX_CAPACITY, 64ull << 20, CXD_P_SUFFIX, bytes, NULL)	\
 	X(, cache_size, cache_size, CXD_PT_U64, CXD_HOST_PAGE_SIZE,	\
-	  CXD_MAX_CAPACITY, 8ull << 20, CXD_P_SUFFIX, "bytes", NULL)	\
-	X(, ways, ways, CXD_PT_U32, 0, CXD_MAX_LINES, 0, 0, "lines", NULL)	\
+	  CXD_MAX_CAPACITY, 8ull << 20, CXD_P_SUFFIX, bytes, NULL)	\
+	X(, ways, ways, CXD_PT_U32, 0, CXD_MAX_LINES, 0, 0, lines, NULL) \
 	X(, policy, policy, CXD_PT_ENUM, 0, CXD_POLICY_NR - 1,		\
-	  CXD_POLICY_FIFO, CXD_P_LIVE, "", cxd_pn_policy)		\
+	  CXD_POLICY_FIFO, CXD_P_LIVE, none, cxd_pn_policy)		\
 	X(, cflru_window_pct, cflru_window_pct, CXD_PT_U32, 0, 100,	\
-	  CXD_CFLRU_WINDOW_PCT, CXD_P_LIVE, "%", NULL)			\
-	X(, seed, seed, CXD_PT_U64, 0, CXD_P_U64_MAX, 0, CXD_P_LIVE, "", NULL)
+	  CXD_CFLRU_WINDOW_PCT, CXD_P_LIVE, pct, NULL)			\
+	X(, seed, seed, CXD_PT_U64, 0, CXD_P_U64_MAX, 0, CXD_P_LIVE, none, NULL)
 
 /* NAND geometry and timing: members of struct cxd_nand_cfg. */
 #define CXD_PARAMS_NAND(X)						\
 	X(nand., channels, channels, CXD_PT_U32, 1, CXD_MAX_CHANNELS,	\
-	  8, 0, "", NULL)							\
+	  8, 0, none, NULL)						\
 	X(nand., dies_per_channel, dies_per_channel, CXD_PT_U32, 1,	\
-	  CXD_MAX_DIES_PER_CH, 4, 0, "", NULL)				\
-	X(nand., planes_per_die, planes_per_die, CXD_PT_U32, 1,		\
-	  CXD_MAX_PLANES, 1, 0, "", NULL)					\
+	  CXD_MAX_DIES_PER_CH, 4, 0, none, NULL)			\
 	X(nand., nand_page_size, nand_page_size, CXD_PT_U32,		\
 	  CXD_MIN_NAND_PAGE, CXD_MAX_NAND_PAGE, 4096,			\
-	  CXD_P_SUFFIX | CXD_P_POW2, "bytes", NULL)			\
-	X(nand., pages_per_block, pages_per_block, CXD_PT_U32, 0,	\
-	  CXD_MAX_PAGES_PER_BLOCK, 0, 0, "pages", NULL)			\
+	  CXD_P_SUFFIX | CXD_P_POW2, bytes, NULL)			\
 	X(nand., t_read_ns, t_read_ns, CXD_PT_U64, 0,			\
-	  CXD_MAX_LATENCY_NS, 3000, CXD_P_LIVE, "ns", NULL)		\
+	  CXD_MAX_LATENCY_NS, 3000, CXD_P_LIVE, ns, NULL)		\
 	X(nand., t_prog_ns, t_prog_ns, CXD_PT_U64, 0,			\
-	  CXD_MAX_LATENCY_NS, 100000, CXD_P_LIVE, "ns", NULL)		\
-	X(nand., t_bers_ns, t_bers_ns, CXD_PT_U64, 0,			\
-	  CXD_MAX_LATENCY_NS, 1000000, CXD_P_LIVE, "ns", NULL)		\
+	  CXD_MAX_LATENCY_NS, 100000, CXD_P_LIVE, ns, NULL)		\
 	X(nand., channel_mbps, channel_mbps, CXD_PT_U32, 1,		\
-	  CXD_MAX_CHANNEL_MBPS, 1200, CXD_P_LIVE, "MB/s", NULL)		\
+	  CXD_MAX_CHANNEL_MBPS, 1200, CXD_P_LIVE, MBps, NULL)		\
+	X(nand., planes_per_die, planes_per_die, CXD_PT_U32, 1,		\
+	  CXD_MAX_PLANES, 1, 0, none, NULL)				\
+	X(nand., pages_per_block, pages_per_block, CXD_PT_U32, 0,	\
+	  CXD_MAX_PAGES_PER_BLOCK, 0, 0, pages, NULL)			\
+	X(nand., t_bers_ns, t_bers_ns, CXD_PT_U64, 0,			\
+	  CXD_MAX_LATENCY_NS, 1000000, CXD_P_LIVE, ns, NULL)		\
 	X(nand., xfer_model, xfer_model, CXD_PT_ENUM, 0,		\
-	  CXD_XFER_NR - 1, CXD_XFER_EXACT, CXD_P_LIVE, "",		\
+	  CXD_XFER_NR - 1, CXD_XFER_EXACT, CXD_P_LIVE, none,		\
 	  cxd_pn_xfer_model)						\
 	X(nand., stripe, stripe, CXD_PT_ENUM, 0, CXD_STRIPE_NR - 1,	\
-	  CXD_STRIPE_CHANNEL, 0, "", cxd_pn_stripe)
+	  CXD_STRIPE_CHANNEL, 0, none, cxd_pn_stripe)
 
 /* FTL: members of struct cxd_ftl_cfg, and the precondition. */
 #define CXD_PARAMS_FTL(X)						\
 	X(ftl., ftl, mode, CXD_PT_ENUM, 0, CXD_FTL_NR - 1, CXD_FTL_OFF,	\
-	  0, "", cxd_pn_ftl)						\
+	  0, none, cxd_pn_ftl)						\
 	X(ftl., op_pct, op_pct, CXD_PT_U32, 0, CXD_FTL_MAX_OP_PCT,	\
-	  CXD_FTL_OP_PCT, 0, "%", NULL)					\
+	  CXD_FTL_OP_PCT, 0, pct, NULL)					\
 	X(ftl., gc_low, gc_low, CXD_PT_U32, 1, CXD_MAX_GC_BLOCKS,	\
-	  CXD_FTL_GC_LOW, 0, "blocks", NULL)				\
+	  CXD_FTL_GC_LOW, 0, blocks, NULL)				\
 	X(ftl., gc_high, gc_high, CXD_PT_U32, 1, CXD_MAX_GC_BLOCKS,	\
-	  CXD_FTL_GC_HIGH, 0, "blocks", NULL)				\
-	X(, ftl_fill, ftl_fill, CXD_PT_BOOL, 0, 1, 0, 0, "", NULL)
+	  CXD_FTL_GC_HIGH, 0, blocks, NULL)				\
+	X(, ftl_fill, ftl_fill, CXD_PT_BOOL, 0, 1, 0, 0, none, NULL)
 
 /*
  * Prefetch and write policy: the same members in struct cxd_model, where
@@ -181,22 +196,22 @@ static inline const char *cxd_pn_onoff(unsigned int v)
  */
 #define CXD_PARAMS_MODEL(X)						\
 	X(, prefetch, prefetch, CXD_PT_ENUM, 0, CXD_PF_NR - 1,		\
-	  CXD_PF_NONE, CXD_P_LIVE, "", cxd_pn_prefetch)			\
+	  CXD_PF_NONE, CXD_P_LIVE, none, cxd_pn_prefetch)		\
 	X(, prefetch_degree, prefetch_degree, CXD_PT_U32, 0,		\
-	  CXD_MAX_PREFETCH_DEGREE, 1, CXD_P_LIVE, "pages", NULL)		\
+	  CXD_MAX_PREFETCH_DEGREE, 1, CXD_P_LIVE, pages, NULL)		\
 	X(, prefetch_distance, prefetch_distance, CXD_PT_U32, 0,	\
-	  CXD_PF_WINDOW, 1, CXD_P_LIVE, "strides", NULL)			\
+	  CXD_PF_WINDOW, 1, CXD_P_LIVE, strides, NULL)			\
 	X(, write_alloc, write_alloc, CXD_PT_ENUM, 0, CXD_WA_NR - 1,	\
-	  CXD_WA_FETCH, CXD_P_LIVE | CXD_P_NUMALIAS, "",		\
+	  CXD_WA_FETCH, CXD_P_LIVE | CXD_P_NUMALIAS, none,		\
 	  cxd_pn_write_alloc)						\
 	X(, skip_unwritten, skip_unwritten, CXD_PT_BOOL, 0, 1, 0,	\
-	  CXD_P_LIVE, "", NULL)						\
+	  CXD_P_LIVE, none, NULL)					\
 	X(, writeback, writeback, CXD_PT_ENUM, 0, CXD_WB_NR - 1,	\
-	  CXD_WB_EVICT, CXD_P_LIVE, "", cxd_pn_writeback)		\
+	  CXD_WB_EVICT, CXD_P_LIVE, none, cxd_pn_writeback)		\
 	X(, drain_high_pct, drain_high_pct, CXD_PT_U32, 1, 100, 95,	\
-	  CXD_P_LIVE, "%", NULL)						\
+	  CXD_P_LIVE, pct, NULL)					\
 	X(, drain_low_pct, drain_low_pct, CXD_PT_U32, 0, 99, 85,	\
-	  CXD_P_LIVE, "%", NULL)
+	  CXD_P_LIVE, pct, NULL)
 
 /*
  * The learned prefetchers (struct cxd_pf_params, pf in both struct
@@ -204,26 +219,26 @@ static inline const char *cxd_pn_onoff(unsigned int v)
  */
 #define CXD_PARAMS_PF(X)						\
 	X(pf., bop_score_max, bop_score_max, CXD_PT_U32, 1, 255,	\
-	  CXD_BOP_SCORE_MAX, CXD_P_LIVE, "", NULL)				\
+	  CXD_BOP_SCORE_MAX, CXD_P_LIVE, none, NULL)			\
 	X(pf., bop_round_max, bop_round_max, CXD_PT_U32, 1,		\
-	  CXD_P_U32_MAX, CXD_BOP_ROUND_MAX, CXD_P_LIVE, "rounds", NULL)	\
+	  CXD_P_U32_MAX, CXD_BOP_ROUND_MAX, CXD_P_LIVE, rounds, NULL)	\
 	X(pf., bop_bad_score, bop_bad_score, CXD_PT_U32, 0, 254,	\
-	  CXD_BOP_BAD_SCORE, CXD_P_LIVE, "", NULL)				\
+	  CXD_BOP_BAD_SCORE, CXD_P_LIVE, none, NULL)			\
 	X(pf., leap_split, leap_split, CXD_PT_U32, 1, CXD_LEAP_HIST,	\
-	  CXD_LEAP_SPLIT, CXD_P_LIVE, "", NULL)				\
-	X(pf., leap_window_max, leap_window_max, CXD_PT_U32, 1,	\
-	  CXD_MAX_PREFETCH_DEGREE, CXD_LEAP_PW_MAX, CXD_P_LIVE, "pages",\
+	  CXD_LEAP_SPLIT, CXD_P_LIVE, none, NULL)			\
+	X(pf., leap_window_max, leap_window_max, CXD_PT_U32, 1,		\
+	  CXD_MAX_PREFETCH_DEGREE, CXD_LEAP_PW_MAX, CXD_P_LIVE, pages,	\
 	  NULL)								\
 	X(pf., fdp_interval, fdp_interval, CXD_PT_U32, 0,		\
-	  CXD_P_U32_MAX, 0, CXD_P_LIVE, "evictions", NULL)			\
+	  CXD_P_U32_MAX, 0, CXD_P_LIVE, evictions, NULL)		\
 	X(pf., fdp_accuracy_high, fdp_acc_high, CXD_PT_U32, 0,		\
-	  CXD_MAX_PERMILLE, CXD_FDP_ACC_HIGH, CXD_P_LIVE, "per mille", NULL)\
+	  CXD_MAX_PERMILLE, CXD_FDP_ACC_HIGH, CXD_P_LIVE, permille, NULL) \
 	X(pf., fdp_accuracy_low, fdp_acc_low, CXD_PT_U32, 0,		\
-	  CXD_MAX_PERMILLE, CXD_FDP_ACC_LOW, CXD_P_LIVE, "per mille", NULL)\
+	  CXD_MAX_PERMILLE, CXD_FDP_ACC_LOW, CXD_P_LIVE, permille, NULL) \
 	X(pf., fdp_lateness, fdp_late, CXD_PT_U32, 0, CXD_MAX_PERMILLE,	\
-	  CXD_FDP_LATE, CXD_P_LIVE, "per mille", NULL)			\
-	X(pf., fdp_pollution, fdp_poll, CXD_PT_U32, 0, CXD_MAX_PERMILLE,	\
-	  CXD_FDP_POLL, CXD_P_LIVE, "per mille", NULL)
+	  CXD_FDP_LATE, CXD_P_LIVE, permille, NULL)			\
+	X(pf., fdp_pollution, fdp_poll, CXD_PT_U32, 0, CXD_MAX_PERMILLE, \
+	  CXD_FDP_POLL, CXD_P_LIVE, permille, NULL)
 
 /*
  * The module's own: backing memory, node mode, the accessed-bit scan. Only
@@ -232,16 +247,16 @@ static inline const char *cxd_pn_onoff(unsigned int v)
  */
 #define CXD_PARAMS_KERNEL(X)						\
 	X(, backing_node, backing_node, CXD_PT_INT, -1, CXD_P_S32_MAX,	\
-	  -1, 0, "", NULL)							\
+	  -1, 0, none, NULL)						\
 	X(, phys_addr, phys_addr, CXD_PT_U64, 0, CXD_P_U64_MAX, 0,	\
-	  CXD_P_SUFFIX | CXD_P_HEX, "bytes", NULL)				\
+	  CXD_P_SUFFIX | CXD_P_HEX, bytes, NULL)			\
 	X(, scan_interval_ms, scan_interval_ms, CXD_PT_U32, 0,		\
-	  CXD_MAX_SCAN_MS, 100, CXD_P_LIVE, "ms", NULL)			\
-	X(, mode, mode, CXD_PT_ENUM, 0, 1, 0, 0, "", cxd_pn_mode)	\
+	  CXD_MAX_SCAN_MS, 100, CXD_P_LIVE, ms, NULL)			\
+	X(, mode, mode, CXD_PT_ENUM, 0, 1, 0, 0, none, cxd_pn_mode)	\
 	X(, target_node, target_node, CXD_PT_INT, -1, CXD_P_S32_MAX,	\
-	  -1, 0, "", NULL)							\
+	  -1, 0, none, NULL)						\
 	X(, node_latency, node_latency, CXD_PT_ENUM, 0, 1,		\
-	  cxd_nodelat_supported(), 0, "", cxd_pn_onoff)
+	  cxd_nodelat_supported(), 0, none, cxd_pn_onoff)
 
 /* What the module and the simulator share: the model's parameters. */
 #define CXD_PARAMS_SHARED(X)						\
@@ -289,7 +304,7 @@ struct cxd_param {
 /* Initialiser of a struct cxd_param: CXD_PARAMS_SHARED(CXD_P_DESC_). */
 #define CXD_P_DESC_(g, n, f, t, lo, hi, def, fl, u, nm)			\
 	{ .name = #n, .id = CXD_PARAM_##n, .type = t, .flags = fl,	\
-	  .min = lo, .max = hi, .unit = u, .names = nm },
+	  .min = lo, .max = hi, .unit = CXD_UNIT_##u, .names = nm },
 
 /* A configfs-style list of names: CXD_PARAMS_ALL(CXD_P_NAME_) is "a b ...". */
 #define CXD_P_NAME_(g, n, f, t, lo, hi, def, fl, u, nm)	#n " "
