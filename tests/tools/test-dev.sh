@@ -459,6 +459,12 @@ if grep -q "^  znand:" "$OUT" && grep -q "^  femu:" "$OUT" && grep -q "^  tlc:.*
 else
 	not_ok "create --help shows the model's presets and their sources"
 fi
+if grep -A1 "^  znand:" "$OUT" | grep -q "xfer_model=exact" &&
+   grep -A2 "^  znand:" "$OUT" | grep -q "stripe=channel"; then
+	ok "a preset sets every NAND attribute, xfer_model and stripe included"
+else
+	not_ok "a preset sets every NAND attribute, xfer_model and stripe included"
+fi
 run
 expect "no verb is a usage error" 2 "missing verb"
 run frobnicate
@@ -585,6 +591,14 @@ check "... the earlier write was applied" attr_is cxd0 t_prog_ns 1
 check "... the later one was not" attr_is cxd0 channels 8
 run set cxd0 channels=abc
 expect "set with a bad number is a usage error" 2 "channels=abc: not a number"
+# Every parameter of the module's table is a key with its type: these were
+# missing, so a bad value went to the kernel verbatim.
+for k in drain_high_pct drain_low_pct; do
+	run set cxd0 $k=abc
+	expect "set $k with a bad number is a usage error" 2 "$k=abc: not a number"
+done
+run set cxd0 stripe="die plane"
+expect "set stripe takes one word" 2 "must be one word"
 run set cxd0 index=3
 expect "set of a read-only attribute is a usage error" 2 "index=3: read-only"
 run set cxd0 power=2
