@@ -300,7 +300,7 @@ static ssize_t cxd_param_store(struct cxd_dev *d, int id, const char *page,
 			       size_t count)
 {
 	const struct cxd_param *p = &cxd_params[id];
-	char lo[24], hi[24];
+	char val[24], lo[24], hi[24];
 	const char *why;
 	int ret;
 	u64 v;
@@ -319,7 +319,7 @@ static ssize_t cxd_param_store(struct cxd_dev *d, int id, const char *page,
 	why = cxd_param_bad(p, v);
 	if (why) {
 		cxd_warn(d, "%s: %s rejected: %s [%s, %s]%s%s", p->name,
-			 cxd_fmt_bound(lo, sizeof(lo), p, v), why,
+			 cxd_fmt_bound(val, sizeof(val), p, v), why,
 			 cxd_fmt_bound(lo, sizeof(lo), p, p->min),
 			 cxd_fmt_bound(hi, sizeof(hi), p, p->max),
 			 *p->unit ? " " : "", p->unit);
@@ -329,7 +329,7 @@ static ssize_t cxd_param_store(struct cxd_dev *d, int id, const char *page,
 	why = cxd_param_relate(d, id, v, &ret);
 	if (why) {
 		cxd_warn(d, "%s: %s rejected: %s", p->name,
-			 cxd_fmt_bound(lo, sizeof(lo), p, v), why);
+			 cxd_fmt_bound(val, sizeof(val), p, v), why);
 		goto out;
 	}
 	CXD_PARAMS_SET(&d->cfg, id, v, CXD_PARAMS_ALL);

@@ -315,7 +315,7 @@ struct cxd_param {
  * @v:	value; for CXD_PT_INT the two's complement of a negative value.
  *
  * Return: NULL if @v is in range, else the reason ("out of range", "not a
- * power of two"); the caller prints @p's bounds with it.
+ * power of two in"), to be followed by @p's bounds.
  */
 static inline const char *cxd_param_bad(const struct cxd_param *p, uint64_t v)
 {
@@ -329,7 +329,7 @@ static inline const char *cxd_param_bad(const struct cxd_param *p, uint64_t v)
 	if (v < (uint64_t)p->min || v > p->max)
 		return "out of range";
 	if ((p->flags & CXD_P_POW2) && (v & (v - 1)))
-		return "not a power of two";
+		return "not a power of two in";
 	return NULL;
 }
 
