@@ -105,9 +105,9 @@ static u64 cxd_cfg_get(const struct cxd_cfg *cxd_p_c, int id)
 }
 
 /*
- * cxd_fmt_bound() - @v of parameter @p as a bound in a message: a size as
- * K, M or G when it is a whole multiple, an INT signed, anything else in
- * decimal. Return: @buf.
+ * cxd_fmt_bound() - @v of parameter @p as a value or bound in a message: a
+ * size as K, M or G when it is a whole multiple, an INT signed, an enum by
+ * name, anything else in decimal. Return: @buf.
  */
 static const char *cxd_fmt_bound(char *buf, size_t len,
 				 const struct cxd_param *p, u64 v)
@@ -117,6 +117,10 @@ static const char *cxd_fmt_bound(char *buf, size_t len,
 
 	if (p->type == CXD_PT_INT) {
 		snprintf(buf, len, "%lld", (long long)(s64)v);
+		return buf;
+	}
+	if (p->type == CXD_PT_ENUM && p->names(v)) {
+		snprintf(buf, len, "%s", p->names(v));
 		return buf;
 	}
 	for (i = 2; (p->flags & CXD_P_SUFFIX) && v && i >= 0; i--) {
@@ -281,7 +285,6 @@ static void cxd_apply_live(struct cxd_dev *d)
 
 	cxd_model_lock(l);
 	cxd_model_apply_runtime(&l->model, &d->cfg);
-	cxd_model_set_seed(&l->model, d->cfg.seed);
 	spin_unlock(&l->lock);
 	cxd_apply_policy(l, &d->cfg);
 	if (READ_ONCE(l->scan_interval_ms) != d->cfg.scan_interval_ms)
@@ -341,6 +344,12 @@ static ssize_t cxd_param_store(struct cxd_dev *d, int id, const char *page,
 					  round_down(v / 8, CXD_HOST_PAGE_SIZE));
 	if (d->live)
 		cxd_apply_live(d);
+	/* A new seed takes effect at once: the random policy restarts. */
+	if (d->live && id == CXD_PARAM_seed) {
+		cxd_model_lock(d->live);
+		cxd_model_set_seed(&d->live->model, d->cfg.seed);
+		spin_unlock(&d->live->lock);
+	}
 	ret = count;
 out:
 	mutex_unlock(&cxd_cfg_mutex);
