@@ -298,9 +298,11 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 		for (i = 0; i <= p->max && p->names(i); i++)
 			if (!strcmp(val, p->names(i)))
 				break;
-		if (i > p->max || !p->names(i))
+		if (i <= p->max && p->names(i))
+			v = i;
+		else if (!(p->flags & CXD_P_NUMALIAS) || *val < '0' ||
+			 *val > '9' || parse_u64(val, &v, false) || v > p->max)
 			return -1;
-		v = i;
 		break;
 	default:
 		if (!val || parse_u64(val, &v, p->flags & CXD_P_SUFFIX))
