@@ -57,6 +57,8 @@ good channels 64
 good channels 1
 bad dies_per_channel 0 "below range"
 bad dies_per_channel 65 "above range"
+dmesg | grep -q -- "dies_per_channel: 65 rejected: out of range \[1, 64\]"
+ok $? "the log line gives the table's bounds"
 bad capacity 3M "not a multiple of 2M"
 bad capacity 1M "below 2M"
 bad capacity 65G "above 64G"
