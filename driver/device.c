@@ -18,31 +18,22 @@
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
 
+#include <cxdvirt/params.h>
+
 #include "compat.h"
 #include "cxdvirt.h"
 #include "../hotplug/node.h"
 
 /**
  * cxd_model_apply_runtime() - copy the settings that may change while a
- * device is powered (timing, prefetch, write policy) from @c into @m; the
- * replacement policy and CFLRU window are cxd_apply_policy()'s. O(1).
+ * device is powered (NAND timing, prefetch, write policy) from @c into @m,
+ * as the table lists them (CXD_PARAMS_TO_MODEL()); the replacement policy
+ * and CFLRU window are cxd_apply_policy()'s. O(1).
  * Context: caller holds the device's lock (cxd_model_lock()).
  */
 void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c)
 {
-	m->nand.cfg.t_read_ns = c->nand.t_read_ns;
-	m->nand.cfg.t_prog_ns = c->nand.t_prog_ns;
-	m->nand.cfg.t_bers_ns = c->nand.t_bers_ns;
-	m->nand.cfg.channel_mbps = c->nand.channel_mbps;
-	m->prefetch = c->prefetch;
-	m->prefetch_degree = c->prefetch_degree;
-	m->prefetch_distance = c->prefetch_distance;
-	m->pf = c->pf;
-	m->write_alloc = c->write_alloc;
-	m->skip_unwritten = c->skip_unwritten;
-	m->writeback = c->writeback;
-	m->drain_high_pct = c->drain_high_pct;
-	m->drain_low_pct = c->drain_low_pct;
+	CXD_PARAMS_TO_MODEL(m, c);
 }
 
 /*

@@ -18,6 +18,7 @@
  * Pure C: no kernel or libc calls.
  */
 #include "cxdvirt/model.h"
+#include "cxdvirt/params.h"
 #include "prefetch.h"
 #include "ftl.h"
 
@@ -99,8 +100,11 @@ static void pf_reset_streams(struct cxd_model *m)
  * @mem: cxd_model_cfg_state_size() bytes, 8-byte aligned, any content.
  *
  * The cache starts empty, the NAND idle at time 0, all counters zero, no
- * page written; prefetch off, write-allocate with fetch, skip_unwritten
- * off, random policy seed 0.
+ * page written, random policy seed 0; prefetch, write policy and the
+ * learned prefetchers' parameters take the defaults of the parameter table
+ * (CXD_PARAMS_MODEL and CXD_PARAMS_PF in include/cxdvirt/params.h: prefetch
+ * off, write-allocate with fetch, skip_unwritten off, write-back on
+ * eviction with drain marks 95% and 85%).
  *
  * Return: 0, or -1 if anything is invalid (@m and @mem untouched).
  */
@@ -125,16 +129,10 @@ int cxd_model_init_cfg(struct cxd_model *m, const struct cxd_model_cfg *cfg,
 		m->written[i] = 0;
 	cxd_ftl_init(&m->ftl, cfg, p + cs + ns + written_bytes(cfg->npages));
 	m->nand.ftl = m->ftl.cfg.mode != CXD_FTL_OFF;
-	m->prefetch = CXD_PF_NONE;
-	m->prefetch_degree = 1;
-	m->prefetch_distance = 1;
-	m->write_alloc = CXD_WA_FETCH;
-	m->skip_unwritten = false;
-	m->writeback = CXD_WB_EVICT;
-	m->drain_high_pct = 95;	/* CXDVirt's background drain marks */
-	m->drain_low_pct = 85;
+	/* Prefetch, write policy, learned prefetchers: the table's defaults. */
+	CXD_PARAMS_DEFAULTS(m, CXD_PARAMS_MODEL);
+	CXD_PARAMS_DEFAULTS(m, CXD_PARAMS_PF);
 	pf_reset_streams(m);
-	cxd_pf_params_default(&m->pf);
 	cxd_model_reset_stats(m);
 	return 0;
 }

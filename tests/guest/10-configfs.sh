@@ -30,9 +30,28 @@ is_num "$(dev_get $D channel_mbps)" 1200 "default channel_mbps 1200"
 is "$(dev_get $D policy)" fifo "default policy fifo"
 is "$(dev_get $D power)" 0 "default power 0"
 
+# One name and one default per parameter (include/cxdvirt/params.h).
+is "$(dev_get $D write_alloc)" fetch "default write_alloc fetch"
+is "$(dev_get $D xfer_model)" exact "default xfer_model exact"
+is "$(dev_get $D prefetch_distance)" 1 "default prefetch_distance 1"
+is "$(dev_set $D write_alloc nofetch)" OK "write_alloc takes nofetch"
+is "$(dev_get $D write_alloc)" nofetch "write_alloc reads back nofetch"
+is "$(dev_set $D write_alloc 0)" OK "write_alloc still takes 0"
+is "$(dev_get $D write_alloc)" fetch "... which reads back fetch"
+# A preset sets every NAND attribute, stripe and xfer_model included.
+dev_set $D stripe die > /dev/null
+dev_set $D xfer_model nvmevirt > /dev/null
+is "$(dev_set $D preset femu)" OK "preset femu"
+is "$(dev_get $D stripe)/$(dev_get $D xfer_model)/$(dev_get $D dies_per_channel)" \
+	channel/exact/8 "preset femu set stripe, xfer_model and the geometry"
+dev_set $D channels 8 > /dev/null
+dev_set $D dies_per_channel 4 > /dev/null
+dev_set $D t_read_ns 3000 > /dev/null
+
 feat=$(dev_get $D features)
 diag "features: $feat"
-for a in capacity cache_size channels t_read_ns policy; do
+for a in capacity cache_size channels t_read_ns policy stripe writeback \
+	drain_high_pct drain_low_pct xfer_model; do
 	case " $feat " in *" $a "*) pass "features lists $a" ;; *) fail "features lists $a" ;; esac
 done
 

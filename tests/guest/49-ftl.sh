@@ -36,7 +36,7 @@ is "$(dev_set $D gc_low 0)" EINVAL "gc_low 0 rejected"
 is "$(dev_set $D op_pct 10)" OK "op_pct 10"
 dev_set $D ftl_fill 1 > /dev/null
 dev_on $D || bail "power on $D (ftl=page)"
-is "$(dev_set $D ftl off)" EINVAL "ftl cannot change while powered"
+is "$(dev_set $D ftl off)" EBUSY "ftl cannot change while powered"
 stats_reset $D
 "$PROGS/replay" run "$(dev_node $D)" "$TR" > /dev/null
 ok $? "replay on the full device"

@@ -74,7 +74,7 @@ power_up cache_size=4M t_read_ns=200000 policy=fifo ||
 	bail "power on $D in node mode and online it"
 pass "power on, online as node $NODE ($DAX)"
 is "$(cat "$S/node_latency/enabled")" 1 "sysfs node_latency/enabled"
-is "$(dev_set $D node_latency off)" EINVAL "node_latency cannot change while powered"
+is "$(dev_set $D node_latency off)" EBUSY "node_latency cannot change while powered"
 
 # 1. Miss count and latency: W=200 pages < C=1024 lines; tR 200 us plus
 #    4096 bytes at 1200 MB/s (3414 ns). First pass: first touches (misses);

@@ -9,15 +9,16 @@ trap 'dev_rm $D 2>/dev/null' EXIT
 
 dev_create $D || bail "create $D"
 
-# bad ATTR VALUE WHY: the store must fail with EINVAL and change nothing.
+# bad ATTR VALUE WHY [ERR]: the store must fail with ERR (default EINVAL)
+# and change nothing.
 bad() {
-	local attr=$1 val=$2 why=$3 old r new lines
+	local attr=$1 val=$2 why=$3 err=${4:-EINVAL} old r new lines
 	old=$(dev_get $D "$attr")
 	klog_clear
 	r=$(dev_set $D "$attr" "$val")
 	new=$(dev_get $D "$attr")
 	lines=$(dmesg | grep -c -- "$D")
-	is "$r" EINVAL "$attr='$val' ($why): EINVAL"
+	is "$r" "$err" "$attr='$val' ($why): $err"
 	is "$new" "$old" "$attr='$val': value unchanged"
 	is "$lines" 1 "$attr='$val': one log line naming the device"
 	dmesg | grep -qE -- "$D.*$attr|$attr.*$D"
@@ -56,6 +57,8 @@ good channels 64
 good channels 1
 bad dies_per_channel 0 "below range"
 bad dies_per_channel 65 "above range"
+dmesg | grep -q -- "dies_per_channel: 65 rejected: out of range \[1, 64\]"
+ok $? "the log line gives the table's bounds"
 bad capacity 3M "not a multiple of 2M"
 bad capacity 1M "below 2M"
 bad capacity 65G "above 64G"
@@ -112,14 +115,15 @@ fi
 good backing_node -1
 good backing_node 1
 
-# Structural attributes refuse changes while powered; live ones accept.
+# Structural attributes refuse changes while powered (EBUSY, as null_blk
+# does); live ones accept.
 dev_on $D || bail "power on $D"
-bad channels 4 "while powered"
-bad capacity 32M "while powered"
-bad cache_size 1M "while powered"
-bad nand_page_size 8K "while powered"
-bad phys_addr 0x100000000 "while powered"
-bad backing_node 0 "while powered"
+bad channels 4 "while powered" EBUSY
+bad capacity 32M "while powered" EBUSY
+bad cache_size 1M "while powered" EBUSY
+bad nand_page_size 8K "while powered" EBUSY
+bad phys_addr 0x100000000 "while powered" EBUSY
+bad backing_node 0 "while powered" EBUSY
 good t_read_ns 5000
 good t_prog_ns 5000
 good channel_mbps 2400

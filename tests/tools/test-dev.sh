@@ -52,13 +52,15 @@ fake_kernel() {
 		printf '%s\n' 1 >"$path/planes_per_die"
 		printf '%s\n' 0 >"$path/pages_per_block"
 		printf '%s\n' 1000000 >"$path/t_bers_ns"
+		printf '%s\n' exact >"$path/xfer_model"
+		printf '%s\n' channel >"$path/stripe"
 		printf '%s\n' fifo >"$path/policy"
 		printf '%s\n' devdax >"$path/mode"
 		printf '%s\n' -1 >"$path/target_node"
 		printf '%s\n' "znand femu tlc" >"$path/preset"
 		printf '%s\n' "$idx" >"$path/index"
 		printf '%s\n' 0 >"$path/power"
-		printf '%s\n' "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns policy preset mode target_node index power" >"$path/features"
+		printf '%s\n' "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns xfer_model stripe policy preset mode target_node index power" >"$path/features"
 		return 0 ;;
 	rmdir)
 		[ -e "$path/.busy" ] && return 16	# EBUSY
@@ -457,6 +459,12 @@ if grep -q "^  znand:" "$OUT" && grep -q "^  femu:" "$OUT" && grep -q "^  tlc:.*
 else
 	not_ok "create --help shows the model's presets and their sources"
 fi
+if grep -A1 "^  znand:" "$OUT" | grep -q "xfer_model=exact" &&
+   grep -A2 "^  znand:" "$OUT" | grep -q "stripe=channel"; then
+	ok "a preset sets every NAND attribute, xfer_model and stripe included"
+else
+	not_ok "a preset sets every NAND attribute, xfer_model and stripe included"
+fi
 run
 expect "no verb is a usage error" 2 "missing verb"
 run frobnicate
@@ -583,6 +591,14 @@ check "... the earlier write was applied" attr_is cxd0 t_prog_ns 1
 check "... the later one was not" attr_is cxd0 channels 8
 run set cxd0 channels=abc
 expect "set with a bad number is a usage error" 2 "channels=abc: not a number"
+# Every parameter of the module's table is a key with its type: these were
+# missing, so a bad value went to the kernel verbatim.
+for k in drain_high_pct drain_low_pct; do
+	run set cxd0 $k=abc
+	expect "set $k with a bad number is a usage error" 2 "$k=abc: not a number"
+done
+run set cxd0 stripe="die plane"
+expect "set stripe takes one word" 2 "must be one word"
 run set cxd0 index=3
 expect "set of a read-only attribute is a usage error" 2 "index=3: read-only"
 run set cxd0 power=2

@@ -47,7 +47,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=53
+plan=58
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -80,7 +80,7 @@ for p in fifo lifo clock lru s3fifo random cflru 2q; do
 done
 check "every policy: a fitting working set misses once per page" 64 "$m"
 
-# A serial 4 KiB miss on the znand preset: 3000 + 3414 ns (exact MB/s),
+# A serial 4 KiB miss with the default (znand) timing: 3000 + 3414 ns (exact MB/s),
 # 3000 + 3232 ns with NVMeVirt's channel arithmetic.
 "$sim" --cache 256K "$tmp/scan65" >"$tmp/out" 2>&1
 check "znand: serial miss p50 = 6414 ns" 6414 \
@@ -331,7 +331,7 @@ check "stride-5 scan: hit ratio above 80% for stride, bop, leap, fdp; next none"
 
 # The FTL: a geometry that cannot hold capacity + OP is refused with a
 # reason; a feasible one reports write amplification and GC.
-if "$sim" --ftl page "$tmp/stride5" >/dev/null 2>"$tmp/err"; then
+if "$sim" --preset znand --ftl page "$tmp/stride5" >/dev/null 2>"$tmp/err"; then
 	not_ok "ftl: the znand preset's 768-page blocks on a small device are refused"
 else
 	if grep -q 'spare blocks' "$tmp/err"; then
@@ -354,5 +354,25 @@ check "ftl: GC ran and moved pages (nand writes > host writes)" 1 \
 	>"$tmp/out" 2>&1
 check "compare ftl=off,page: off has no GC" 0 \
 	"$(sed -n 's/^gc runs  *//p' "$tmp/out" | awk '{ print $1 }')"
+
+# The options come from the parameter table (include/cxdvirt/params.h):
+# configfs names with '-' for '_', the earlier spellings still accepted,
+# bounds from the table, and the defaults of a new configfs device.
+"$sim" --json "$tmp/scan65" >"$tmp/json" 2>&1
+check "defaults as configfs: 8 channels x 4 dies x 1 plane" "8 4 1" \
+	"$(for k in channels dies_per_channel planes_per_die; do jfield $k <"$tmp/json"; done | tr '\n' ' ' | sed 's/ $//')"
+check "defaults as configfs: cache_size 8M, write_alloc fetch" '8388608 "fetch"' \
+	"$(jfield cache_size <"$tmp/json") $(jfield write_alloc <"$tmp/json")"
+"$sim" --json --cache-size 256K --prefetch-degree 2 --write-alloc nofetch \
+	--dies-per-channel 2 "$tmp/scan65" >"$tmp/json" 2>&1
+"$sim" --json --cache 256K --degree 2 --write-alloc nofetch --dies 2 \
+	"$tmp/scan65" >"$tmp/json2" 2>&1
+check "earlier spellings set the same parameters" "" \
+	"$(diff <(grep -v elapsed "$tmp/json") <(grep -v elapsed "$tmp/json2"))"
+check "--cache-size 256K" 262144 "$(jfield cache_size <"$tmp/json")"
+"$sim" --dies-per-channel 65 "$tmp/scan65" >/dev/null 2>"$tmp/err"
+check "dies_per_channel bound from the table (CXD_MAX_DIES_PER_CH)" \
+	"cxdvirt-sim: --dies-per-channel: bad value '65' (out of range [1, 64])" \
+	"$(cat "$tmp/err")"
 
 [ "$fails" -eq 0 ]

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The configfs attributes of a device (docs/interface.md) as the tool knows
- * them: the order list shows them in, and how a value is checked before it
- * is written. The check is syntax only (a size is a size, a node is a
+ * them, from the module's parameter table (include/cxdvirt/params.h): the
+ * order list shows them in, and how a value is checked before it is
+ * written. The check is syntax only (a size is a size, a node is a
  * number); ranges are the kernel's to judge. Attributes missing from the
  * table (a newer module) are shown and written verbatim.
  */
@@ -11,50 +12,37 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <cxdvirt/params.h>
+
 #include "cxdvirt-dev.h"
 
+/* The table's unit of a parameter as -u prints it. */
+#define ATTR_UNIT_none		UNIT_NONE
+#define ATTR_UNIT_bytes		UNIT_BYTES
+#define ATTR_UNIT_ns		UNIT_NS
+#define ATTR_UNIT_ms		UNIT_NONE
+#define ATTR_UNIT_MBps		UNIT_MBPS
+#define ATTR_UNIT_pct		UNIT_NONE
+#define ATTR_UNIT_permille	UNIT_NONE
+#define ATTR_UNIT_lines		UNIT_NONE
+#define ATTR_UNIT_pages		UNIT_NONE
+#define ATTR_UNIT_blocks	UNIT_NONE
+#define ATTR_UNIT_strides	UNIT_NONE
+#define ATTR_UNIT_rounds	UNIT_NONE
+#define ATTR_UNIT_evictions	UNIT_NONE
+
+/* The check of a parameter's value by its type in the table. */
+#define ATTR_TYPE_OF(t, fl)						\
+	((t) == CXD_PT_ENUM ? ATTR_WORD : (t) == CXD_PT_BOOL ? ATTR_BOOL :\
+	 (t) == CXD_PT_INT ? ATTR_NODE : ((fl) & CXD_P_HEX) ? ATTR_ADDR :	\
+	 ((fl) & CXD_P_SUFFIX) ? ATTR_SIZE : ATTR_U64)
+
+#define ATTR_ROW_(g, n, f, t, lo, hi, def, fl, u, nm)			\
+	{ #n, ATTR_TYPE_OF(t, fl), ATTR_UNIT_##u },
+
+/* Every parameter of the table (include/cxdvirt/params.h), then the rest. */
 const struct attr_desc attr_table[] = {
-	{ "capacity",		ATTR_SIZE,	UNIT_BYTES },
-	{ "cache_size",		ATTR_SIZE,	UNIT_BYTES },
-	{ "backing_node",	ATTR_NODE,	UNIT_NONE },
-	{ "phys_addr",		ATTR_ADDR,	UNIT_NONE },
-	{ "channels",		ATTR_U64,	UNIT_NONE },
-	{ "dies_per_channel",	ATTR_U64,	UNIT_NONE },
-	{ "nand_page_size",	ATTR_SIZE,	UNIT_BYTES },
-	{ "t_read_ns",		ATTR_U64,	UNIT_NS },
-	{ "t_prog_ns",		ATTR_U64,	UNIT_NS },
-	{ "channel_mbps",	ATTR_U64,	UNIT_MBPS },
-	{ "planes_per_die",	ATTR_U64,	UNIT_NONE },
-	{ "pages_per_block",	ATTR_U64,	UNIT_NONE },
-	{ "t_bers_ns",		ATTR_U64,	UNIT_NS },
-	{ "ways",		ATTR_U64,	UNIT_NONE },
-	{ "policy",		ATTR_WORD,	UNIT_NONE },
-	{ "seed",		ATTR_U64,	UNIT_NONE },
-	{ "cflru_window_pct",	ATTR_U64,	UNIT_NONE },
-	{ "bop_score_max",	ATTR_U64,	UNIT_NONE },
-	{ "bop_round_max",	ATTR_U64,	UNIT_NONE },
-	{ "bop_bad_score",	ATTR_U64,	UNIT_NONE },
-	{ "leap_split",		ATTR_U64,	UNIT_NONE },
-	{ "leap_window_max",	ATTR_U64,	UNIT_NONE },
-	{ "fdp_interval",	ATTR_U64,	UNIT_NONE },
-	{ "fdp_accuracy_high",	ATTR_U64,	UNIT_NONE },
-	{ "fdp_accuracy_low",	ATTR_U64,	UNIT_NONE },
-	{ "fdp_lateness",	ATTR_U64,	UNIT_NONE },
-	{ "fdp_pollution",	ATTR_U64,	UNIT_NONE },
-	{ "ftl",		ATTR_WORD,	UNIT_NONE },
-	{ "op_pct",		ATTR_U64,	UNIT_NONE },
-	{ "gc_low",		ATTR_U64,	UNIT_NONE },
-	{ "gc_high",		ATTR_U64,	UNIT_NONE },
-	{ "ftl_fill",		ATTR_BOOL,	UNIT_NONE },
-	{ "prefetch",		ATTR_WORD,	UNIT_NONE },
-	{ "prefetch_degree",	ATTR_U64,	UNIT_NONE },
-	{ "prefetch_distance",	ATTR_U64,	UNIT_NONE },
-	{ "write_alloc",	ATTR_BOOL,	UNIT_NONE },
-	{ "skip_unwritten",	ATTR_BOOL,	UNIT_NONE },
-	{ "scan_interval_ms",	ATTR_U64,	UNIT_NONE },
-	{ "mode",		ATTR_WORD,	UNIT_NONE },
-	{ "target_node",	ATTR_NODE,	UNIT_NONE },
-	{ "node_latency",	ATTR_WORD,	UNIT_NONE },
+	CXD_PARAMS_ALL(ATTR_ROW_)
 	{ "preset",		ATTR_WORD,	UNIT_NONE },
 	{ "index",		ATTR_RO,	UNIT_NONE },
 	{ "power",		ATTR_BOOL,	UNIT_NONE },
@@ -109,7 +97,7 @@ int attr_normalize(const char *name, const char *val, char *out, size_t len,
 	switch (type) {
 	case ATTR_SIZE:
 	case ATTR_ADDR:
-		ret = parse_size(val, &u);
+		ret = cxu_parse_size(val, &u);
 		if (ret) {
 			*why = parse_why(ret) ? parse_why(ret) :
 			       "not a size (a number with an optional K, M, G or T suffix)";
@@ -118,7 +106,7 @@ int attr_normalize(const char *name, const char *val, char *out, size_t len,
 		snprintf(out, len, "%" PRIu64, u);
 		return 0;
 	case ATTR_U64:
-		ret = parse_u64(val, &u);
+		ret = cxu_parse_u64(val, &u);
 		if (ret) {
 			*why = parse_why(ret) ? parse_why(ret) :
 			       "not a number (decimal or 0x-hex)";
@@ -127,7 +115,7 @@ int attr_normalize(const char *name, const char *val, char *out, size_t len,
 		snprintf(out, len, "%" PRIu64, u);
 		return 0;
 	case ATTR_NODE:
-		ret = parse_s64(val, &s);
+		ret = cxu_parse_s64(val, &s);
 		if (ret || s < -1 || s > INT32_MAX) {
 			*why = "not a node number (-1 for any node)";
 			return -EINVAL;

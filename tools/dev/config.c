@@ -327,9 +327,8 @@ int cmd_create(int argc, char **argv, struct verb_ctx *ctx)
 			goto out;
 	}
 	for (k = 0; preset && k < PRESET_MAX_KV; k++) {
-		char val[32];
+		const char *val = preset->kv[k].val;
 
-		snprintf(val, sizeof(val), "%" PRIu64, preset->kv[k].val);
 		snprintf(arg, sizeof(arg), "%s=%s (preset %s)", preset->kv[k].attr,
 			 val, preset->name);
 		ret = kvs_add(&rest, "create", preset->kv[k].attr, val, arg);

@@ -37,22 +37,6 @@
 
 #define PROG "cxdvirt-dev"
 
-/* attr.c's names for cxu_parse_size(), cxu_parse_u64(), cxu_parse_s64(). */
-static inline int parse_size(const char *s, uint64_t *out)
-{
-	return cxu_parse_size(s, out);
-}
-
-static inline int parse_u64(const char *s, uint64_t *out)
-{
-	return cxu_parse_u64(s, out);
-}
-
-static inline int parse_s64(const char *s, int64_t *out)
-{
-	return cxu_parse_s64(s, out);
-}
-
 /* ------------------------------------------------------------ attr.c -- */
 
 enum attr_type {
@@ -97,14 +81,16 @@ int attr_normalize(const char *name, const char *val, char *out, size_t len,
 /**
  * struct preset_kv - one attribute setting of a preset.
  * @attr:	configfs attribute name.
- * @val:	value, in the attribute's unit (ns, count, MB/s, bytes).
+ * @val:	value as written: a number in the attribute's unit (ns,
+ *		count, MB/s, bytes) or an enum's name ("channel").
  */
 struct preset_kv {
 	const char *attr;
-	uint64_t val;
+	char val[24];
 };
 
-#define PRESET_MAX_KV	9
+/* Every NAND parameter of the table (CXD_PARAMS_NAND): 11. */
+#define PRESET_MAX_KV	11
 
 /**
  * struct preset - a named NAND preset of the model (include/cxdvirt/model.h)

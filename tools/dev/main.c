@@ -51,7 +51,8 @@ static const struct verb verbs[] = {
 	  "  --fix-auto-online    node mode, with --enable: see 'online --help'\n"
 	  "  -j, --json           print the device as JSON afterwards\n"
 	  "\n"
-	  "Presets (the model's table; they set every NAND attribute):\n" },
+	  "Presets (the model's table; each sets every NAND attribute, stripe and\n"
+	  "xfer_model included):\n" },
 	{ "set", cmd_set, "write attributes of a device",
 	  "usage: " PROG " set <name> key=value...\n"
 	  "\n"

@@ -4,35 +4,61 @@
  * from the model's table (cxd_preset_find() and cxd_preset_at() in
  * driver/model/nand.c, linked in from tools/libcxdmodel.a), the same table
  * the kernel loads when `preset` is written to configfs. This file only
- * turns a preset into the configfs attributes create writes.
+ * turns a preset into the configfs attributes create writes: every NAND
+ * parameter of the table (include/cxdvirt/params.h), stripe included.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <cxdvirt/model.h>
+#include <cxdvirt/params.h>
 
 #include "cxdvirt-dev.h"
 
-/* Fill @out from the model's preset @p. */
+static const struct cxd_param nand_params[] = {
+	CXD_PARAMS_NAND(CXD_P_DESC_)
+};
+
+/* A NAND configuration where the table's paths (nand.channels...) lead. */
+struct nand_holder {
+	struct cxd_nand_cfg nand;
+};
+
+/* The value of NAND parameter @id in @cxd_p_c. */
+static uint64_t nand_get(const struct nand_holder *cxd_p_c, int id)
+{
+	switch (id) {
+	CXD_PARAMS_NAND(CXD_P_GET_)
+	}
+	return 0;
+}
+
+/*
+ * Fill @out from the model's preset @p: every NAND parameter of the table
+ * (CXD_PARAMS_NAND), the enums (xfer_model, stripe) by name.
+ */
 static void preset_fill(const struct cxd_preset *p, struct preset *out)
 {
-	const struct cxd_nand_cfg *c = &p->nand;
-	const struct preset_kv kv[PRESET_MAX_KV] = {
-		{ "channels",		c->channels },
-		{ "dies_per_channel",	c->dies_per_channel },
-		{ "nand_page_size",	c->nand_page_size },
-		{ "t_read_ns",		c->t_read_ns },
-		{ "t_prog_ns",		c->t_prog_ns },
-		{ "channel_mbps",	c->channel_mbps },
-		{ "planes_per_die",	c->planes_per_die },
-		{ "pages_per_block",	c->pages_per_block },
-		{ "t_bers_ns",		c->t_bers_ns },
-	};
+	const struct nand_holder c = { p->nand };
+	const struct cxd_param *q;
+	uint64_t v;
+	size_t k;
 
+	_Static_assert(sizeof(nand_params) / sizeof(nand_params[0]) ==
+		       PRESET_MAX_KV, "PRESET_MAX_KV: every NAND parameter");
 	out->name = p->name;
 	out->what = p->source;
-	memcpy(out->kv, kv, sizeof(kv));
+	for (k = 0; k < PRESET_MAX_KV; k++) {
+		q = &nand_params[k];
+		v = nand_get(&c, q->id);
+		out->kv[k].attr = q->name;
+		if (q->type == CXD_PT_ENUM && q->names(v))
+			snprintf(out->kv[k].val, sizeof(out->kv[k].val), "%s",
+				 q->names(v));
+		else
+			snprintf(out->kv[k].val, sizeof(out->kv[k].val),
+				 "%" PRIu64, v);
+	}
 }
 
 /**
@@ -110,7 +136,7 @@ void preset_print_all(FILE *f)
 		preset_fill(p, &ps);
 		fprintf(f, "  %s:", ps.name);
 		for (k = 0; k < PRESET_MAX_KV; k++)
-			fprintf(f, "%s%s=%" PRIu64, k == 5 ? "\n   " : " ",
+			fprintf(f, "%s%s=%s", k && !(k % 5) ? "\n   " : " ",
 				ps.kv[k].attr, ps.kv[k].val);
 		fputc('\n', f);
 		print_folded(f, ps.what, 4, 72);

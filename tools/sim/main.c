@@ -33,6 +33,8 @@
 #include "cxu_lat.h"
 #include "cxu_msg.h"
 #include "cxu_num.h"
+#include <cxdvirt/params.h>
+
 #include "sim.h"
 
 #define MAX_COMPARE	32
@@ -48,8 +50,145 @@ struct metrics {
 	double util_mean, util_max;
 };
 
-static void usage(FILE *out)
+/* A number (@suffix: a size in bytes), by the tools' one rule (cxu_num.h). */
+static int parse_u64(const char *s, uint64_t *v, bool suffix)
 {
+	if (!s)
+		return -1;
+	return (suffix ? cxu_parse_size(s, v) : cxu_parse_u64(s, v)) ? -1 : 0;
+}
+
+/* The device parameters: the table's shared part (include/cxdvirt/params.h). */
+static const struct cxd_param sim_params[] = {
+	CXD_PARAMS_SHARED(CXD_P_DESC_)
+};
+#define SIM_NPARAMS	(sizeof(sim_params) / sizeof(sim_params[0]))
+
+/* Spellings of earlier versions, still accepted (not shown in --help). */
+static const struct {
+	const char *old;
+	const char *name;
+} sim_aliases[] = {
+	{ "cache", "cache-size" },
+	{ "degree", "prefetch-degree" },
+	{ "distance", "prefetch-distance" },
+	{ "cflru-window", "cflru-window-pct" },
+	{ "t-read", "t-read-ns" },
+	{ "t-prog", "t-prog-ns" },
+	{ "t-bers", "t-bers-ns" },
+	{ "dies", "dies-per-channel" },
+	{ "planes", "planes-per-die" },
+	{ "page-size", "nand-page-size" },
+	{ "mbps", "channel-mbps" },
+	{ "xfer", "xfer-model" },
+};
+#define SIM_NALIASES	(sizeof(sim_aliases) / sizeof(sim_aliases[0]))
+
+/* Is option @key the parameter @name ('-' in @key for each '_')? */
+static bool opt_is(const char *key, const char *name)
+{
+	for (; *key && *name; key++, name++)
+		if (*key != (*name == '_' ? '-' : *name))
+			return false;
+	return !*key && !*name;
+}
+
+/* The parameter of option @key (after the aliases), or NULL. */
+static const struct cxd_param *sim_param(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < SIM_NALIASES; i++)
+		if (!strcmp(key, sim_aliases[i].old))
+			key = sim_aliases[i].name;
+	for (i = 0; i < SIM_NPARAMS; i++)
+		if (opt_is(key, sim_params[i].name))
+			return &sim_params[i];
+	return NULL;
+}
+
+/* The value of parameter @id in @cxd_p_c. */
+static uint64_t sim_get(const struct sim_cfg *cxd_p_c, int id)
+{
+	switch (id) {
+	CXD_PARAMS_SHARED(CXD_P_GET_)
+	}
+	return 0;
+}
+
+/* @v of @p as text: a name, a size with K/M/G when whole, or decimal. */
+static const char *fmt_value(char *buf, size_t len, const struct cxd_param *p,
+			     uint64_t v)
+{
+	static const char sfx[] = "KMG";
+	int i;
+
+	if (p->type == CXD_PT_ENUM && p->names(v)) {
+		snprintf(buf, len, "%s", p->names(v));
+		return buf;
+	}
+	for (i = 2; (p->flags & CXD_P_SUFFIX) && v && i >= 0; i--) {
+		if (!(v & ((UINT64_C(1) << (10 * (i + 1))) - 1))) {
+			snprintf(buf, len, "%" PRIu64 "%c", v >> (10 * (i + 1)),
+				 sfx[i]);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "%" PRIu64, v);
+	return buf;
+}
+
+/* @p's option as --help shows it: "--cache-size SIZE". */
+static void opt_name(char *buf, size_t len, const struct cxd_param *p)
+{
+	size_t i;
+
+	snprintf(buf, len, "--%s%s", p->name,
+		 p->type == CXD_PT_BOOL ? "" : p->type == CXD_PT_ENUM ? " NAME" :
+		 p->flags & CXD_P_SUFFIX ? " SIZE" : " N");
+	for (i = 2; buf[i] && buf[i] != ' '; i++)
+		if (buf[i] == '_')
+			buf[i] = '-';
+}
+
+/* One line of --help per device parameter: bounds or names, default. */
+static void usage_params(FILE *out, const struct sim_cfg *def)
+{
+	char opt[48], lo[24], hi[24], dv[24], names[96];
+	const struct cxd_param *p;
+	unsigned int v;
+	size_t i;
+	int n;
+
+	for (i = 0; i < SIM_NPARAMS; i++) {
+		p = &sim_params[i];
+		opt_name(opt, sizeof(opt), p);
+		fmt_value(dv, sizeof(dv), p, sim_get(def, p->id));
+		if (p->id == CXD_PARAM_capacity)
+			snprintf(dv, sizeof(dv), "the trace's extent");
+		if (p->type == CXD_PT_ENUM) {
+			n = 0;
+			names[0] = '\0';
+			for (v = 0; v <= p->max && p->names(v); v++)
+				n += snprintf(names + n, sizeof(names) - (size_t)n,
+					      "%s%s", v ? "|" : "", p->names(v));
+			fprintf(out, "  %-26s %s (default %s)\n", opt, names, dv);
+		} else if (p->type == CXD_PT_BOOL) {
+			fprintf(out, "  %-26s on (default %s)\n", opt,
+				sim_get(def, p->id) ? "on" : "off");
+		} else {
+			fprintf(out, "  %-26s [%s, %s]%s%s (default %s)\n", opt,
+				fmt_value(lo, sizeof(lo), p, (uint64_t)p->min),
+				fmt_value(hi, sizeof(hi), p, p->max),
+				*p->unit ? " " : "", p->unit, dv);
+		}
+	}
+}
+
+static void usage(FILE *out, const struct sim_cfg *def)
+{
+	size_t i;
+
 	fputs(
 "usage: cxdvirt-sim [options] TRACE\n"
 "       cxdvirt-sim [--format F] --convert OUT TRACE\n"
@@ -63,216 +202,103 @@ static void usage(FILE *out)
 "  --lackey-instr         lackey: replay instruction fetches (I) as reads\n"
 "  --dev NAME             tracepoint: replay only the misses of device NAME\n"
 "  --timing               print load and replay time (accesses/s) on stderr\n"
-"  --preset NAME          NAND preset: znand (default), femu, tlc\n"
-"  --capacity SIZE        device size (default: the trace's extent)\n"
-"  --cache SIZE           cache size (default 8M); SIZE takes K/M/G/T\n"
-"  --ways N               lines per set, 0 = fully associative (default)\n"
-"  --policy P             fifo lifo clock lru s3fifo random cflru 2q\n"
-"                         (default fifo)\n"
-"  --seed N               random policy seed (default 0)\n"
-"  --cflru-window PCT     CFLRU clean-first window, % of a set (default 25)\n"
-"  --prefetch M           none next stride bop leap fdp (default none)\n"
-"  --degree N             prefetch degree 1..16 (default 1)\n"
-"  --distance N           stride prefetch distance (default 1)\n"
-"  --bop-score-max N --bop-round-max N --bop-bad-score N\n"
-"  --leap-split N --leap-window-max N\n"
-"  --fdp-interval N --fdp-accuracy-high PM --fdp-accuracy-low PM\n"
-"  --fdp-lateness PM --fdp-pollution PM\n"
-"                         learned prefetchers' parameters (docs/model.md;\n"
-"                         PM: per mille)\n"
-"  --write-alloc M        fetch (default) or nofetch\n"
-"  --writeback M          evict (default) or drain (background, 95% -> 85%)\n"
-"  --skip-unwritten       never-written pages cost no tR\n"
+"  --preset NAME          NAND preset (every NAND parameter): znand, femu,\n"
+"                         tlc; later options override it\n"
 "  --think NS             time between accesses (default 0)\n"
 "  --faults               only accesses that would fault in the module reach\n"
 "                         the model (mapped pages are native hits)\n"
-"  --t-read NS --t-prog NS --t-bers NS --channels N --dies N --planes N\n"
-"  --page-size SIZE --mbps N --pages-per-block N --xfer exact|nvmevirt\n"
-"  --stripe channel|die|plane\n"
-"  --ftl off|page         page-mapped FTL with greedy GC (default off)\n"
-"  --op-pct N --gc-low N --gc-high N\n"
-"                         FTL over-provisioning % (7), GC start/target in\n"
-"                         free blocks per plane (2, 3)\n"
-"  --ftl-fill             map every page first (start from a full device)\n"
-"                         override the preset's NAND figures\n"
-"  --compare KEY=V1,V2..  run once per value (KEY: any option name above)\n"
+"  --compare KEY=V1,V2..  run once per value (KEY: any option name)\n"
 "  --json                 JSON output\n"
-"  -h, --help             this text\n", out);
+"  -h, --help             this text\n"
+"\n"
+"Device parameters: the configfs attributes of the same names, '-' for '_'\n"
+"(docs/interface.md; the learned prefetchers' in docs/model.md). Sizes\n"
+"take K, M or G. Bounds, then the default:\n", out);
+	usage_params(out, def);
+	fputs("Earlier spellings, still accepted:", out);
+	for (i = 0; i < SIM_NALIASES; i++)
+		fprintf(out, "%s--%s", i % 6 ? " " : "\n  ", sim_aliases[i].old);
+	fputc('\n', out);
 }
 
-/* A number (@suffix: a size in bytes), by the tools' one rule (cxu_num.h). */
-static int parse_u64(const char *s, uint64_t *v, bool suffix)
-{
-	if (!s)
-		return -1;
-	return (suffix ? cxu_parse_size(s, v) : cxu_parse_u64(s, v)) ? -1 : 0;
-}
-
-static int parse_u32(const char *s, uint32_t *v, bool suffix)
-{
-	uint64_t x;
-
-	if (parse_u64(s, &x, suffix) || x > UINT32_MAX)
-		return -1;
-	*v = (uint32_t)x;
-	return 0;
-}
+/* Why the last sim_set() failed, for the message. */
+static char sim_why[128];
 
 /**
  * sim_set() - set one configuration key.
  * @cfg: configuration.
- * @key: option name without the dashes ("policy", "page-size", ...).
- * @val: value text; NULL for the flag skip-unwritten.
+ * @key: option name without the dashes: a device parameter ("cache-size",
+ *       or an earlier spelling such as "cache"), "preset", "think" or
+ *       "faults".
+ * @val: value text; NULL for a flag (a bool parameter, faults).
  *
- * Return: 0, or -1 (bad key or value; nothing printed).
+ * Values are checked against the table's bounds (include/cxdvirt/params.h).
+ * Return: 0, or -1 (bad key or value; nothing printed, the reason, if any,
+ * in sim_why; @cfg unchanged).
  */
 int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 {
-	const struct cxd_preset *p;
-	uint64_t v64;
-	int v;
+	const struct cxd_param *p = sim_param(key);
+	const struct cxd_preset *ps;
+	char lo[24], hi[24];
+	const char *why;
+	uint64_t v = 0;
+	unsigned int i;
 
-	if (!strcmp(key, "skip-unwritten")) {
-		cfg->skip_unwritten = !val || strcmp(val, "0");
-		return 0;
-	}
+	sim_why[0] = '\0';
 	if (!strcmp(key, "faults")) {
-		cfg->faults = !val || strcmp(val, "0");
+		if (val && strcmp(val, "0") && strcmp(val, "1"))
+			return -1;
+		cfg->faults = !val || !strcmp(val, "1");
 		return 0;
 	}
-	if (!strcmp(key, "ftl-fill")) {
-		cfg->ftl_fill = !val || strcmp(val, "0");
-		return 0;
-	}
-	if (!val)
+	if (!p && !val)
 		return -1;
 	if (!strcmp(key, "preset")) {
-		p = cxd_preset_find(val);
-		if (!p)
+		ps = cxd_preset_find(val);
+		if (!ps)
 			return -1;
-		cfg->nand = p->nand;
-		cfg->preset = p->name;
+		cfg->nand = ps->nand;
+		cfg->preset = ps->name;
 		return 0;
 	}
-	if (!strcmp(key, "policy")) {
-		v = cxd_policy_parse(val);
-		if (v < 0)
-			return -1;
-		cfg->policy = v;
-		return 0;
-	}
-	if (!strcmp(key, "prefetch")) {
-		v = cxd_prefetch_parse(val);
-		if (v < 0)
-			return -1;
-		cfg->prefetch = v;
-		return 0;
-	}
-	if (!strcmp(key, "stripe")) {
-		v = cxd_stripe_parse(val);
-		if (v < 0)
-			return -1;
-		cfg->nand.stripe = v;
-		return 0;
-	}
-	if (!strcmp(key, "writeback")) {
-		v = cxd_writeback_parse(val);
-		if (v < 0)
-			return -1;
-		cfg->writeback = v;
-		return 0;
-	}
-	if (!strcmp(key, "write-alloc")) {
-		if (!strcmp(val, "fetch"))
-			cfg->write_alloc = CXD_WA_FETCH;
-		else if (!strcmp(val, "nofetch"))
-			cfg->write_alloc = CXD_WA_NOFETCH;
-		else
-			return -1;
-		return 0;
-	}
-	if (!strcmp(key, "ftl")) {
-		v = cxd_ftl_parse(val);
-		if (v < 0)
-			return -1;
-		cfg->ftl.mode = v;
-		return 0;
-	}
-	if (!strcmp(key, "op-pct"))
-		return parse_u32(val, &cfg->ftl.op_pct, false);
-	if (!strcmp(key, "gc-low"))
-		return parse_u32(val, &cfg->ftl.gc_low, false);
-	if (!strcmp(key, "gc-high"))
-		return parse_u32(val, &cfg->ftl.gc_high, false);
-	if (!strcmp(key, "xfer")) {
-		if (!strcmp(val, "exact"))
-			cfg->nand.xfer_model = CXD_XFER_EXACT;
-		else if (!strcmp(val, "nvmevirt"))
-			cfg->nand.xfer_model = CXD_XFER_NVMEVIRT;
-		else
-			return -1;
-		return 0;
-	}
-	if (!strcmp(key, "capacity"))
-		return parse_u64(val, &cfg->capacity, true);
-	if (!strcmp(key, "cache"))
-		return parse_u64(val, &cfg->cache, true);
-	if (!strcmp(key, "ways"))
-		return parse_u32(val, &cfg->ways, false);
-	if (!strcmp(key, "seed"))
-		return parse_u64(val, &cfg->seed, false);
-	if (!strcmp(key, "cflru-window"))
-		return parse_u32(val, &cfg->cflru_window_pct, false) ||
-		       cfg->cflru_window_pct > 100 ? -1 : 0;
-	{
-		static const struct {
-			const char *key;
-			size_t off;
-		} pfk[] = {
-			{ "bop-score-max", offsetof(struct cxd_pf_params, bop_score_max) },
-			{ "bop-round-max", offsetof(struct cxd_pf_params, bop_round_max) },
-			{ "bop-bad-score", offsetof(struct cxd_pf_params, bop_bad_score) },
-			{ "leap-split", offsetof(struct cxd_pf_params, leap_split) },
-			{ "leap-window-max", offsetof(struct cxd_pf_params, leap_window_max) },
-			{ "fdp-interval", offsetof(struct cxd_pf_params, fdp_interval) },
-			{ "fdp-accuracy-high", offsetof(struct cxd_pf_params, fdp_acc_high) },
-			{ "fdp-accuracy-low", offsetof(struct cxd_pf_params, fdp_acc_low) },
-			{ "fdp-lateness", offsetof(struct cxd_pf_params, fdp_late) },
-			{ "fdp-pollution", offsetof(struct cxd_pf_params, fdp_poll) },
-		};
-		size_t k;
-
-		for (k = 0; k < sizeof(pfk) / sizeof(pfk[0]); k++)
-			if (!strcmp(key, pfk[k].key))
-				return parse_u32(val, (uint32_t *)((char *)&cfg->pf +
-								  pfk[k].off), false);
-	}
-	if (!strcmp(key, "degree"))
-		return parse_u32(val, &cfg->degree, false);
-	if (!strcmp(key, "distance"))
-		return parse_u32(val, &cfg->distance, false);
 	if (!strcmp(key, "think"))
 		return parse_u64(val, &cfg->think_ns, false);
-	if (!strcmp(key, "t-read"))
-		return parse_u64(val, &cfg->nand.t_read_ns, false);
-	if (!strcmp(key, "t-prog"))
-		return parse_u64(val, &cfg->nand.t_prog_ns, false);
-	if (!strcmp(key, "t-bers"))
-		return parse_u64(val, &cfg->nand.t_bers_ns, false);
-	if (!strcmp(key, "channels"))
-		return parse_u32(val, &cfg->nand.channels, false);
-	if (!strcmp(key, "dies"))
-		return parse_u32(val, &cfg->nand.dies_per_channel, false);
-	if (!strcmp(key, "planes"))
-		return parse_u32(val, &cfg->nand.planes_per_die, false);
-	if (!strcmp(key, "page-size"))
-		return parse_u32(val, &cfg->nand.nand_page_size, true);
-	if (!strcmp(key, "mbps"))
-		return parse_u32(val, &cfg->nand.channel_mbps, false);
-	if (!strcmp(key, "pages-per-block"))
-		return parse_u32(val, &cfg->nand.pages_per_block, false);
-	(void)v64;
-	return -1;
+	if (!p)
+		return -1;
+	switch (p->type) {
+	case CXD_PT_BOOL:
+		if (val && strcmp(val, "0") && strcmp(val, "1"))
+			return -1;
+		v = !val || !strcmp(val, "1");
+		break;
+	case CXD_PT_ENUM:
+		if (!val)
+			return -1;
+		for (i = 0; i <= p->max && p->names(i); i++)
+			if (!strcmp(val, p->names(i)))
+				break;
+		if (i <= p->max && p->names(i))
+			v = i;
+		else if (!(p->flags & CXD_P_NUMALIAS) || *val < '0' ||
+			 *val > '9' || parse_u64(val, &v, false) || v > p->max)
+			return -1;
+		break;
+	default:
+		if (!val || parse_u64(val, &v, p->flags & CXD_P_SUFFIX))
+			return -1;
+		break;
+	}
+	why = cxd_param_bad(p, v);
+	if (why) {
+		snprintf(sim_why, sizeof(sim_why), " (%s [%s, %s]%s%s)", why,
+			 fmt_value(lo, sizeof(lo), p, (uint64_t)p->min),
+			 fmt_value(hi, sizeof(hi), p, p->max),
+			 *p->unit ? " " : "", p->unit);
+		return -1;
+	}
+	CXD_PARAMS_SET(cfg, p->id, v, CXD_PARAMS_SHARED);
+	return 0;
 }
 
 /* Do paths @a and @b name one existing file? */
@@ -303,7 +329,7 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 	       struct metrics *out)
 {
 	struct cxd_model_cfg mc = {
-		.nlines = (uint32_t)(cfg->cache / CXD_HOST_PAGE_SIZE),
+		.nlines = (uint32_t)(cfg->cache_size / CXD_HOST_PAGE_SIZE),
 		.ways = cfg->ways,
 		.policy = cfg->policy,
 		.nand = cfg->nand,
@@ -321,7 +347,7 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 	double u;
 	void *mem;
 
-	if (cfg->cache / CXD_HOST_PAGE_SIZE > CXD_MAX_LINES || !mc.nlines) {
+	if (cfg->cache_size / CXD_HOST_PAGE_SIZE > CXD_MAX_LINES || !mc.nlines) {
 		cxu_err("cache size out of range");
 		return -1;
 	}
@@ -363,7 +389,7 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 	}
 	cxd_model_set_seed(&m, cfg->seed);
 	if (cxd_cache_set_cflru_window(&m.cache, cfg->cflru_window_pct)) {
-		cxu_err("--cflru-window out of range [0, 100]");
+		cxu_err("--cflru-window-pct out of range [0, 100]");
 		free(mem);
 		cxu_lat_hist_free(&lat);
 		free(mapped);
@@ -377,13 +403,14 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 		free(mapped);
 		return -1;
 	}
-	m.pf = cfg->pf;
-	m.prefetch = cfg->prefetch;
-	m.prefetch_degree = cfg->degree;
-	m.prefetch_distance = cfg->distance;
-	m.write_alloc = cfg->write_alloc;
-	m.skip_unwritten = cfg->skip_unwritten;
-	m.writeback = cfg->writeback;
+	if (cfg->drain_low_pct >= cfg->drain_high_pct) {
+		cxu_err("--drain-low-pct not below --drain-high-pct");
+		free(mem);
+		cxu_lat_hist_free(&lat);
+		free(mapped);
+		return -1;
+	}
+	CXD_PARAMS_TO_MODEL(&m, cfg);
 	if (cfg->ftl_fill)
 		cxd_model_ftl_fill(&m);
 
@@ -489,34 +516,23 @@ static json_object *metrics_json(const struct sim_cfg *cfg,
 {
 	json_object *o = json_object_new_object(), *c, *l, *p, *e, *d;
 	const struct cxd_model_stats *s = &x->st;
+	size_t i;
 
 	c = json_object_new_object();
 	json_object_object_add(c, "preset", json_object_new_string(cfg->preset));
-	json_object_object_add(c, "policy",
-			       json_object_new_string(cxd_policy_name(cfg->policy)));
-	json_object_object_add(c, "cache_bytes", json_object_new_uint64(cfg->cache));
+	for (i = 0; i < SIM_NPARAMS; i++) {
+		const struct cxd_param *pp = &sim_params[i];
+		uint64_t v = sim_get(cfg, pp->id);
+
+		json_object_object_add(c, pp->name,
+			pp->type == CXD_PT_ENUM ?
+			json_object_new_string(pp->names(v) ? pp->names(v) : "?") :
+			pp->type == CXD_PT_BOOL ? json_object_new_boolean(v) :
+			json_object_new_uint64(v));
+	}
 	json_object_object_add(c, "capacity_pages", json_object_new_uint64(x->npages));
-	json_object_object_add(c, "ways", json_object_new_uint64(cfg->ways));
-	json_object_object_add(c, "cflru_window_pct",
-			       json_object_new_uint64(cfg->cflru_window_pct));
-	json_object_object_add(c, "ftl",
-			       json_object_new_string(cxd_ftl_name(cfg->ftl.mode)));
-	json_object_object_add(c, "prefetch",
-			       json_object_new_string(cxd_prefetch_name(cfg->prefetch)));
-	json_object_object_add(c, "degree", json_object_new_uint64(cfg->degree));
-	json_object_object_add(c, "distance", json_object_new_uint64(cfg->distance));
-	json_object_object_add(c, "write_alloc", json_object_new_string(
-		cfg->write_alloc == CXD_WA_NOFETCH ? "nofetch" : "fetch"));
-	json_object_object_add(c, "skip_unwritten",
-			       json_object_new_boolean(cfg->skip_unwritten));
-	json_object_object_add(c, "writeback", json_object_new_string(
-		cxd_writeback_name(cfg->writeback)));
 	json_object_object_add(c, "think_ns", json_object_new_uint64(cfg->think_ns));
 	json_object_object_add(c, "faults", json_object_new_boolean(cfg->faults));
-	json_object_object_add(c, "t_read_ns", json_object_new_uint64(cfg->nand.t_read_ns));
-	json_object_object_add(c, "t_prog_ns", json_object_new_uint64(cfg->nand.t_prog_ns));
-	json_object_object_add(c, "channel_mbps",
-			       json_object_new_uint64(cfg->nand.channel_mbps));
 	json_object_object_add(c, "xfer_ns",
 			       json_object_new_uint64(cxd_nand_xfer_ns(&cfg->nand)));
 	json_object_object_add(c, "model_state_bytes",
@@ -742,75 +758,62 @@ static void print_text(const char *ckey, char **cvals,
 	}
 }
 
-static const struct option long_opts[] = {
-	{ "preset", required_argument, NULL, 0 },
-	{ "capacity", required_argument, NULL, 0 },
-	{ "cache", required_argument, NULL, 0 },
-	{ "ways", required_argument, NULL, 0 },
-	{ "policy", required_argument, NULL, 0 },
-	{ "seed", required_argument, NULL, 0 },
-	{ "cflru-window", required_argument, NULL, 0 },
-	{ "prefetch", required_argument, NULL, 0 },
-	{ "degree", required_argument, NULL, 0 },
-	{ "distance", required_argument, NULL, 0 },
-	{ "write-alloc", required_argument, NULL, 0 },
-	{ "writeback", required_argument, NULL, 0 },
-	{ "stripe", required_argument, NULL, 0 },
-	{ "skip-unwritten", no_argument, NULL, 0 },
-	{ "faults", no_argument, NULL, 0 },
-	{ "think", required_argument, NULL, 0 },
-	{ "t-read", required_argument, NULL, 0 },
-	{ "t-prog", required_argument, NULL, 0 },
-	{ "t-bers", required_argument, NULL, 0 },
-	{ "channels", required_argument, NULL, 0 },
-	{ "dies", required_argument, NULL, 0 },
-	{ "planes", required_argument, NULL, 0 },
-	{ "page-size", required_argument, NULL, 0 },
-	{ "mbps", required_argument, NULL, 0 },
-	{ "pages-per-block", required_argument, NULL, 0 },
-	{ "xfer", required_argument, NULL, 0 },
-	{ "format", required_argument, NULL, 'f' },
-	{ "convert", required_argument, NULL, 'o' },
-	{ "lackey-instr", no_argument, NULL, 'i' },
-	{ "dev", required_argument, NULL, 'd' },
-	{ "timing", no_argument, NULL, 't' },
-	{ "bop-score-max", required_argument, NULL, 0 },
-	{ "bop-round-max", required_argument, NULL, 0 },
-	{ "bop-bad-score", required_argument, NULL, 0 },
-	{ "leap-split", required_argument, NULL, 0 },
-	{ "leap-window-max", required_argument, NULL, 0 },
-	{ "fdp-interval", required_argument, NULL, 0 },
-	{ "fdp-accuracy-high", required_argument, NULL, 0 },
-	{ "fdp-accuracy-low", required_argument, NULL, 0 },
-	{ "fdp-lateness", required_argument, NULL, 0 },
-	{ "fdp-pollution", required_argument, NULL, 0 },
-	{ "ftl", required_argument, NULL, 0 },
-	{ "op-pct", required_argument, NULL, 0 },
-	{ "gc-low", required_argument, NULL, 0 },
-	{ "gc-high", required_argument, NULL, 0 },
-	{ "ftl-fill", no_argument, NULL, 0 },
-	{ "compare", required_argument, NULL, 'c' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
+/*
+ * The options: the device parameters (and their earlier spellings) from the
+ * table, then the simulator's own. Built by build_opts().
+ */
+static struct option long_opts[SIM_NPARAMS + SIM_NALIASES + 16];
+static char opt_names[SIM_NPARAMS][40];
+
+static void build_opts(void)
+{
+	static const struct option own[] = {
+		{ "preset", required_argument, NULL, 0 },
+		{ "think", required_argument, NULL, 0 },
+		{ "faults", no_argument, NULL, 0 },
+		{ "format", required_argument, NULL, 'f' },
+		{ "convert", required_argument, NULL, 'o' },
+		{ "lackey-instr", no_argument, NULL, 'i' },
+		{ "dev", required_argument, NULL, 'd' },
+		{ "timing", no_argument, NULL, 't' },
+		{ "compare", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+	};
+	size_t i, k, n = 0;
+	char *q;
+
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		long_opts[n++] = own[i];
+	for (i = 0; i < SIM_NPARAMS; i++) {
+		snprintf(opt_names[i], sizeof(opt_names[i]), "%s",
+			 sim_params[i].name);
+		for (q = opt_names[i]; *q; q++)
+			if (*q == '_')
+				*q = '-';
+		long_opts[n].name = opt_names[i];
+		long_opts[n].has_arg = sim_params[i].type == CXD_PT_BOOL ?
+				       no_argument : required_argument;
+		long_opts[n].flag = NULL;
+		long_opts[n++].val = 0;
+	}
+	for (i = 0; i < SIM_NALIASES; i++) {
+		for (k = 0; k < SIM_NPARAMS; k++)
+			if (!strcmp(opt_names[k], sim_aliases[i].name))
+				break;
+		long_opts[n].name = sim_aliases[i].old;
+		long_opts[n].has_arg = k < SIM_NPARAMS &&
+				       sim_params[k].type == CXD_PT_BOOL ?
+				       no_argument : required_argument;
+		long_opts[n].flag = NULL;
+		long_opts[n++].val = 0;
+	}
+	memset(&long_opts[n], 0, sizeof(long_opts[n]));
+}
 
 int main(int argc, char **argv)
 {
-	struct sim_cfg base = {
-		.cache = 8ull << 20,
-		.policy = CXD_POLICY_FIFO,
-		.prefetch = CXD_PF_NONE,
-		.degree = 1,
-		.distance = 1,
-		.cflru_window_pct = CXD_CFLRU_WINDOW_PCT,
-		.ftl = {
-			.mode = CXD_FTL_OFF,
-			.op_pct = CXD_FTL_OP_PCT,
-			.gc_low = CXD_FTL_GC_LOW,
-			.gc_high = CXD_FTL_GC_HIGH,
-		},
-	};
+	struct sim_cfg base;
 	struct sim_cfg cfgs[MAX_COMPARE];
 	struct metrics xs[MAX_COMPARE];
 	char *compare = NULL, *cvals[MAX_COMPARE], *ckey = NULL, *s, *tok;
@@ -824,21 +827,24 @@ int main(int argc, char **argv)
 	int opt, idx, ret = 0;
 
 	cxu_set_prog("cxdvirt-sim");
-	cxd_pf_params_default(&base.pf);
-	sim_set(&base, "preset", "znand");
+	/* The table's defaults, as a new configfs device has them. */
+	memset(&base, 0, sizeof(base));
+	CXD_PARAMS_DEFAULTS(&base, CXD_PARAMS_SHARED);
+	base.capacity = 0;	/* the trace's extent */
+	base.preset = "default";
+	build_opts();
 	while ((opt = getopt_long(argc, argv, "h", long_opts, &idx)) != -1) {
 		switch (opt) {
 		case 0:
 			if (sim_set(&base, long_opts[idx].name, optarg)) {
-				fprintf(stderr, "cxdvirt-sim: --%s: bad value '%s'\n",
-					long_opts[idx].name, optarg ? optarg : "");
+				cxu_err("--%s: bad value '%s'%s", long_opts[idx].name,
+					optarg ? optarg : "", sim_why);
 				return 2;
 			}
 			break;
 		case 'f':
 			if (trace_format_parse(optarg) < 0) {
-				fprintf(stderr, "cxdvirt-sim: --format: bad value '%s'\n",
-					optarg);
+				cxu_err("--format: bad value '%s'", optarg);
 				return 2;
 			}
 			topts.format = trace_format_parse(optarg);
@@ -862,15 +868,15 @@ int main(int argc, char **argv)
 			json = true;
 			break;
 		case 'h':
-			usage(stdout);
+			usage(stdout, &base);
 			return 0;
 		default:
-			usage(stderr);
+			usage(stderr, &base);
 			return 2;
 		}
 	}
 	if (optind != argc - 1) {
-		usage(stderr);
+		usage(stderr, &base);
 		return 2;
 	}
 
@@ -893,8 +899,8 @@ int main(int argc, char **argv)
 			cfgs[n] = base;
 			cvals[n] = tok;
 			if (sim_set(&cfgs[n], ckey, tok)) {
-				fprintf(stderr, "cxdvirt-sim: --compare %s: bad value '%s'\n",
-					ckey, tok);
+				cxu_err("--compare %s: bad value '%s'%s", ckey,
+					tok, sim_why);
 				return 2;
 			}
 			n++;

@@ -128,19 +128,23 @@ bool trace_bin_magic(const unsigned char *p, size_t len);
 
 /**
  * struct sim_cfg - everything one run is configured with.
+ * The members of the device parameters have the paths of struct cxd_cfg,
+ * as the table in include/cxdvirt/params.h names them.
  * @capacity:		device size, bytes (0: the trace's extent).
- * @cache:		cache size, bytes.
+ * @cache_size:		cache size, bytes.
  * @ways:		lines per set (0: fully associative).
  * @policy:		replacement policy.
  * @nand:		NAND configuration.
  * @preset:		name of the preset @nand started from.
  * @prefetch:		prefetch mode.
- * @degree:		prefetch degree.
- * @distance:		stride prefetch distance.
+ * @prefetch_degree:	prefetch degree.
+ * @prefetch_distance:	stride prefetch distance.
  * @write_alloc:	enum cxd_write_alloc.
  * @skip_unwritten:	see struct cxd_model.
  * @writeback:		enum cxd_writeback; drain runs at the access that
- *			crossed drain_high_pct (95% -> 85%).
+ *			crossed @drain_high_pct.
+ * @drain_high_pct:	drain starts above this % of lines resident.
+ * @drain_low_pct:	... and stops at this %.
  * @seed:		random policy seed.
  * @cflru_window_pct:	CFLRU clean-first window, % of each set.
  * @pf:			learned prefetchers' parameters.
@@ -152,17 +156,19 @@ bool trace_bin_magic(const unsigned char *p, size_t len);
  */
 struct sim_cfg {
 	uint64_t capacity;
-	uint64_t cache;
+	uint64_t cache_size;
 	uint32_t ways;
 	enum cxd_policy policy;
 	struct cxd_nand_cfg nand;
 	const char *preset;
 	enum cxd_prefetch_mode prefetch;
-	uint32_t degree;
-	uint32_t distance;
+	uint32_t prefetch_degree;
+	uint32_t prefetch_distance;
 	uint32_t write_alloc;
 	bool skip_unwritten;
 	uint32_t writeback;	/* enum cxd_writeback */
+	uint32_t drain_high_pct;
+	uint32_t drain_low_pct;
 	uint64_t seed;
 	uint32_t cflru_window_pct;
 	struct cxd_pf_params pf;
