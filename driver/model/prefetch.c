@@ -2,7 +2,7 @@
 /*
  * cxdvirt device model: the learned prefetchers, Best-Offset, Leap and
  * feedback-directed prefetching (their parameters and sources are in
- * include/cxdvirt/model.h and docs/model.md). Each one only decides; the
+ * prefetch.h and docs/model.md). Each one only decides; the
  * model (model.c) issues the prefetches, counts them (issued, useful, late,
  * polluting, as for next and stride) and feeds back the events below.
  *
@@ -11,7 +11,7 @@
  *
  * Pure C: no kernel or libc calls.
  */
-#include "prefetch.h"
+#include "model_internal.h"
 
 /* ---------------------------------------------------------- Best-Offset -- */
 
@@ -415,7 +415,7 @@ const char *cxd_pf_params_check(const struct cxd_pf_params *p)
  */
 void cxd_pf_learned_reset(struct cxd_model *m)
 {
-	bop_reset(&m->bop);
-	leap_reset(&m->leap);
-	fdp_reset(&m->fdp);
+	bop_reset(&m->priv->bop);
+	leap_reset(&m->priv->leap);
+	fdp_reset(&m->priv->fdp);
 }

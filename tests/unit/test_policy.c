@@ -39,7 +39,7 @@ static uint64_t acc(struct pol_fix *f, uint64_t page)
 		cxd_cache_touch(&f->c, page);
 	} else {
 		f->misses++;
-		v = cxd_cache_insert(&f->c, page, NULL);
+		v = cache_insert(&f->c, page, NULL);
 		if (v != CXD_NO_PAGE)
 			f->evictions++;
 	}
