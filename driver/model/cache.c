@@ -369,7 +369,7 @@ static uint32_t set_evict(struct cxd_cache *c, struct cxd_cache_set *set,
  * the set's only line is pinned.
  */
 int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
-		   struct cxd_victim *v)
+		   struct cxd_cache_victim *v)
 {
 	struct cxd_cache_set *set;
 	uint32_t line, base, lop, si;
@@ -429,7 +429,7 @@ int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
  *
  * Return: 0, or -1 (nothing changes) if no line can be evicted.
  */
-int cxd_cache_evict_one(struct cxd_cache *c, struct cxd_victim *v)
+int cxd_cache_evict_one(struct cxd_cache *c, struct cxd_cache_victim *v)
 {
 	struct cxd_cache_set *set = NULL;
 	uint32_t i, s, line;

@@ -313,6 +313,18 @@ bool cxd_cache_resident(const struct cxd_cache *c, uint64_t page);
  */
 bool cxd_cache_dirty(const struct cxd_cache *c, uint64_t page);
 
+/**
+ * struct cxd_cache_victim - a line the cache evicted.
+ * @page:	the evicted host page, CXD_NO_PAGE if none.
+ * @dirty:	it was dirty.
+ * @prefetched:	it was filled by prefetch and never used by a demand access.
+ */
+struct cxd_cache_victim {
+	uint64_t page;
+	bool dirty;
+	bool prefetched;
+};
+
 /* cxd_cache_fill() flags */
 #define CXD_FILL_PREFETCH	0x1u
 
@@ -328,7 +340,7 @@ bool cxd_cache_dirty(const struct cxd_cache *c, uint64_t page);
  * only pinned or held lines in the set).
  */
 int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
-		   struct cxd_victim *v);
+		   struct cxd_cache_victim *v);
 /**
  * cxd_cache_evict_one() - evict one line chosen by the policy (drain).
  * @c: cache.
@@ -336,7 +348,7 @@ int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
  *
  * Return: 0, or -1 if nothing can be evicted.
  */
-int cxd_cache_evict_one(struct cxd_cache *c, struct cxd_victim *v);
+int cxd_cache_evict_one(struct cxd_cache *c, struct cxd_cache_victim *v);
 /**
  * cxd_cache_pin() - protect resident @page from eviction.
  * @c:    cache.

@@ -166,8 +166,8 @@ static void write_back(struct cxd_model *m, uint64_t page, uint64_t now)
 }
 
 /* Count victim @v and write it back at @now if dirty. */
-static void account_victim(struct cxd_model *m, const struct cxd_victim *v,
-			   uint64_t now)
+static void account_victim(struct cxd_model *m,
+			   const struct cxd_cache_victim *v, uint64_t now)
 {
 	m->stats.evictions++;
 	if (m->prefetch == CXD_PF_FDP)
@@ -191,7 +191,7 @@ void cxd_model_late_writeback(struct cxd_model *m, uint64_t page,
 	write_back(m, page, now_ns);
 }
 
-static void take_victim(struct cxd_model *m, const struct cxd_victim *v,
+static void take_victim(struct cxd_model *m, const struct cxd_cache_victim *v,
 			uint64_t now, struct cxd_access *res)
 {
 	if (v->page == CXD_NO_PAGE)
@@ -199,12 +199,12 @@ static void take_victim(struct cxd_model *m, const struct cxd_victim *v,
 	account_victim(m, v, now);
 	if (res->nvictims < CXD_MAX_VICTIMS) {
 		/*
-		 * Field by field: a whole-struct copy reads 16 bytes that
+		 * Field by field, into the caller's compact form (a 32-bit
+		 * page): a whole-struct copy of @v would read 16 bytes that
 		 * three smaller stores just wrote, which the CPU cannot
-		 * forward: the load then waits for every older store,
-		 * cache misses included, to reach the cache.
+		 * forward.
 		 */
-		res->victims[res->nvictims].page = v->page;
+		res->victims[res->nvictims].page = (uint32_t)v->page;
 		res->victims[res->nvictims].dirty = v->dirty;
 		res->victims[res->nvictims].prefetched = v->prefetched;
 		res->nvictims++;
@@ -212,10 +212,16 @@ static void take_victim(struct cxd_model *m, const struct cxd_victim *v,
 }
 
 /* Schedule the read of @page at @now unless skip_unwritten spares it. */
+/* Does skip_unwritten spare the read of @page? */
+static bool read_skipped(const struct cxd_model *m, uint64_t page)
+{
+	return m->skip_unwritten && !page_written(m, page);
+}
+
 static uint64_t read_page(struct cxd_model *m, uint64_t page, uint64_t now,
 			  struct cxd_nand_op *op)
 {
-	if (m->skip_unwritten && !page_written(m, page)) {
+	if (read_skipped(m, page)) {
 		m->stats.unwritten_skips++;
 		return now;
 	}
@@ -227,7 +233,7 @@ static void prefetch_one(struct cxd_model *m, uint64_t page, uint64_t now,
 			 struct cxd_access *res)
 {
 	struct cxd_cache *c = &m->cache;
-	struct cxd_victim v;
+	struct cxd_cache_victim v;
 	uint64_t done;
 
 	if (page >= c->npages || cxd_cache_resident(c, page) ||
@@ -244,7 +250,7 @@ static void prefetch_one(struct cxd_model *m, uint64_t page, uint64_t now,
 	done = read_page(m, page, now, NULL);
 	cxd_cache_set_ready(c, page, done);
 	m->stats.prefetch_issued++;
-	res->prefetched[res->nprefetched] = page;
+	res->prefetched[res->nprefetched] = (uint32_t)page;
 	res->prefetch_done_ns[res->nprefetched] = done;
 	res->nprefetched++;
 }
@@ -408,8 +414,7 @@ static void pf_learn_hit(struct cxd_model *m, bool late)
 static void access_reset(struct cxd_access *res, uint64_t now_ns)
 {
 	res->hit = false;
-	res->victim = CXD_NO_PAGE;
-	res->victim_dirty = false;
+	res->miss = CXD_MR_NONE;
 	res->done_ns = now_ns;
 	res->read.channel = 0;
 	res->read.die = 0;
@@ -471,7 +476,7 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 {
 	struct cxd_cache *c = &m->cache;
 	bool write = flags & CXD_ACC_WRITE, trigger;
-	struct cxd_victim v;
+	struct cxd_cache_victim v;
 	uint64_t ready;
 
 	access_reset(res, now_ns);
@@ -514,7 +519,10 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 			m->stats.read_misses++;
 		if (write && m->write_alloc == CXD_WA_NOFETCH) {
 			m->stats.write_allocs++;
+			res->miss = CXD_MR_WRITE_ALLOC;
 		} else {
+			res->miss = read_skipped(m, page) ? CXD_MR_UNWRITTEN :
+				    write ? CXD_MR_WRITE : CXD_MR_READ;
 			res->done_ns = read_page(m, page, now_ns, &res->read);
 			if (m->priv->ftl.cfg.mode != CXD_FTL_OFF)
 				cxd_ftl_read_stall(m, page, now_ns, &res->read);
@@ -534,10 +542,6 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 		cxd_cache_pin(c, page);
 		prefetch_after(m, page, trigger, now_ns, res);
 		cxd_cache_pin(c, CXD_NO_PAGE);
-	}
-	if (res->nvictims) {
-		res->victim = res->victims[0].page;
-		res->victim_dirty = res->victims[0].dirty;
 	}
 	res->drain = drain_wanted(m);
 }
@@ -583,12 +587,16 @@ uint32_t cxd_model_drain(struct cxd_model *m, uint64_t now_ns,
 			 struct cxd_victim *out, uint32_t max)
 {
 	uint32_t low = drain_lines(m, m->drain_low_pct), n = 0;
+	struct cxd_cache_victim v;
 
 	while (n < max && m->cache.used > low) {
-		if (cxd_cache_evict_one(&m->cache, &out[n]))
+		if (cxd_cache_evict_one(&m->cache, &v))
 			break;
-		account_victim(m, &out[n], now_ns);
+		account_victim(m, &v, now_ns);
 		m->stats.drain_evictions++;
+		out[n].page = (uint32_t)v.page;
+		out[n].dirty = v.dirty;
+		out[n].prefetched = v.prefetched;
 		n++;
 	}
 	return n;

@@ -241,13 +241,14 @@ int cxd_policy_parse(const char *name);
 /* Upper bound of nlines: the cache numbers its lines with 31 bits. */
 #define CXD_MAX_LINES	0x7fffffffu
 /**
- * struct cxd_victim - a line evicted to make room.
- * @page:	the evicted host page, CXD_NO_PAGE if none.
- * @dirty:	it was dirty (the model schedules a write-back).
+ * struct cxd_victim - a line the model evicted (cxd_model_access(),
+ * cxd_model_drain()); the caller unmaps its page.
+ * @page:	the evicted host page (npages < 2^32).
+ * @dirty:	it was dirty; a write-back was scheduled.
  * @prefetched:	it was filled by prefetch and never used by a demand access.
  */
 struct cxd_victim {
-	uint64_t page;
+	uint32_t page;
 	bool dirty;
 	bool prefetched;
 };
@@ -757,50 +758,72 @@ const char *cxd_ftl_check(const struct cxd_model_cfg *cfg);
 #define CXD_ACC_HOLD	0x2u
 
 /**
+ * enum cxd_miss_reason - how a miss was served.
+ * @CXD_MR_NONE:	not a miss (a hit, or a busy miss that changed nothing).
+ * @CXD_MR_READ:	a read miss: the page was read from NAND.
+ * @CXD_MR_WRITE:	a write miss: the page was read from NAND, then
+ *			written (write_alloc CXD_WA_FETCH).
+ * @CXD_MR_WRITE_ALLOC:	a write miss allocated without a NAND read
+ *			(write_alloc CXD_WA_NOFETCH).
+ * @CXD_MR_UNWRITTEN:	the NAND read was skipped: the page was never
+ *			written back (skip_unwritten).
+ * @CXD_MR_NR:		number of reasons.
+ */
+enum cxd_miss_reason {
+	CXD_MR_NONE = 0,
+	CXD_MR_READ,
+	CXD_MR_WRITE,
+	CXD_MR_WRITE_ALLOC,
+	CXD_MR_UNWRITTEN,
+	CXD_MR_NR,
+};
+
+
+/**
  * struct cxd_access - outcome of cxd_model_access().
  * @hit:		page was resident; no NAND read for it.
- * @victim:		first entry of @victims (CXD_NO_PAGE if none), kept
- *			for callers that predate prefetching: with prefetch
- *			off there is at most one victim.
- * @victim_dirty:	@victim was dirty; a write-back was scheduled.
- * @done_ns:		absolute time at which the data is available: now
- *			for an ordinary hit, the NAND completion for a miss,
- *			the prefetch's completion for a late prefetch hit.
- * @read:		where and when the demand NAND read ran (misses with
- *			a read only; otherwise start = done = now).
  * @prefetch_hit:	first demand use of a page brought in by prefetch.
  * @late:		... whose read was still in flight (done_ns > now).
  * @drain:		writeback is CXD_WB_DRAIN and occupancy is above
  *			drain_high_pct: the caller should run
  *			cxd_model_drain() soon, off the miss path.
- * @nvictims:		entries in @victims. Every one must be unmapped by
- *			the caller. The demand page's victim comes first.
- * @victims:		pages evicted by this access and its prefetches. A
- *			page prefetched by this call may appear here too (a
- *			later prefetch of the same call evicted it).
- * @nprefetched:	entries in @prefetched.
- * @prefetched:		pages the prefetcher made resident in this call; their
- *			data is available at @prefetch_done_ns[i].
- * @prefetch_done_ns:	completion of each prefetch's NAND read (ns).
  * @busy:		a miss found every line of its set held: nothing
  *			changed and nothing was counted; try again once a
  *			holder released its line.
+ * @miss:		enum cxd_miss_reason: how a miss was served
+ *			(CXD_MR_NONE for a hit or a busy miss).
+ * @nvictims:		entries in @victims. Every one must be unmapped by
+ *			the caller. The demand page's victim comes first.
+ * @nprefetched:	entries in @prefetched.
+ * @done_ns:		absolute time at which the data is available: now
+ *			for an ordinary hit, the NAND completion for a miss,
+ *			the prefetch's completion for a late prefetch hit.
+ * @read:		where and when the demand NAND read ran (misses with
+ *			a read only; otherwise start = done = now).
+ * @victims:		pages evicted by this access and its prefetches. A
+ *			page prefetched by this call may appear here too (a
+ *			later prefetch of the same call evicted it).
+ * @prefetched:		pages the prefetcher made resident in this call
+ *			(npages < 2^32); their data is available at
+ *			@prefetch_done_ns[i].
+ * @prefetch_done_ns:	completion of each prefetch's NAND read (ns).
+ *
+ * 376 bytes on x86-64: callers keep it on the stack (the fault handler).
  */
 struct cxd_access {
 	bool hit;
-	uint64_t victim;
-	bool victim_dirty;
-	uint64_t done_ns;
-	struct cxd_nand_op read;
 	bool prefetch_hit;
 	bool late;
 	bool drain;
-	uint32_t nvictims;
-	struct cxd_victim victims[CXD_MAX_VICTIMS];
-	uint32_t nprefetched;
-	uint64_t prefetched[CXD_MAX_PREFETCH_DEGREE];
-	uint64_t prefetch_done_ns[CXD_MAX_PREFETCH_DEGREE];
 	bool busy;
+	uint8_t miss;
+	uint8_t nvictims;
+	uint8_t nprefetched;
+	uint64_t done_ns;
+	struct cxd_nand_op read;
+	struct cxd_victim victims[CXD_MAX_VICTIMS];
+	uint32_t prefetched[CXD_MAX_PREFETCH_DEGREE];
+	uint64_t prefetch_done_ns[CXD_MAX_PREFETCH_DEGREE];
 };
 
 /** cxd_model_cfg_state_size() - bytes of state for @cfg; 0 if invalid. */

@@ -102,7 +102,7 @@ static inline int fa_init(struct cxd_model *m, uint64_t npages,
 static inline uint64_t cache_insert(struct cxd_cache *c, uint64_t page,
 				    bool *vd)
 {
-	struct cxd_victim v;
+	struct cxd_cache_victim v;
 
 	cxd_cache_fill(c, page, 0, &v);
 	if (vd)
