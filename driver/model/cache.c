@@ -12,12 +12,14 @@
  * queues (next/prev, head = oldest, tail = newest): every policy uses the
  * set's main queue; S3-FIFO also its small queue.
  *
- * Replacement policies plug in through struct cxd_policy_ops. Contract for
- * every policy: the queues always link every resident line. A policy switch
- * normalises the state (small queue appended to the main queue, policy bits
- * cleared, ghost emptied) and the new policy adopts the main queue as it is.
+ * Replacement policies plug in through struct cxd_policy_ops, one per
+ * policy_*.c, registered in policy.c; this file names none of them.
+ * Contract for every policy: the queues always link every resident line. A
+ * policy switch normalises the state (the policy's fold, small queue
+ * appended to the main queue, policy bits cleared, ghost emptied) and the
+ * new policy adopts the main queue (its adopt step, if any).
  *
- * The S3-FIFO ghost queue is a ring of ghost_cap page numbers; a ghost page
+ * The ghost ring (S3-FIFO, 2Q) holds ghost_cap page numbers; a ghost page
  * has line_of_page[page] = CXD_GHOST_TAG | slot, so a stale ring entry (the
  * page came back or was re-ghosted) is recognised and ignored.
  *

@@ -103,11 +103,17 @@ struct cxd_pf_leap {
  * struct cxd_pf_fdp - FDP state (prefetch.c; model.c reads it).
  * @level:	aggressiveness 1 (very conservative) .. 5 (very aggressive).
  * @evictions:	evictions in this interval.
- * @issued, @useful, @late, @misses, @pollution: this interval's counts of
- *		prefetches issued, used, used late, demand misses, and demand
- *		misses to pages a prefetch evicted (pollution filter hits).
- * @d_issued, @d_useful, @d_late, @d_misses, @d_pollution: the same,
- *		decayed over past intervals (x 1/2 each interval).
+ * @issued:	prefetches issued in this interval.
+ * @useful:	prefetched pages used in this interval.
+ * @late:	... of them used while their read was in flight.
+ * @misses:	demand misses in this interval.
+ * @pollution:	demand misses to pages a prefetch evicted (pollution
+ *		filter hits) in this interval.
+ * @d_issued:	@issued decayed over past intervals (x 1/2 each interval).
+ * @d_useful:	@useful, decayed the same way.
+ * @d_late:	@late, decayed the same way.
+ * @d_misses:	@misses, decayed the same way.
+ * @d_pollution: @pollution, decayed the same way.
  * @intervals:	intervals completed.
  * @filter:	pollution filter, one bit per hash of a page.
  */

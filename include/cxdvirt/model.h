@@ -5,10 +5,13 @@
  * Units everywhere: time in ns, sizes in bytes, pages are 4 KiB host pages
  * numbered from 0 (the device-relative page frame offset, "pgoff").
  *
- * Memory: the model never allocates. Each object reports how many bytes of
- * state it needs (*_state_size()), the caller provides a zeroed or
- * uninitialised buffer of that size (kvzalloc in the module, calloc in
- * userspace) and keeps it until the object is no longer used.
+ * This header is the model's API: what the module and the tools call and
+ * read. The layouts behind it are private to driver/model/ (its *.h files).
+ *
+ * Memory: the model never allocates. cxd_model_cfg_state_size() says how
+ * many bytes of state a model needs; the caller provides a buffer of that
+ * size, 8-byte aligned, of any content (kvzalloc in the module, malloc in
+ * userspace), and keeps it while the model is in use.
  *
  * Locking: none inside. One caller-held lock per model instance serialises all
  * calls (the module uses a per-device spinlock; every call is O(1) and never
@@ -32,7 +35,7 @@
 
 /* ---------------------------------------------------------------- NAND -- */
 
-/* Bounds of the fields added after channel_mbps. */
+/* Bounds of planes_per_die and pages_per_block. */
 #define CXD_MAX_PLANES		16u
 #define CXD_MAX_PAGES_PER_BLOCK	65536u
 
@@ -77,8 +80,8 @@ enum cxd_xfer_model {
  * @xfer_model:		enum cxd_xfer_model; 0 is the exact MB/s formula.
  * @stripe:		enum cxd_stripe; 0 is channel-first.
  *
- * The fields from @planes_per_die on were added later; zero in all of them
- * gives the original behaviour, so older initialisers stay valid.
+ * Zero in every field from @planes_per_die on means one plane, no erases,
+ * the exact transfer formula and channel-first striping.
  *
  * Host page p lives in NAND page n = p / (nand_page_size / 4096). By default
  * NAND pages are striped channel-first: channel = n % channels,
@@ -156,7 +159,8 @@ struct cxd_nand {
 
 /**
  * struct cxd_nand_op - where and when one NAND operation ran.
- * @channel, @die:	location of the NAND page.
+ * @channel:		channel of the NAND page.
+ * @die:		die (LUN) of the NAND page within its channel.
  * @start_ns:		when the die started the operation (>= arrival).
  * @done_ns:		completion time (data transferred for a read;
  *			program finished for a write-back).
@@ -173,8 +177,11 @@ struct cxd_nand_op {
 /** cxd_nand_cfg_valid() - 0 if @cfg is within the bounds above, else -1. */
 int cxd_nand_cfg_valid(const struct cxd_nand_cfg *cfg);
 /**
- * cxd_nand_xfer_ns() - channel time (ns) for one NAND page: with
- * CXD_XFER_EXACT ceil(bytes * 1000 / MBps); see enum cxd_xfer_model.
+ * cxd_nand_xfer_ns() - channel time of one NAND page.
+ * @cfg: NAND configuration (nand_page_size, channel_mbps, xfer_model).
+ *
+ * Return: ns; with CXD_XFER_EXACT ceil(bytes * 1000 / MBps), see enum
+ * cxd_xfer_model.
  */
 uint64_t cxd_nand_xfer_ns(const struct cxd_nand_cfg *cfg);
 /** cxd_nand_planes() - planes per die of @cfg (1 when planes_per_die is 0). */
@@ -336,20 +343,35 @@ struct cxd_cache {
 /* Default CFLRU window: a quarter of each set (see docs/model.md). */
 #define CXD_CFLRU_WINDOW_PCT	25u
 /**
- * cxd_cache_set_cflru_window() - CFLRU clean-first window as @pct % (0..100)
- * of each set's lines (rounded down); 0 makes CFLRU plain LRU. O(nlines)
- * when CFLRU is the current policy (the window is rebuilt), else O(1).
+ * cxd_cache_set_cflru_window() - set CFLRU's clean-first window.
+ * @c:   cache, with no reshape pending.
+ * @pct: window, % (0..100) of each set's lines (rounded down); 0 makes
+ *       CFLRU plain LRU.
+ *
+ * O(nlines) when CFLRU is the current policy (the window is rebuilt),
+ * else O(1).
+ *
  * Return: 0, or -1 if @pct > 100 or a reshape is pending (nothing changes).
  */
 int cxd_cache_set_cflru_window(struct cxd_cache *c, uint32_t pct);
 /**
- * cxd_cache_set_cflru_window_begin() - as cxd_cache_set_cflru_window(), but
- * the rebuild (under CFLRU) is left to cxd_cache_reshape_step().
+ * cxd_cache_set_cflru_window_begin() - begin a change of CFLRU's window.
+ * @c:   cache, with no reshape pending.
+ * @pct: as for cxd_cache_set_cflru_window().
+ *
+ * As cxd_cache_set_cflru_window(), but the rebuild (under CFLRU) is left
+ * to cxd_cache_reshape_step().
+ *
  * Return: 0, or -1 if @pct > 100 or a reshape is pending (nothing changes).
  */
 int cxd_cache_set_cflru_window_begin(struct cxd_cache *c, uint32_t pct);
 /**
  * cxd_cache_set_dirty() - mark resident @page dirty.
+ * @c:    cache.
+ * @page: host page number.
+ *
+ * Not an access for the policy (see cxd_cache_touch()).
+ *
  * Return: 0, or -1 if @page is not resident (nothing changes).
  */
 int cxd_cache_set_dirty(struct cxd_cache *c, uint64_t page);
@@ -358,57 +380,95 @@ int cxd_cache_set_dirty(struct cxd_cache *c, uint64_t page);
 #define CXD_WARM_LINE	1	/* its line (reads the entry) */
 #define CXD_WARM_LINKS	2	/* its queue neighbours (reads the line) */
 /**
- * cxd_cache_warm() - ask the CPU to fetch the state that an access to @page
- * will read, a few accesses ahead of it (replay loops): a hint only, no
- * model state changes and no result depends on it. Call it with
- * CXD_WARM_PAGE, then CXD_WARM_LINE, then CXD_WARM_LINKS, each some
- * accesses before the access (each stage reads what the last one fetched).
- * Any context, the caller's lock held; O(1).
+ * cxd_cache_warm() - fetch ahead the state an access to @page will read.
+ * @c:     cache.
+ * @page:  host page of an access a few accesses ahead (replay loops).
+ * @stage: CXD_WARM_PAGE, CXD_WARM_LINE or CXD_WARM_LINKS.
+ *
+ * A hint only: no model state changes and no result depends on it. Call
+ * it with CXD_WARM_PAGE, then CXD_WARM_LINE, then CXD_WARM_LINKS, each
+ * some accesses before the access (each stage reads what the last one
+ * fetched). Any context, the caller's lock held; O(1).
  */
 void cxd_cache_warm(const struct cxd_cache *c, uint64_t page,
 		    unsigned int stage);
 /**
- * cxd_cache_hold() - mark resident @page held: no policy, fill or drain
- * evicts it until cxd_cache_release(). The module holds a page from its
- * fault's access until the PTE is in place. Return: 0, or -1 if @page is
- * not resident (nothing changes).
+ * cxd_cache_hold() - protect resident @page from eviction while in flight.
+ * @c:    cache.
+ * @page: host page number.
+ *
+ * No policy, fill or drain evicts a held line until cxd_cache_release().
+ * The module holds a page from its fault's access until the PTE is in
+ * place.
+ *
+ * Return: 0, or -1 if @page is not resident (nothing changes).
  */
 int cxd_cache_hold(struct cxd_cache *c, uint64_t page);
 /**
- * cxd_cache_release() - end the hold on @page. Since a held line is never
- * evicted, success also says that the line is the one the holder filled.
+ * cxd_cache_release() - end the hold on @page (cxd_cache_hold()).
+ * @c:    cache.
+ * @page: host page number.
+ *
+ * Since a held line is never evicted, success also says that the line is
+ * the one the holder filled.
+ *
  * Return: 0 if @page was resident and held, else -1.
  */
 int cxd_cache_release(struct cxd_cache *c, uint64_t page);
-/** cxd_cache_ready_ns() - when resident @page's data is available (ns), 0 if absent. */
+/**
+ * cxd_cache_ready_ns() - when resident @page's data is available.
+ * @c:    cache.
+ * @page: host page number.
+ *
+ * Return: absolute time in ns, 0 if @page is not resident.
+ */
 uint64_t cxd_cache_ready_ns(const struct cxd_cache *c, uint64_t page);
 /**
- * cxd_cache_touch() - tell the policy that resident @page was accessed
- * (recency/reference bookkeeping; nothing for fifo and lifo). No-op if
- * @page is not resident. cxd_model_access() calls it on every hit.
+ * cxd_cache_touch() - tell the policy that resident @page was accessed.
+ * @c:    cache.
+ * @page: host page number; no-op if not resident.
+ *
+ * Recency or reference bookkeeping (nothing for fifo, lifo and random).
+ * cxd_model_access() calls it on every hit.
  */
 void cxd_cache_touch(struct cxd_cache *c, uint64_t page);
 /**
- * cxd_cache_set_policy() - switch policy keeping residency and dirty state
- * (O(nlines)). Return: 0, or -1 for an unknown policy or a pending reshape.
+ * cxd_cache_set_policy() - switch the replacement policy at once.
+ * @c:      cache, with no reshape pending.
+ * @policy: new policy.
+ *
+ * Keeps residency and dirty state; O(nlines).
+ *
+ * Return: 0, or -1 for an unknown policy or a pending reshape.
  */
 int cxd_cache_set_policy(struct cxd_cache *c, enum cxd_policy policy);
 /**
- * cxd_cache_set_policy_begin() - begin a policy switch; the work is done by
- * cxd_cache_reshape_step(). Return: 0 (also when @policy is the current
- * one: nothing begun), or -1 for an unknown policy or a pending reshape.
+ * cxd_cache_set_policy_begin() - begin a policy switch.
+ * @c:      cache, with no reshape pending.
+ * @policy: new policy.
+ *
+ * The work is done by cxd_cache_reshape_step().
+ *
+ * Return: 0 (also when @policy is the current one: nothing begun), or -1
+ * for an unknown policy or a pending reshape.
  */
 int cxd_cache_set_policy_begin(struct cxd_cache *c, enum cxd_policy policy);
 /**
- * cxd_cache_reshape_step() - do at most @budget (>= 1) O(1) steps of the
- * pending policy switch or window change. Return: true when none is
- * pending any more.
+ * cxd_cache_reshape_step() - advance a pending policy switch or window change.
+ * @c:      cache.
+ * @budget: most O(1) steps to do, >= 1.
+ *
+ * Return: true when none is pending any more.
  */
 bool cxd_cache_reshape_step(struct cxd_cache *c, uint32_t budget);
 /**
- * cxd_cache_reshaping() - true while a policy switch or window change is
- * pending; then only cxd_cache_reshape_step(), cxd_cache_release() and
+ * cxd_cache_reshaping() - is a policy switch or window change pending?
+ * @c: cache.
+ *
+ * While one is, only cxd_cache_reshape_step(), cxd_cache_release() and
  * the statistics may be used.
+ *
+ * Return: true if one is pending.
  */
 bool cxd_cache_reshaping(const struct cxd_cache *c);
 
@@ -569,8 +629,11 @@ struct cxd_pf_params {
 /** cxd_pf_params_default() - fill @p with the papers' defaults. */
 void cxd_pf_params_default(struct cxd_pf_params *p);
 /**
- * cxd_pf_params_check() - NULL if every field of @p is in range, else a
- * one-line reason naming the field.
+ * cxd_pf_params_check() - are the learned prefetchers' parameters in range?
+ * @p: parameters.
+ *
+ * Return: NULL if every field of @p is in range, else a one-line reason
+ * naming the field.
  */
 const char *cxd_pf_params_check(const struct cxd_pf_params *p);
 
@@ -747,9 +810,11 @@ struct cxd_model_cfg {
 };
 
 /**
- * cxd_ftl_check() - can the FTL of @cfg hold the device's capacity plus
- * over-provisioning? Return: NULL if yes (or the FTL is off), else a
- * one-line reason, e.g. too few spare blocks per plane for gc_high.
+ * cxd_ftl_check() - can the FTL hold the capacity plus over-provisioning?
+ * @cfg: the model's configuration (npages, nand, ftl).
+ *
+ * Return: NULL if yes (or the FTL is off), else a one-line reason, e.g. too
+ * few spare blocks per plane for gc_high.
  */
 const char *cxd_ftl_check(const struct cxd_model_cfg *cfg);
 
@@ -833,6 +898,12 @@ int cxd_model_init_cfg(struct cxd_model *m, const struct cxd_model_cfg *cfg,
 		       void *mem);
 /**
  * cxd_model_access() - one access to @page at @now_ns.
+ * @m:      model; the caller holds its lock.
+ * @page:   host page number (< npages; out of range changes nothing).
+ * @flags:  CXD_ACC_WRITE, CXD_ACC_HOLD (hold the demand line), or 0.
+ * @now_ns: arrival time, absolute ns.
+ * @res:    the outcome (required).
+ *
  * Hit: counts a hit, tells the policy; a write marks the line dirty; a first
  * use of a prefetched page waits for its read if still in flight. Miss: the
  * page is inserted, evicting within its set if needed (a dirty victim is
@@ -841,16 +912,20 @@ int cxd_model_init_cfg(struct cxd_model *m, const struct cxd_model_cfg *cfg,
  * the access is a write. Then the prefetcher may insert more pages, each
  * read at @now_ns after the demand read, each possibly evicting one more.
  * Held lines are never victims; a miss whose set has only held lines sets
- * @res->busy and changes nothing.
- * @flags: CXD_ACC_WRITE, CXD_ACC_HOLD (hold the demand line), or 0.
+ * @res->busy and changes nothing. O(1) (bounded sweeps, see CXD_SWEEP_MAX).
  */
 void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 		      uint64_t now_ns, struct cxd_access *res);
 /**
- * cxd_model_drain() - background write-back drain: while more than
- * drain_low_pct of the lines are resident, evict lines chosen by the policy
- * (dirty ones written back to NAND at @now_ns), at most @max of them.
- * @out:	[@max] the victims; the caller unmaps them.
+ * cxd_model_drain() - background write-back drain.
+ * @m:      model; the caller holds its lock.
+ * @now_ns: when the drain runs (absolute ns).
+ * @out:    [@max] the victims; the caller unmaps them.
+ * @max:    most lines to evict in this call.
+ *
+ * While more than drain_low_pct of the lines are resident, evicts lines
+ * chosen by the policy (dirty ones written back to NAND at @now_ns).
+ *
  * Return: the number of victims (< @max when the low mark was reached).
  */
 uint32_t cxd_model_drain(struct cxd_model *m, uint64_t now_ns,
@@ -871,9 +946,12 @@ void cxd_model_reset_stats(struct cxd_model *m);
 void cxd_model_late_writeback(struct cxd_model *m, uint64_t page,
 			      uint64_t now_ns);
 /**
- * cxd_model_ftl_fill() - precondition the FTL: map every host page once,
- * in page order, as if each had been written back (no time passes, no
- * counter changes; GC runs as needed). No-op without an FTL. O(npages).
+ * cxd_model_ftl_fill() - precondition the FTL: map every host page once.
+ * @m: model.
+ *
+ * Pages are mapped in page order, as if each had been written back (no
+ * time passes, no counter changes; GC runs as needed). No-op without an
+ * FTL. O(npages).
  */
 void cxd_model_ftl_fill(struct cxd_model *m);
 /** cxd_model_set_seed() - reseed the random policy (same seed, same run). */
