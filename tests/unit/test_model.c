@@ -331,6 +331,40 @@ static void test_write_alloc(void **state)
 	model_free(f);
 }
 
+/* The access says how each miss was served; hits and busy misses: none. */
+static void test_miss_reason(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct model_fix *f = model_new(1024, 16, &c);
+	struct cxd_access r;
+
+	(void)state;
+	cxd_model_access(&f->m, 1, 0, 0, &r);
+	assert_int_equal(r.miss, CXD_MR_READ);
+	cxd_model_access(&f->m, 2, CXD_ACC_WRITE, 0, &r);
+	assert_int_equal(r.miss, CXD_MR_WRITE);
+	cxd_model_access(&f->m, 2, 0, 0, &r);
+	assert_true(r.hit);
+	assert_int_equal(r.miss, CXD_MR_NONE);
+	f->m.write_alloc = CXD_WA_NOFETCH;
+	cxd_model_access(&f->m, 3, CXD_ACC_WRITE, 0, &r);
+	assert_int_equal(r.miss, CXD_MR_WRITE_ALLOC);
+	/* nofetch leaves reads alone */
+	cxd_model_access(&f->m, 4, 0, 0, &r);
+	assert_int_equal(r.miss, CXD_MR_READ);
+	f->m.write_alloc = CXD_WA_FETCH;
+	f->m.skip_unwritten = true;
+	cxd_model_access(&f->m, 5, 0, 0, &r);
+	assert_int_equal(r.miss, CXD_MR_UNWRITTEN);
+	assert_int_equal(r.done_ns, 0);
+	cxd_model_access(&f->m, 6, CXD_ACC_WRITE, 0, &r);
+	assert_int_equal(r.miss, CXD_MR_UNWRITTEN);
+	/* out of range: no miss */
+	cxd_model_access(&f->m, 1024, 0, 0, &r);
+	assert_int_equal(r.miss, CXD_MR_NONE);
+	model_free(f);
+}
+
 /* skip_unwritten: pages never written back cost no tR. */
 static void test_skip_unwritten(void **state)
 {
@@ -515,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_histograms),
 		cmocka_unit_test(test_histograms_later),
 		cmocka_unit_test(test_seeded_model),
+		cmocka_unit_test(test_miss_reason),
 	};
 
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
