@@ -47,7 +47,7 @@ DEV_LIBS_DAXCTL := $(shell pkg-config --libs libdaxctl 2>/dev/null || echo -ldax
 
 MODEL_SRCS := $(wildcard driver/model/*.c)
 MODEL_OBJS := $(patsubst driver/model/%.c,tools/obj/model/%.o,$(MODEL_SRCS))
-MODEL_HDRS := $(wildcard include/cxdvirt/*.h)
+MODEL_HDRS := $(wildcard include/cxdvirt/*.h driver/model/*.h)
 
 TOOLS := tools/cxdvirt-dev tools/cxdvirt-bench tools/cxdvirt-sim
 MODEL_LIB := tools/libcxdmodel.a
@@ -119,7 +119,7 @@ FUZZ_FLAGS := -max_len=4096 -rss_limit_mb=2048
 $(FUZZ_BIN): tests/fuzz/fuzz_model.c $(MODEL_SRCS) $(MODEL_HDRS)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=undefined -Iinclude -o $@ \
+		-fno-sanitize-recover=undefined -Iinclude -Idriver/model -o $@ \
 		tests/fuzz/fuzz_model.c $(MODEL_SRCS)
 
 .PHONY: fuzz fuzz-smoke

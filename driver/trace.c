@@ -31,26 +31,26 @@ static u32 cxd_trace_die(const struct cxd_live *l, const struct cxd_nand_op *op)
  * @t1:		when the fault's wait ended, ns.
  * @acc:	the model's outcome for the fault (a miss).
  *
- * The cause is read or write when a NAND read was done, write_alloc for a
- * write miss allocated without a read (write_alloc 1), else unwritten (a
- * read skipped by skip_unwritten); die is U32_MAX without a read.
+ * The cause is the model's reason for the miss (@acc->miss): read or
+ * write when a NAND read was done, write_alloc for a write miss allocated
+ * without a read, unwritten for a read skipped by skip_unwritten; die is
+ * U32_MAX without a read.
  * Context: any; the fault path calls it under @l->lock. Never sleeps.
  */
 void cxd_trace_miss(struct cxd_live *l, u64 page, bool write, u64 t0, u64 t1,
 		    const struct cxd_access *acc)
 {
-	bool nand = acc->read.done_ns > acc->read.start_ns;
-	u8 cause;
+	static const u8 cause[CXD_MR_NR] = {
+		[CXD_MR_READ]		= CXD_MISS_READ,
+		[CXD_MR_WRITE]		= CXD_MISS_WRITE,
+		[CXD_MR_WRITE_ALLOC]	= CXD_MISS_WRITE_ALLOC,
+		[CXD_MR_UNWRITTEN]	= CXD_MISS_UNWRITTEN,
+	};
+	bool nand = acc->miss == CXD_MR_READ || acc->miss == CXD_MR_WRITE;
 
-	if (!trace_cxdvirt_miss_enabled())
+	if (!trace_cxdvirt_miss_enabled() || acc->miss >= CXD_MR_NR)
 		return;
-	if (nand)
-		cause = write ? CXD_MISS_WRITE : CXD_MISS_READ;
-	else if (write && l->model.write_alloc == CXD_WA_NOFETCH)
-		cause = CXD_MISS_WRITE_ALLOC;
-	else
-		cause = CXD_MISS_UNWRITTEN;
-	trace_cxdvirt_miss(dev_name(&l->dev), page, cause,
+	trace_cxdvirt_miss(dev_name(&l->dev), page, cause[acc->miss],
 			   nand ? cxd_trace_die(l, &acc->read) : U32_MAX,
 			   acc->read.start_ns - t0, acc->done_ns - t0, t1 - t0);
 }
@@ -62,8 +62,6 @@ static void cxd_trace_victims(struct cxd_live *l, const struct cxd_victim *v,
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		if (v[i].page == CXD_NO_PAGE)
-			continue;
 		trace_cxdvirt_evict(dev, v[i].page, v[i].dirty,
 				    v[i].prefetched, by);
 		if (v[i].dirty)

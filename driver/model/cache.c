@@ -12,12 +12,14 @@
  * queues (next/prev, head = oldest, tail = newest): every policy uses the
  * set's main queue; S3-FIFO also its small queue.
  *
- * Replacement policies plug in through struct cxd_policy_ops. Contract for
- * every policy: the queues always link every resident line. A policy switch
- * normalises the state (small queue appended to the main queue, policy bits
- * cleared, ghost emptied) and the new policy adopts the main queue as it is.
+ * Replacement policies plug in through struct cxd_policy_ops, one per
+ * policy_*.c, registered in policy.c; this file names none of them.
+ * Contract for every policy: the queues always link every resident line. A
+ * policy switch normalises the state (the policy's fold, small queue
+ * appended to the main queue, policy bits cleared, ghost emptied) and the
+ * new policy adopts the main queue (its adopt step, if any).
  *
- * The S3-FIFO ghost queue is a ring of ghost_cap page numbers; a ghost page
+ * The ghost ring (S3-FIFO, 2Q) holds ghost_cap page numbers; a ghost page
  * has line_of_page[page] = CXD_GHOST_TAG | slot, so a stale ring entry (the
  * page came back or was re-ghosted) is recognised and ignored.
  *
@@ -35,510 +37,7 @@
  * c->visits counts the steps (lines and sets visited) of all of these, so
  * tests can check each call's bound.
  */
-#include "cxdvirt/model.h"
-
-/**
- * struct cxd_policy_ops - one replacement policy.
- * @name:	user-visible name (configfs "policy").
- * @inserted:	@line of @set was just filled with a new page; link it in.
- *		@ghost: the page was in the S3-FIFO ghost queue.
- * @touched:	resident @line was accessed again (NULL: nothing to do).
- * @dirtied:	resident @line was just marked dirty (NULL: nothing to do).
- * @evict:	pick a victim among the resident lines of the full @set
- *		(never c->pin_line), unlink it and return its index.
- * @ghosts:	a victim taken from the small queue becomes a ghost.
- * @relinks:	@touched moves the line within its queues (its neighbours
- *		are read: worth fetching ahead, see cxd_cache_warm()).
- */
-struct cxd_policy_ops {
-	const char *name;
-	void (*inserted)(struct cxd_cache *c, struct cxd_cache_set *set,
-			 uint32_t line, bool ghost);
-	void (*touched)(struct cxd_cache *c, struct cxd_cache_set *set,
-			uint32_t line);
-	void (*dirtied)(struct cxd_cache *c, struct cxd_cache_set *set,
-			uint32_t line);
-	uint32_t (*evict)(struct cxd_cache *c, struct cxd_cache_set *set,
-			  uint32_t base);
-	bool ghosts;
-	bool relinks;
-};
-
-/* ------------------------------------------------------- queue helpers -- */
-
-static void queue_init(struct cxd_queue *q)
-{
-	q->head = CXD_NO_LINE;
-	q->tail = CXD_NO_LINE;
-	q->len = 0;
-}
-
-static void queue_push_tail(struct cxd_cache *c, struct cxd_queue *q,
-			    uint32_t line)
-{
-	c->lines[line].next = CXD_NO_LINE;
-	c->lines[line].prev = q->tail;
-	if (q->tail != CXD_NO_LINE)
-		c->lines[q->tail].next = line;
-	else
-		q->head = line;
-	q->tail = line;
-	q->len++;
-}
-
-static void queue_unlink(struct cxd_cache *c, struct cxd_queue *q,
-			 uint32_t line)
-{
-	uint32_t n = c->lines[line].next, p = c->lines[line].prev;
-
-	if (p != CXD_NO_LINE)
-		c->lines[p].next = n;
-	else
-		q->head = n;
-	if (n != CXD_NO_LINE)
-		c->lines[n].prev = p;
-	else
-		q->tail = p;
-	c->lines[line].next = CXD_NO_LINE;
-	c->lines[line].prev = CXD_NO_LINE;
-	q->len--;
-}
-
-/* Move @line (in @q) to the tail of @q. */
-static void queue_requeue(struct cxd_cache *c, struct cxd_queue *q,
-			  uint32_t line)
-{
-	if (q->tail == line)
-		return;
-	queue_unlink(c, q, line);
-	queue_push_tail(c, q, line);
-}
-
-/* Put the lines of @src before those of @dst (O(1)); @src ends empty. */
-static void queue_splice_head(struct cxd_cache *c, struct cxd_queue *dst,
-			      struct cxd_queue *src)
-{
-	if (!src->len)
-		return;
-	if (dst->len) {
-		c->lines[src->tail].next = dst->head;
-		c->lines[dst->head].prev = src->tail;
-		dst->head = src->head;
-	} else {
-		dst->head = src->head;
-		dst->tail = src->tail;
-	}
-	dst->len += src->len;
-	queue_init(src);
-}
-
-/* Put the lines of @src after those of @dst (O(1)); @src ends empty. */
-static void queue_splice_tail(struct cxd_cache *c, struct cxd_queue *dst,
-			      struct cxd_queue *src)
-{
-	if (!src->len)
-		return;
-	if (dst->len) {
-		c->lines[dst->tail].next = src->head;
-		c->lines[src->head].prev = dst->tail;
-		dst->tail = src->tail;
-	} else {
-		dst->head = src->head;
-		dst->tail = src->tail;
-	}
-	dst->len += src->len;
-	queue_init(src);
-}
-
-/* The queue of @set that links @line. */
-static struct cxd_queue *queue_of(struct cxd_cache *c,
-				  struct cxd_cache_set *set, uint32_t line)
-{
-	if (c->lines[line].flags & CXD_LINE_SMALL)
-		return &set->small;
-	if (c->lines[line].flags & CXD_LINE_AUX)
-		return &set->aux;
-	return &set->main;
-}
-
-/* ------------------------------------------------- CPU cache warming -- */
-
-/*
- * A hint to the CPU to fetch @addr's cache line (a compiler builtin: no
- * kernel or libc call). The model's state is larger than the CPU caches
- * and an access touches random lines of it; fetching the next victim's
- * state while the current access goes on hides most of those misses.
- * Nothing here changes the model's state.
- */
-#define warm(addr)	__builtin_prefetch(addr)
-
-/*
- * The warming is written out where it is used, not in helper functions: the
- * compiler sees no side effect in a prefetch, takes a function made only of
- * them for a pure one and drops its calls.
- */
-
-/* ------------------------------------------------------- random source -- */
-
-/* The xorshift64 step: the state after @x. */
-static uint64_t rng_step(uint64_t x)
-{
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	return x;
-}
-
-/* xorshift64*: the output is the state times this constant. */
-#define RNG_MUL	0x2545f4914f6cdd1dull
-
-static uint64_t rng_next(struct cxd_cache *c)
-{
-	uint64_t x = rng_step(c->rng);
-
-	c->rng = x;
-	return x * RNG_MUL;
-}
-
-/* ------------------------------------------------------ FIFO/LIFO/LRU -- */
-
-static void queue_inserted(struct cxd_cache *c, struct cxd_cache_set *set,
-			   uint32_t line, bool ghost)
-{
-	(void)ghost;
-	queue_push_tail(c, &set->main, line);
-}
-
-static uint32_t fifo_evict(struct cxd_cache *c, struct cxd_cache_set *set,
-			   uint32_t base)
-{
-	uint32_t line = set->main.head;
-
-	(void)base;
-	queue_unlink(c, &set->main, line);
-	return line;
-}
-
-static uint32_t lifo_evict(struct cxd_cache *c, struct cxd_cache_set *set,
-			   uint32_t base)
-{
-	uint32_t line = set->main.tail;
-
-	(void)base;
-	queue_unlink(c, &set->main, line);
-	return line;
-}
-
-static void lru_touched(struct cxd_cache *c, struct cxd_cache_set *set,
-			uint32_t line)
-{
-	queue_requeue(c, &set->main, line);
-}
-
-/* --------------------------------------------------------------- CLOCK -- */
-
-/*
- * The main queue is the clock face with the hand at its head: a line with
- * its reference bit set loses the bit and goes behind the hand. After
- * CXD_SWEEP_MAX such lines in one eviction, the line at the hand is the
- * victim even if its bit was set.
- */
-static void clock_touched(struct cxd_cache *c, struct cxd_cache_set *set,
-			  uint32_t line)
-{
-	(void)set;
-	c->lines[line].flags |= CXD_LINE_REF;
-}
-
-static uint32_t clock_evict(struct cxd_cache *c, struct cxd_cache_set *set,
-			    uint32_t base)
-{
-	uint32_t line, n;
-
-	(void)base;
-	for (n = 0;; n++) {
-		line = set->main.head;
-		c->visits++;
-		if (!(c->lines[line].flags & CXD_LINE_REF))
-			break;
-		c->lines[line].flags &= ~CXD_LINE_REF;
-		if (n == CXD_SWEEP_MAX)
-			break;	/* bounded sweep: evict the hand's line anyway */
-		queue_requeue(c, &set->main, line);
-	}
-	queue_unlink(c, &set->main, line);
-	return line;
-}
-
-/* -------------------------------------------------------------- RANDOM -- */
-
-/* Is @line holding a page (not on its set's free list)? */
-static bool line_resident(const struct cxd_cache *c, uint32_t line)
-{
-	uint32_t p = c->lines[line].page;
-
-	return p < c->npages && c->line_of_page[p] == line;
-}
-
-/*
- * A random line of the set, skipping the pinned one and free ones (a set is
- * full when a fill evicts; the background drain may evict from a set that is
- * not, and probes on to the next resident line).
- */
-static uint32_t random_evict(struct cxd_cache *c, struct cxd_cache_set *set,
-			     uint32_t base)
-{
-	uint32_t off = (uint32_t)(rng_next(c) % c->ways), k;
-	/* in a full set every line is resident: skip the lookup */
-	bool full = set->used == c->ways;
-	const struct cxd_line *l;
-	uint64_t x1, x2;
-
-	for (k = 0; k < c->ways; k++, off = off + 1 < c->ways ? off + 1 : 0)
-		if (base + off != c->pin_line &&
-		    (full || line_resident(c, base + off)) &&
-		    !(c->lines[base + off].flags & CXD_LINE_HELD))
-			break;
-	if (k == c->ways)
-		return CXD_NO_LINE;	/* every resident line is held */
-	queue_unlink(c, &set->main, base + off);
-	/*
-	 * The next victim here is the line the next draw picks (if this set
-	 * evicts next and the line is neither pinned nor held). Fetch its
-	 * page's entry and its queue neighbours (the line itself was fetched
-	 * at the last eviction), and the line the draw after picks. The draws
-	 * come from a copy of the state: the generator does not advance.
-	 */
-	x1 = rng_step(c->rng);
-	x2 = rng_step(x1);
-	l = &c->lines[base + (uint32_t)(x1 * RNG_MUL % c->ways)];
-	warm(&c->lines[base + (uint32_t)(x2 * RNG_MUL % c->ways)]);
-	if (l->page < c->npages)
-		warm(&c->line_of_page[l->page]);
-	if (l->prev != CXD_NO_LINE)
-		warm(&c->lines[l->prev]);
-	if (l->next != CXD_NO_LINE)
-		warm(&c->lines[l->next]);
-	return base + off;
-}
-
-/* ------------------------------------------------------------- S3-FIFO -- */
-
-static uint32_t s3_freq(const struct cxd_cache *c, uint32_t line)
-{
-	return (c->lines[line].flags & CXD_LINE_FREQ_MASK) >>
-	       CXD_LINE_FREQ_SHIFT;
-}
-
-static void s3_set_freq(struct cxd_cache *c, uint32_t line, uint32_t f)
-{
-	c->lines[line].flags = (c->lines[line].flags & ~CXD_LINE_FREQ_MASK) |
-			      (uint8_t)(f << CXD_LINE_FREQ_SHIFT);
-}
-
-static void s3_inserted(struct cxd_cache *c, struct cxd_cache_set *set,
-			uint32_t line, bool ghost)
-{
-	if (ghost) {
-		queue_push_tail(c, &set->main, line);
-	} else {
-		c->lines[line].flags |= CXD_LINE_SMALL;
-		queue_push_tail(c, &set->small, line);
-	}
-}
-
-static void s3_touched(struct cxd_cache *c, struct cxd_cache_set *set,
-		       uint32_t line)
-{
-	uint32_t f = s3_freq(c, line);
-
-	(void)set;
-	if (f < 3)
-		s3_set_freq(c, line, f + 1);
-}
-
-/*
- * Evict from the small queue while it holds at least its share (or the main
- * queue is empty): a line used at least once there moves to the main queue
- * with its frequency cleared, else it is the victim (and becomes a ghost,
- * see cache_fill()). Otherwise evict from the main queue: a line with a
- * non-zero frequency is reinserted with the frequency decremented. After
- * CXD_SWEEP_MAX such moves in one eviction, the head of the queue the next
- * step would look at is the victim whatever its frequency.
- */
-static uint32_t s3_evict(struct cxd_cache *c, struct cxd_cache_set *set,
-			 uint32_t base)
-{
-	struct cxd_queue *q;
-	uint32_t line, f, n;
-
-	(void)base;
-	for (n = 0;; n++) {
-		c->visits++;
-		if (n == CXD_SWEEP_MAX) {
-			/* bounded sweep: the line the next step would look at */
-			q = set->small.len && (set->small.len >= c->small_cap ||
-					       !set->main.len) ?
-			    &set->small : &set->main;
-			line = q->head;
-			queue_unlink(c, q, line);
-			return line;
-		}
-		if (set->small.len &&
-		    (set->small.len >= c->small_cap || !set->main.len)) {
-			line = set->small.head;
-			queue_unlink(c, &set->small, line);
-			if (s3_freq(c, line) >= 1) {
-				c->lines[line].flags &= ~CXD_LINE_SMALL;
-				s3_set_freq(c, line, 0);
-				queue_push_tail(c, &set->main, line);
-				continue;
-			}
-			return line;	/* CXD_LINE_SMALL still set: ghost it */
-		}
-		line = set->main.head;
-		f = s3_freq(c, line);
-		if (!f) {
-			queue_unlink(c, &set->main, line);
-			return line;
-		}
-		s3_set_freq(c, line, f - 1);
-		queue_requeue(c, &set->main, line);
-	}
-}
-
-/* --------------------------------------------------------------- CFLRU -- */
-
-/*
- * Clean-First LRU (Park et al., CASES 2006). The LRU list of a set is split
- * into the working region (main queue, the ways - cflru_window most recent
- * lines) and the clean-first window (the cflru_window least recent lines),
- * kept as two queues in recency order: its clean lines (small queue) and
- * its dirty lines (aux queue). A line enters the window when it is pushed
- * out of the working region; it leaves it when touched (back to the
- * working region's recent end) or evicted. The victim is the least recent
- * clean line of the window, else the least recent dirty one, else (window
- * empty) the working region's least recent line. Each step is O(1): a
- * line is demoted at most once per insert or touch. cflru_demote() demotes
- * at most @max lines and returns how many it did.
- */
-static uint32_t cflru_demote(struct cxd_cache *c, struct cxd_cache_set *set,
-			     uint32_t max)
-{
-	uint32_t cap = c->ways - c->cflru_window, line, n = 0;
-
-	while (set->main.len > cap) {
-		if (n == max)
-			break;
-		n++;
-		line = set->main.head;
-		queue_unlink(c, &set->main, line);
-		if (c->lines[line].flags & CXD_LINE_DIRTY) {
-			c->lines[line].flags |= CXD_LINE_AUX;
-			queue_push_tail(c, &set->aux, line);
-		} else {
-			c->lines[line].flags |= CXD_LINE_SMALL;
-			queue_push_tail(c, &set->small, line);
-		}
-	}
-	return n;
-}
-
-static void cflru_inserted(struct cxd_cache *c, struct cxd_cache_set *set,
-			   uint32_t line, bool ghost)
-{
-	(void)ghost;
-	queue_push_tail(c, &set->main, line);
-	cflru_demote(c, set, CXD_NO_LINE);
-}
-
-static void cflru_touched(struct cxd_cache *c, struct cxd_cache_set *set,
-			  uint32_t line)
-{
-	struct cxd_queue *q = queue_of(c, set, line);
-
-	if (q == &set->main) {
-		queue_requeue(c, q, line);
-		return;
-	}
-	queue_unlink(c, q, line);
-	c->lines[line].flags &= ~(CXD_LINE_SMALL | CXD_LINE_AUX);
-	queue_push_tail(c, &set->main, line);
-	cflru_demote(c, set, CXD_NO_LINE);
-}
-
-/*
- * A clean line of the window was written without an access reaching the
- * policy (a write to a read-only mapping): it moves to the window's dirty
- * queue as its most recent line (its exact rank among them is not kept).
- */
-static void cflru_dirtied(struct cxd_cache *c, struct cxd_cache_set *set,
-			  uint32_t line)
-{
-	if (!(c->lines[line].flags & CXD_LINE_SMALL))
-		return;
-	queue_unlink(c, &set->small, line);
-	c->lines[line].flags = (c->lines[line].flags & ~CXD_LINE_SMALL) |
-			      CXD_LINE_AUX;
-	queue_push_tail(c, &set->aux, line);
-}
-
-static uint32_t cflru_evict(struct cxd_cache *c, struct cxd_cache_set *set,
-			    uint32_t base)
-{
-	struct cxd_queue *q = set->small.len ? &set->small :
-			      set->aux.len ? &set->aux : &set->main;
-	uint32_t line = q->head;
-
-	(void)base;
-	queue_unlink(c, q, line);
-	c->lines[line].flags &= ~(CXD_LINE_SMALL | CXD_LINE_AUX);
-	return line;
-}
-
-/* ------------------------------------------------------------------ 2Q -- */
-
-/*
- * 2Q (Johnson and Shasha, VLDB 1994), the full version: a new page enters
- * A1in (small queue, FIFO); a page found in A1out (the ghost ring, pages
- * evicted from A1in) enters Am (main queue, LRU). Touches move Am lines to
- * the recent end and are ignored in A1in (correlated references). When the
- * set is full, A1in's oldest line is evicted (and ghosted) if A1in holds
- * more than Kin = a1in_cap lines or Am is empty, else Am's least recent.
- */
-static void twoq_inserted(struct cxd_cache *c, struct cxd_cache_set *set,
-			  uint32_t line, bool ghost)
-{
-	if (ghost) {
-		queue_push_tail(c, &set->main, line);
-	} else {
-		c->lines[line].flags |= CXD_LINE_SMALL;
-		queue_push_tail(c, &set->small, line);
-	}
-}
-
-static void twoq_touched(struct cxd_cache *c, struct cxd_cache_set *set,
-			 uint32_t line)
-{
-	if (!(c->lines[line].flags & CXD_LINE_SMALL))
-		queue_requeue(c, &set->main, line);
-}
-
-static uint32_t twoq_evict(struct cxd_cache *c, struct cxd_cache_set *set,
-			   uint32_t base)
-{
-	uint32_t line;
-
-	(void)base;
-	if (set->small.len && (set->small.len > c->a1in_cap || !set->main.len)) {
-		line = set->small.head;
-		queue_unlink(c, &set->small, line);
-		return line;	/* CXD_LINE_SMALL still set: ghost it */
-	}
-	line = set->main.head;
-	queue_unlink(c, &set->main, line);
-	return line;
-}
+#include "cache_internal.h"
 
 static void ghost_push(struct cxd_cache *c, uint64_t page)
 {
@@ -552,109 +51,12 @@ static void ghost_push(struct cxd_cache *c, uint64_t page)
 	/* the next push reads the entry of the page it overwrites */
 	old = c->ghost[c->ghost_next];
 	if (old < c->npages)
-		warm(&c->line_of_page[old]);
+		cxd_warm(&c->line_of_page[old]);
 }
-
-static const struct cxd_policy_ops cxd_policies[CXD_POLICY_NR] = {
-	[CXD_POLICY_FIFO] = {
-		.name		= "fifo",
-		.inserted	= queue_inserted,
-		.evict		= fifo_evict,
-	},
-	[CXD_POLICY_LIFO] = {
-		.name		= "lifo",
-		.inserted	= queue_inserted,
-		.evict		= lifo_evict,
-	},
-	[CXD_POLICY_CLOCK] = {
-		.name		= "clock",
-		.inserted	= queue_inserted,
-		.touched	= clock_touched,
-		.evict		= clock_evict,
-	},
-	[CXD_POLICY_LRU] = {
-		.name		= "lru",
-		.inserted	= queue_inserted,
-		.touched	= lru_touched,
-		.evict		= fifo_evict,
-		.relinks	= true,
-	},
-	[CXD_POLICY_S3FIFO] = {
-		.name		= "s3fifo",
-		.inserted	= s3_inserted,
-		.touched	= s3_touched,
-		.evict		= s3_evict,
-		.ghosts		= true,
-	},
-	[CXD_POLICY_RANDOM] = {
-		.name		= "random",
-		.inserted	= queue_inserted,
-		.evict		= random_evict,
-	},
-	[CXD_POLICY_CFLRU] = {
-		.name		= "cflru",
-		.inserted	= cflru_inserted,
-		.touched	= cflru_touched,
-		.dirtied	= cflru_dirtied,
-		.evict		= cflru_evict,
-		.relinks	= true,
-	},
-	[CXD_POLICY_2Q] = {
-		.name		= "2q",
-		.inserted	= twoq_inserted,
-		.touched	= twoq_touched,
-		.evict		= twoq_evict,
-		.ghosts		= true,
-		.relinks	= true,
-	},
-};
 
 static const struct cxd_policy_ops *policy_ops(const struct cxd_cache *c)
 {
-	return &cxd_policies[c->policy];
-}
-
-/* ------------------------------------------------------------ policies -- */
-
-/**
- * cxd_policy_name() - name of a policy.
- * @p: policy.
- *
- * Return: "fifo", "lifo", "clock", "lru", "s3fifo", "random", "cflru" or
- * "2q"; NULL for an unknown value.
- */
-const char *cxd_policy_name(enum cxd_policy p)
-{
-	if ((unsigned int)p >= CXD_POLICY_NR)
-		return NULL;
-	return cxd_policies[p].name;
-}
-
-static bool str_eq(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
-/**
- * cxd_policy_parse() - policy for a name.
- * @name: exact policy name (no trailing newline, case-sensitive).
- *
- * Return: the enum cxd_policy value, or -1 if unknown or @name is NULL.
- */
-int cxd_policy_parse(const char *name)
-{
-	unsigned int i;
-
-	if (!name)
-		return -1;
-	for (i = 0; i < CXD_POLICY_NR; i++)
-		if (cxd_policies[i].name && str_eq(name, cxd_policies[i].name))
-			return (int)i;
-	return -1;
+	return c->ops;
 }
 
 /* ------------------------------------------------------------- layout -- */
@@ -666,8 +68,10 @@ int cxd_policy_parse(const char *name)
  */
 static uint32_t ghost_cap_for(const struct cxd_cache *c, enum cxd_policy p)
 {
-	if (p == CXD_POLICY_2Q)
-		return c->nlines / 2 ? c->nlines / 2 : 1;
+	const struct cxd_policy_ops *ops = cxd_policy_ops_of(p);
+
+	if (ops->ghost_cap)
+		return ops->ghost_cap(c);
 	return c->nlines > c->nsets * c->small_cap ?
 	       c->nlines - c->nsets * c->small_cap : 1;
 }
@@ -716,18 +120,6 @@ size_t cxd_cache_state_size_ways(uint64_t npages, uint32_t nlines,
 }
 
 /**
- * cxd_cache_state_size() - bytes of state for a fully associative cache.
- * @npages: device capacity in 4 KiB host pages.
- * @nlines: cache capacity in 4 KiB lines.
- *
- * Return: cxd_cache_state_size_ways(@npages, @nlines, 0).
- */
-size_t cxd_cache_state_size(uint64_t npages, uint32_t nlines)
-{
-	return cxd_cache_state_size_ways(npages, nlines, 0);
-}
-
-/**
  * cxd_cache_set_seed() - reseed the generator of the random policy.
  * @c:    cache.
  * @seed: any value (0 is replaced by a fixed non-zero constant).
@@ -770,12 +162,11 @@ int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 	c->policy = policy;
 	c->ways = ways ? ways : nlines;
 	c->nsets = nlines / c->ways;
-	/* S3-FIFO: 10% of each set for the small queue, at least one line */
-	c->small_cap = c->ways / 10 ? c->ways / 10 : 1;
-	/* 2Q: Kin = 25% of the page slots (Johnson and Shasha, section 3) */
-	c->a1in_cap = c->ways / 4 ? c->ways / 4 : 1;
-	c->cflru_window_pct = CXD_CFLRU_WINDOW_PCT;
-	c->cflru_window = c->ways * CXD_CFLRU_WINDOW_PCT / 100;
+	c->ops = cxd_policy_ops_of(policy);
+	/* every policy's parameters, for a later switch to it */
+	for (i = 0; i < CXD_POLICY_NR; i++)
+		if (cxd_policy_ops_of((enum cxd_policy)i)->setup)
+			cxd_policy_ops_of((enum cxd_policy)i)->setup(c);
 	c->pin_line = CXD_NO_LINE;
 	c->visits = 0;
 	c->rs_phase = 0;	/* no reshape pending */
@@ -806,29 +197,13 @@ int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 		c->lines[l].prev = CXD_NO_LINE;
 	}
 	for (s = 0; s < c->nsets; s++) {
-		queue_init(&c->sets[s].main);
-		queue_init(&c->sets[s].small);
-		queue_init(&c->sets[s].aux);
+		cxd_queue_init(&c->sets[s].main);
+		cxd_queue_init(&c->sets[s].small);
+		cxd_queue_init(&c->sets[s].aux);
 		c->sets[s].free_head = s * c->ways;
 		c->sets[s].used = 0;
 	}
 	return 0;
-}
-
-/**
- * cxd_cache_init() - set up an empty fully associative cache over @mem.
- * @c:      cache to initialise.
- * @npages: device capacity in 4 KiB host pages.
- * @nlines: cache capacity in 4 KiB lines.
- * @policy: replacement policy.
- * @mem:    cxd_cache_state_size() bytes, 8-byte aligned, any content.
- *
- * Return: 0, or -1 on a bad shape or policy (@c and @mem untouched).
- */
-int cxd_cache_init(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
-		   enum cxd_policy policy, void *mem)
-{
-	return cxd_cache_init_ways(c, npages, nlines, 0, policy, mem);
 }
 
 /* Line holding @page, or CXD_NO_LINE (also for ghosts and @page out of range). */
@@ -941,27 +316,27 @@ static uint32_t set_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 	const struct cxd_line *h;
 	struct cxd_queue aside;
 
-	if (c->policy == CXD_POLICY_RANDOM)
-		return random_evict(c, set, base);
+	if (policy_ops(c)->picks)
+		return policy_ops(c)->evict(c, set, base);
 	if (pin != CXD_NO_LINE && pin / c->ways == base / c->ways) {
-		q = queue_of(c, set, pin);
-		queue_unlink(c, q, pin);
+		q = cxd_queue_of(c, set, pin);
+		cxd_queue_unlink(c, q, pin);
 	}
-	queue_init(&aside);
+	cxd_queue_init(&aside);
 	while (set->main.len + set->small.len + set->aux.len) {
 		line = policy_ops(c)->evict(c, set, base);
 		if (!(c->lines[line].flags & CXD_LINE_HELD))
 			break;
-		queue_push_tail(c, &aside, line);
+		cxd_queue_push_tail(c, &aside, line);
 		line = CXD_NO_LINE;
 	}
 	while (aside.len) {
 		l = aside.head;
-		queue_unlink(c, &aside, l);
-		queue_push_tail(c, queue_of(c, set, l), l);
+		cxd_queue_unlink(c, &aside, l);
+		cxd_queue_push_tail(c, cxd_queue_of(c, set, l), l);
 	}
 	if (q)
-		queue_push_tail(c, q, pin);
+		cxd_queue_push_tail(c, q, pin);
 	/*
 	 * The heads of the main and small queues are the next victims: fetch
 	 * their pages' entries and their successors' lines (read when they
@@ -973,9 +348,9 @@ static uint32_t set_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 			continue;
 		h = &c->lines[hq->head];
 		if (h->page < c->npages)
-			warm(&c->line_of_page[h->page]);
+			cxd_warm(&c->line_of_page[h->page]);
 		if (h->next != CXD_NO_LINE)
-			warm(&c->lines[h->next]);
+			cxd_warm(&c->lines[h->next]);
 	}
 	return line;
 }
@@ -996,7 +371,7 @@ static uint32_t set_evict(struct cxd_cache *c, struct cxd_cache_set *set,
  * the set's only line is pinned.
  */
 int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
-		   struct cxd_victim *v)
+		   struct cxd_cache_victim *v)
 {
 	struct cxd_cache_set *set;
 	uint32_t line, base, lop, si;
@@ -1056,7 +431,7 @@ int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
  *
  * Return: 0, or -1 (nothing changes) if no line can be evicted.
  */
-int cxd_cache_evict_one(struct cxd_cache *c, struct cxd_victim *v)
+int cxd_cache_evict_one(struct cxd_cache *c, struct cxd_cache_victim *v)
 {
 	struct cxd_cache_set *set = NULL;
 	uint32_t i, s, line;
@@ -1095,29 +470,6 @@ int cxd_cache_evict_one(struct cxd_cache *c, struct cxd_victim *v)
 }
 
 /**
- * cxd_cache_insert() - make absent @page resident (clean).
- * @c:            cache.
- * @page:         host page number.
- * @victim_dirty: if not NULL, set to whether the evicted line was dirty
- *                (false when nothing was evicted).
- *
- * cxd_cache_fill() without flags. Nothing happens (and CXD_NO_PAGE is
- * returned) if @page is already resident or >= npages.
- *
- * Return: the evicted page, or CXD_NO_PAGE if none.
- */
-uint64_t cxd_cache_insert(struct cxd_cache *c, uint64_t page,
-			  bool *victim_dirty)
-{
-	struct cxd_victim v;
-
-	cxd_cache_fill(c, page, 0, &v);
-	if (victim_dirty)
-		*victim_dirty = v.dirty;
-	return v.page;
-}
-
-/**
  * cxd_cache_warm() - fetch into the CPU cache what an access to @page reads.
  * @c:     cache.
  * @page:  host page number of an access to come; out of range: no-op.
@@ -1138,7 +490,7 @@ void cxd_cache_warm(const struct cxd_cache *c, uint64_t page,
 	if (page >= c->npages)
 		return;
 	if (stage == CXD_WARM_PAGE) {
-		warm(&c->line_of_page[page]);
+		cxd_warm(&c->line_of_page[page]);
 		return;
 	}
 	line = c->line_of_page[page];
@@ -1146,15 +498,15 @@ void cxd_cache_warm(const struct cxd_cache *c, uint64_t page,
 		return;
 	l = &c->lines[line];
 	if (stage == CXD_WARM_LINE) {
-		warm(l);
+		cxd_warm(l);
 		return;
 	}
 	if (stage != CXD_WARM_LINKS || !policy_ops(c)->relinks)
 		return;
 	if (l->prev != CXD_NO_LINE)
-		warm(&c->lines[l->prev]);
+		cxd_warm(&c->lines[l->prev]);
 	if (l->next != CXD_NO_LINE)
-		warm(&c->lines[l->next]);
+		cxd_warm(&c->lines[l->next]);
 }
 
 /**
@@ -1293,11 +645,9 @@ static bool cache_fold(struct cxd_cache *c, uint32_t *budget)
 			return false;
 		set = &c->sets[c->rs_pos];
 		c->visits++;
-		if (c->policy == CXD_POLICY_CFLRU) {
-			queue_splice_head(c, &set->main, &set->aux);
-			queue_splice_head(c, &set->main, &set->small);
-		}
-		queue_splice_tail(c, &set->main, &set->small);
+		if (policy_ops(c)->fold)
+			policy_ops(c)->fold(c, set);
+		cxd_queue_splice_tail(c, &set->main, &set->small);
 	}
 	for (; c->rs_phase == CXD_RS_FLAGS; c->rs_pos++, (*budget)--) {
 		if (c->rs_pos == c->nlines) {
@@ -1344,7 +694,7 @@ static bool cache_adopt(struct cxd_cache *c, uint32_t *budget)
 		if (!*budget)
 			return false;
 		set = &c->sets[c->rs_pos];
-		n = cflru_demote(c, set, *budget);
+		n = policy_ops(c)->adopt(c, set, *budget);
 		*budget -= n;
 		c->visits += n;
 		if (!*budget)
@@ -1407,13 +757,14 @@ bool cxd_cache_reshape_step(struct cxd_cache *c, uint32_t budget)
 			return false;
 		/* The new policy from here on. */
 		c->policy = c->rs_policy;
+		c->ops = cxd_policy_ops_of(c->policy);
 		c->cflru_window_pct = c->rs_pct;
 		c->cflru_window = c->ways * c->rs_pct / 100;
 		c->ghost_cap = ghost_cap_for(c, c->policy);
 		c->ghost_next = 0;
 		c->rs_phase = CXD_RS_ADOPT;
 		c->rs_pos = 0;
-		if (c->policy != CXD_POLICY_CFLRU)
+		if (!policy_ops(c)->adopt)
 			c->rs_pos = c->nsets;
 	}
 	if (!cache_adopt(c, &budget))
@@ -1488,12 +839,12 @@ int cxd_cache_set_cflru_window_begin(struct cxd_cache *c, uint32_t pct)
 		return -1;
 	if (pct == c->cflru_window_pct)
 		return 0;
-	if (c->policy != CXD_POLICY_CFLRU) {
+	if (!policy_ops(c)->windowed) {
 		c->cflru_window_pct = pct;
 		c->cflru_window = c->ways * pct / 100;
 		return 0;
 	}
-	reshape_begin(c, CXD_POLICY_CFLRU, pct);
+	reshape_begin(c, c->policy, pct);
 	return 0;
 }
 

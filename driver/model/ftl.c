@@ -20,7 +20,9 @@
  *
  * Pure C: no kernel or libc calls.
  */
-#include "ftl.h"
+#include "model_internal.h"
+#include "nand.h"
+#include "names.h"
 
 #define FTL_NONE	(~(uint32_t)0)
 
@@ -31,25 +33,7 @@ static const char *const cxd_ftl_names[CXD_FTL_NR] = {
 	[CXD_FTL_PAGE] = "page",
 };
 
-/**
- * cxd_ftl_name() - name of an FTL mode.
- * @mode: mode.
- * Return: "off" or "page", or NULL if @mode is unknown.
- */
-const char *cxd_ftl_name(enum cxd_ftl_mode mode)
-{
-	return (unsigned int)mode < CXD_FTL_NR ? cxd_ftl_names[mode] : NULL;
-}
-
-/**
- * cxd_ftl_parse() - FTL mode called @name.
- * @name: exact name, no trailing newline.
- * Return: the mode, or -1 if @name is unknown.
- */
-int cxd_ftl_parse(const char *name)
-{
-	return cxd_name_index(cxd_ftl_names, CXD_FTL_NR, name);
-}
+CXD_NAMED_ENUM(cxd_ftl, enum cxd_ftl_mode, cxd_ftl_names, CXD_FTL_NR)
 
 struct ftl_geo {
 	uint64_t units, lpp, blocks, ppb;
@@ -259,7 +243,7 @@ static uint32_t ftl_victim(const struct cxd_ftl *f, uint32_t u)
 static void ftl_gc(struct cxd_model *m, uint32_t u, uint64_t page,
 		   uint64_t now_ns, bool timed)
 {
-	struct cxd_ftl *f = &m->ftl;
+	struct cxd_ftl *f = &m->priv->ftl;
 	uint32_t base = u * f->blocks, blk, i, moved, lp, guard;
 	uint64_t die, start, end;
 
@@ -295,7 +279,7 @@ static void ftl_gc(struct cxd_model *m, uint32_t u, uint64_t page,
 static void ftl_write(struct cxd_model *m, uint64_t page, uint64_t now_ns,
 		      bool timed)
 {
-	struct cxd_ftl *f = &m->ftl;
+	struct cxd_ftl *f = &m->priv->ftl;
 	uint64_t unit;
 
 	cxd_nand_die_of(&m->nand, page, &unit);
@@ -334,7 +318,8 @@ void cxd_ftl_read_stall(struct cxd_model *m, uint64_t page, uint64_t now_ns,
 			const struct cxd_nand_op *read)
 {
 	uint64_t die = cxd_nand_die_of(&m->nand, page, NULL);
-	uint64_t gs = m->ftl.gc_end[2 * die], ge = m->ftl.gc_end[2 * die + 1];
+	const uint64_t *gc_end = m->priv->ftl.gc_end;
+	uint64_t gs = gc_end[2 * die], ge = gc_end[2 * die + 1];
 	uint64_t from = gs > now_ns ? gs : now_ns;
 	uint64_t to = read->start_ns < ge ? read->start_ns : ge;
 
@@ -357,9 +342,9 @@ void cxd_model_ftl_fill(struct cxd_model *m)
 {
 	uint64_t p;
 
-	if (m->ftl.cfg.mode == CXD_FTL_OFF)
+	if (m->priv->ftl.cfg.mode == CXD_FTL_OFF)
 		return;
 	for (p = 0; p < m->cache.npages; p++)
-		if (m->ftl.l2p[p] == FTL_NONE)
+		if (m->priv->ftl.l2p[p] == FTL_NONE)
 			ftl_write(m, p, 0, false);
 }

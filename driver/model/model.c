@@ -5,8 +5,9 @@
  *
  * State layout in the caller's buffer: the cache's arrays first (see
  * cxd_cache_state_size_ways()), then the NAND's (cxd_nand_state_size()),
- * then the written-page bitmap (npages bits); every size is a multiple of 8
- * so every array stays 8-byte aligned.
+ * then the written-page bitmap (npages bits), the FTL's arrays
+ * (cxd_ftl_state_size()) and struct cxd_model_priv; every size is a
+ * multiple of 8 so every array stays 8-byte aligned.
  *
  * One access: the demand page is looked up; a hit may wait for a prefetch
  * still in flight; a miss inserts the page (its victim's write-back goes to
@@ -17,10 +18,11 @@
  *
  * Pure C: no kernel or libc calls.
  */
-#include "cxdvirt/model.h"
+#include "model_internal.h"
+#include "cache_internal.h"
+#include "nand.h"
+#include "names.h"
 #include "cxdvirt/params.h"
-#include "prefetch.h"
-#include "ftl.h"
 
 static uint64_t align8(uint64_t v)
 {
@@ -36,7 +38,8 @@ static size_t written_bytes(uint64_t npages)
  * cxd_model_cfg_state_size() - bytes of state for a whole model.
  * @cfg: structural configuration.
  *
- * The FTL's state (cxd_ftl_cfg) follows the written-page bitmap.
+ * The FTL's state (cxd_ftl_cfg) follows the written-page bitmap, then
+ * struct cxd_model_priv.
  *
  * Return: size in bytes, or 0 if the cache shape, NAND configuration or
  * FTL is invalid (cxd_ftl_check() says why for the FTL).
@@ -52,31 +55,8 @@ size_t cxd_model_cfg_state_size(const struct cxd_model_cfg *cfg)
 	fs = cxd_ftl_state_size(cfg);
 	if (!cs || !ns || fs == (size_t)-1)
 		return 0;
-	return cs + ns + written_bytes(cfg->npages) + fs;
-}
-
-/**
- * cxd_model_state_size() - bytes of state for a fully associative model.
- * @npages: device capacity in 4 KiB host pages.
- * @nlines: cache capacity in 4 KiB lines.
- * @nand:   NAND configuration.
- *
- * Return: size in bytes, or 0 if the cache shape or @nand is invalid.
- */
-size_t cxd_model_state_size(uint64_t npages, uint32_t nlines,
-			    const struct cxd_nand_cfg *nand)
-{
-	struct cxd_model_cfg cfg = {
-		.npages = npages,
-		.nlines = nlines,
-		.ways = 0,
-		.policy = CXD_POLICY_FIFO,
-	};
-
-	if (!nand)
-		return 0;
-	cfg.nand = *nand;
-	return cxd_model_cfg_state_size(&cfg);
+	return cs + ns + written_bytes(cfg->npages) + fs +
+	       (size_t)align8(sizeof(struct cxd_model_priv));
 }
 
 static void pf_reset_streams(struct cxd_model *m)
@@ -84,12 +64,12 @@ static void pf_reset_streams(struct cxd_model *m)
 	unsigned int i;
 
 	for (i = 0; i < CXD_PF_STREAMS; i++) {
-		m->streams[i].last = CXD_NO_PAGE;
-		m->streams[i].stride = 0;
-		m->streams[i].conf = 0;
-		m->streams[i].stamp = 0;
+		m->priv->streams[i].last = CXD_NO_PAGE;
+		m->priv->streams[i].stride = 0;
+		m->priv->streams[i].conf = 0;
+		m->priv->streams[i].stamp = 0;
 	}
-	m->stamp = 0;
+	m->priv->stamp = 0;
 	cxd_pf_learned_reset(m);
 }
 
@@ -112,13 +92,14 @@ int cxd_model_init_cfg(struct cxd_model *m, const struct cxd_model_cfg *cfg,
 		       void *mem)
 {
 	unsigned char *p = mem;
-	size_t cs, ns, i;
+	size_t cs, ns, fs, i;
 
 	if (!m || !mem || !cxd_model_cfg_state_size(cfg) ||
 	    (unsigned int)cfg->policy >= CXD_POLICY_NR)
 		return -1;
 	cs = cxd_cache_state_size_ways(cfg->npages, cfg->nlines, cfg->ways);
 	ns = cxd_nand_state_size(&cfg->nand);
+	fs = cxd_ftl_state_size(cfg);
 	if (cxd_cache_init_ways(&m->cache, cfg->npages, cfg->nlines, cfg->ways,
 				cfg->policy, p))
 		return -1;
@@ -127,42 +108,16 @@ int cxd_model_init_cfg(struct cxd_model *m, const struct cxd_model_cfg *cfg,
 	m->written = p + cs + ns;
 	for (i = 0; i < written_bytes(cfg->npages); i++)
 		m->written[i] = 0;
-	cxd_ftl_init(&m->ftl, cfg, p + cs + ns + written_bytes(cfg->npages));
-	m->nand.ftl = m->ftl.cfg.mode != CXD_FTL_OFF;
+	m->priv = (struct cxd_model_priv *)(m->written +
+					    written_bytes(cfg->npages) + fs);
+	cxd_ftl_init(&m->priv->ftl, cfg, m->written + written_bytes(cfg->npages));
+	m->nand.ftl = m->priv->ftl.cfg.mode != CXD_FTL_OFF;
 	/* Prefetch, write policy, learned prefetchers: the table's defaults. */
 	CXD_PARAMS_DEFAULTS(m, CXD_PARAMS_MODEL);
 	CXD_PARAMS_DEFAULTS(m, CXD_PARAMS_PF);
 	pf_reset_streams(m);
 	cxd_model_reset_stats(m);
 	return 0;
-}
-
-/**
- * cxd_model_init() - set up a fully associative @m over @mem.
- * @m:      model to initialise.
- * @npages: device capacity in 4 KiB host pages.
- * @nlines: cache capacity in 4 KiB lines.
- * @nand:   NAND configuration (copied).
- * @policy: cache replacement policy.
- * @mem:    cxd_model_state_size() bytes, 8-byte aligned, any content.
- *
- * Return: 0, or -1 if anything is invalid (@m and @mem untouched).
- */
-int cxd_model_init(struct cxd_model *m, uint64_t npages, uint32_t nlines,
-		   const struct cxd_nand_cfg *nand, enum cxd_policy policy,
-		   void *mem)
-{
-	struct cxd_model_cfg cfg = {
-		.npages = npages,
-		.nlines = nlines,
-		.ways = 0,
-		.policy = policy,
-	};
-
-	if (!nand)
-		return -1;
-	cfg.nand = *nand;
-	return cxd_model_init_cfg(m, &cfg, mem);
 }
 
 /**
@@ -186,39 +141,7 @@ static const char * const cxd_pf_names[CXD_PF_NR] = {
 	[CXD_PF_FDP]	= "fdp",
 };
 
-/**
- * cxd_prefetch_name() - name of a prefetch mode.
- * @mode: mode.
- *
- * Return: "none", "next", "stride", "bop", "leap" or "fdp"; NULL for an
- * unknown value.
- */
-const char *cxd_prefetch_name(enum cxd_prefetch_mode mode)
-{
-	if ((unsigned int)mode >= CXD_PF_NR)
-		return NULL;
-	return cxd_pf_names[mode];
-}
-
-static bool str_eq(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
-/**
- * cxd_prefetch_parse() - prefetch mode for a name.
- * @name: exact name (no trailing newline).
- *
- * Return: the enum cxd_prefetch_mode value, or -1.
- */
-int cxd_prefetch_parse(const char *name)
-{
-	return cxd_name_index(cxd_pf_names, CXD_PF_NR, name);
-}
+CXD_NAMED_ENUM(cxd_prefetch, enum cxd_prefetch_mode, cxd_pf_names, CXD_PF_NR)
 
 static bool page_written(const struct cxd_model *m, uint64_t page)
 {
@@ -236,17 +159,17 @@ static void write_back(struct cxd_model *m, uint64_t page, uint64_t now)
 	m->stats.writebacks++;
 	cxd_nand_program(&m->nand, page, now, NULL);
 	mark_written(m, page);
-	if (m->ftl.cfg.mode != CXD_FTL_OFF)
+	if (m->priv->ftl.cfg.mode != CXD_FTL_OFF)
 		cxd_ftl_write(m, page, now);
 }
 
 /* Count victim @v and write it back at @now if dirty. */
-static void account_victim(struct cxd_model *m, const struct cxd_victim *v,
-			   uint64_t now)
+static void account_victim(struct cxd_model *m,
+			   const struct cxd_cache_victim *v, uint64_t now)
 {
 	m->stats.evictions++;
 	if (m->prefetch == CXD_PF_FDP)
-		m->fdp.evictions++;
+		m->priv->fdp.evictions++;
 	if (v->dirty) {
 		m->stats.dirty_evictions++;
 		write_back(m, v->page, now);
@@ -266,7 +189,7 @@ void cxd_model_late_writeback(struct cxd_model *m, uint64_t page,
 	write_back(m, page, now_ns);
 }
 
-static void take_victim(struct cxd_model *m, const struct cxd_victim *v,
+static void take_victim(struct cxd_model *m, const struct cxd_cache_victim *v,
 			uint64_t now, struct cxd_access *res)
 {
 	if (v->page == CXD_NO_PAGE)
@@ -274,12 +197,12 @@ static void take_victim(struct cxd_model *m, const struct cxd_victim *v,
 	account_victim(m, v, now);
 	if (res->nvictims < CXD_MAX_VICTIMS) {
 		/*
-		 * Field by field: a whole-struct copy reads 16 bytes that
+		 * Field by field, into the caller's compact form (a 32-bit
+		 * page): a whole-struct copy of @v would read 16 bytes that
 		 * three smaller stores just wrote, which the CPU cannot
-		 * forward: the load then waits for every older store,
-		 * cache misses included, to reach the cache.
+		 * forward.
 		 */
-		res->victims[res->nvictims].page = v->page;
+		res->victims[res->nvictims].page = (uint32_t)v->page;
 		res->victims[res->nvictims].dirty = v->dirty;
 		res->victims[res->nvictims].prefetched = v->prefetched;
 		res->nvictims++;
@@ -287,10 +210,16 @@ static void take_victim(struct cxd_model *m, const struct cxd_victim *v,
 }
 
 /* Schedule the read of @page at @now unless skip_unwritten spares it. */
+/* Does skip_unwritten spare the read of @page? */
+static bool read_skipped(const struct cxd_model *m, uint64_t page)
+{
+	return m->skip_unwritten && !page_written(m, page);
+}
+
 static uint64_t read_page(struct cxd_model *m, uint64_t page, uint64_t now,
 			  struct cxd_nand_op *op)
 {
-	if (m->skip_unwritten && !page_written(m, page)) {
+	if (read_skipped(m, page)) {
 		m->stats.unwritten_skips++;
 		return now;
 	}
@@ -302,7 +231,7 @@ static void prefetch_one(struct cxd_model *m, uint64_t page, uint64_t now,
 			 struct cxd_access *res)
 {
 	struct cxd_cache *c = &m->cache;
-	struct cxd_victim v;
+	struct cxd_cache_victim v;
 	uint64_t done;
 
 	if (page >= c->npages || cxd_cache_resident(c, page) ||
@@ -311,15 +240,15 @@ static void prefetch_one(struct cxd_model *m, uint64_t page, uint64_t now,
 	if (cxd_cache_fill(c, page, CXD_FILL_PREFETCH, &v))
 		return;
 	if (m->prefetch == CXD_PF_FDP) {
-		m->fdp.issued++;
+		m->priv->fdp.issued++;
 		if (v.page != CXD_NO_PAGE)
-			cxd_fdp_prefetch_evicted(&m->fdp, v.page);
+			cxd_fdp_prefetch_evicted(&m->priv->fdp, v.page);
 	}
 	take_victim(m, &v, now, res);
 	done = read_page(m, page, now, NULL);
 	cxd_cache_set_ready(c, page, done);
 	m->stats.prefetch_issued++;
-	res->prefetched[res->nprefetched] = page;
+	res->prefetched[res->nprefetched] = (uint32_t)page;
 	res->prefetch_done_ns[res->nprefetched] = done;
 	res->nprefetched++;
 }
@@ -344,13 +273,13 @@ static uint64_t abs_diff(uint64_t a, uint64_t b)
  */
 static int64_t pf_stride_train(struct cxd_model *m, uint64_t page)
 {
-	struct cxd_pf_stream *s, *best = NULL, *lru = &m->streams[0];
+	struct cxd_pf_stream *s, *best = NULL, *lru = &m->priv->streams[0];
 	uint64_t d, best_d = ~(uint64_t)0;
 	int64_t delta;
 	unsigned int i;
 
 	for (i = 0; i < CXD_PF_STREAMS; i++) {
-		s = &m->streams[i];
+		s = &m->priv->streams[i];
 		/* replace a free stream first, else the least recently used */
 		if (s->last == CXD_NO_PAGE) {
 			if (lru->last != CXD_NO_PAGE)
@@ -365,15 +294,15 @@ static int64_t pf_stride_train(struct cxd_model *m, uint64_t page)
 			best_d = d;
 		}
 	}
-	m->stamp++;
+	m->priv->stamp++;
 	if (!best) {
 		lru->last = page;
 		lru->stride = 0;
 		lru->conf = 0;
-		lru->stamp = m->stamp;
+		lru->stamp = m->priv->stamp;
 		return 0;
 	}
-	best->stamp = m->stamp;
+	best->stamp = m->priv->stamp;
 	if (best_d == 0)
 		return best->conf >= 2 ? best->stride : 0;
 	delta = (int64_t)(page - best->last);
@@ -440,14 +369,14 @@ static void prefetch_after(struct cxd_model *m, uint64_t page, bool trigger,
 	case CXD_PF_BOP:
 		if (!trigger)
 			return;
-		off = cxd_bop_train(&m->bop, &m->pf, page);
+		off = cxd_bop_train(&m->priv->bop, &m->pf, page);
 		if (off)
 			prefetch_run(m, page, off, 1, deg, now, res);
 		break;
 	case CXD_PF_LEAP:
 		if (!trigger)
 			return;
-		i = cxd_leap_decide(&m->leap, &m->pf, page, !res->hit, &stride);
+		i = cxd_leap_decide(&m->priv->leap, &m->pf, page, !res->hit, &stride);
 		prefetch_run(m, page, stride, 1, i, now, res);
 		break;
 	case CXD_PF_FDP:
@@ -455,8 +384,8 @@ static void prefetch_after(struct cxd_model *m, uint64_t page, bool trigger,
 		stride = pf_stride_train(m, page);
 		if (!trigger)
 			return;
-		cxd_fdp_interval(&m->fdp, &m->pf, m->cache.nlines);
-		cxd_fdp_level(&m->fdp, &dist, &i);
+		cxd_fdp_interval(&m->priv->fdp, &m->pf, m->cache.nlines);
+		cxd_fdp_level(&m->priv->fdp, &dist, &i);
 		/* a stream: the degree pages ending distance strides ahead */
 		prefetch_run(m, page, stride ? stride : 1, dist - i + 1, i, now,
 			     res);
@@ -470,11 +399,11 @@ static void prefetch_after(struct cxd_model *m, uint64_t page, bool trigger,
 static void pf_learn_hit(struct cxd_model *m, bool late)
 {
 	if (m->prefetch == CXD_PF_LEAP) {
-		m->leap.hits++;
+		m->priv->leap.hits++;
 	} else if (m->prefetch == CXD_PF_FDP) {
-		m->fdp.useful++;
+		m->priv->fdp.useful++;
 		if (late)
-			m->fdp.late++;
+			m->priv->fdp.late++;
 	}
 }
 
@@ -483,8 +412,7 @@ static void pf_learn_hit(struct cxd_model *m, bool late)
 static void access_reset(struct cxd_access *res, uint64_t now_ns)
 {
 	res->hit = false;
-	res->victim = CXD_NO_PAGE;
-	res->victim_dirty = false;
+	res->miss = CXD_MR_NONE;
 	res->done_ns = now_ns;
 	res->read.channel = 0;
 	res->read.die = 0;
@@ -546,7 +474,7 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 {
 	struct cxd_cache *c = &m->cache;
 	bool write = flags & CXD_ACC_WRITE, trigger;
-	struct cxd_victim v;
+	struct cxd_cache_victim v;
 	uint64_t ready;
 
 	access_reset(res, now_ns);
@@ -578,7 +506,7 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 			return;
 		}
 		if (m->prefetch == CXD_PF_FDP)
-			cxd_fdp_demand_miss(&m->fdp, page);
+			cxd_fdp_demand_miss(&m->priv->fdp, page);
 		take_victim(m, &v, now_ns, res);
 		if (write)
 			cxd_cache_set_dirty(c, page);
@@ -589,9 +517,12 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 			m->stats.read_misses++;
 		if (write && m->write_alloc == CXD_WA_NOFETCH) {
 			m->stats.write_allocs++;
+			res->miss = CXD_MR_WRITE_ALLOC;
 		} else {
+			res->miss = read_skipped(m, page) ? CXD_MR_UNWRITTEN :
+				    write ? CXD_MR_WRITE : CXD_MR_READ;
 			res->done_ns = read_page(m, page, now_ns, &res->read);
-			if (m->ftl.cfg.mode != CXD_FTL_OFF)
+			if (m->priv->ftl.cfg.mode != CXD_FTL_OFF)
 				cxd_ftl_read_stall(m, page, now_ns, &res->read);
 			m->stats.queue_ns += res->read.start_ns - now_ns;
 			cxd_hist_add(&m->stats.queue_hist,
@@ -609,10 +540,6 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 		cxd_cache_pin(c, page);
 		prefetch_after(m, page, trigger, now_ns, res);
 		cxd_cache_pin(c, CXD_NO_PAGE);
-	}
-	if (res->nvictims) {
-		res->victim = res->victims[0].page;
-		res->victim_dirty = res->victims[0].dirty;
 	}
 	res->drain = drain_wanted(m);
 }
@@ -658,12 +585,16 @@ uint32_t cxd_model_drain(struct cxd_model *m, uint64_t now_ns,
 			 struct cxd_victim *out, uint32_t max)
 {
 	uint32_t low = drain_lines(m, m->drain_low_pct), n = 0;
+	struct cxd_cache_victim v;
 
 	while (n < max && m->cache.used > low) {
-		if (cxd_cache_evict_one(&m->cache, &out[n]))
+		if (cxd_cache_evict_one(&m->cache, &v))
 			break;
-		account_victim(m, &out[n], now_ns);
+		account_victim(m, &v, now_ns);
 		m->stats.drain_evictions++;
+		out[n].page = (uint32_t)v.page;
+		out[n].dirty = v.dirty;
+		out[n].prefetched = v.prefetched;
 		n++;
 	}
 	return n;
@@ -674,39 +605,5 @@ static const char *const cxd_writeback_names[CXD_WB_NR] = {
 	[CXD_WB_DRAIN] = "drain",
 };
 
-/**
- * cxd_writeback_name() - name of a write-back mode.
- * @wb: mode.
- * Return: "evict" or "drain", or NULL if @wb is unknown.
- */
-const char *cxd_writeback_name(enum cxd_writeback wb)
-{
-	return (unsigned int)wb < CXD_WB_NR ? cxd_writeback_names[wb] : NULL;
-}
-
-/**
- * cxd_writeback_parse() - write-back mode called @name.
- * @name: exact name, no trailing newline.
- * Return: the mode, or -1 if @name is unknown.
- */
-int cxd_writeback_parse(const char *name)
-{
-	return cxd_name_index(cxd_writeback_names, CXD_WB_NR, name);
-}
-
-/**
- * cxd_name_index() - index of @name in @names.
- * @names: [@n] names (NULL entries are skipped).
- * @n:     entries in @names.
- * @name:  exact name to look up, no trailing newline; may be NULL.
- * Return: the index, or -1 if absent.
- */
-int cxd_name_index(const char *const *names, unsigned int n, const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; name && i < n; i++)
-		if (names[i] && str_eq(name, names[i]))
-			return (int)i;
-	return -1;
-}
+CXD_NAMED_ENUM(cxd_writeback, enum cxd_writeback, cxd_writeback_names,
+	       CXD_WB_NR)

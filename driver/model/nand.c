@@ -10,7 +10,8 @@
  * O(1). Also here: the table of named NAND presets. Pure C: no kernel or
  * libc calls.
  */
-#include "cxdvirt/model.h"
+#include "nand.h"
+#include "names.h"
 
 static inline uint64_t max_u64(uint64_t a, uint64_t b)
 {
@@ -90,25 +91,7 @@ static const char *const cxd_stripe_names[CXD_STRIPE_NR] = {
 	[CXD_STRIPE_PLANE] = "plane",
 };
 
-/**
- * cxd_stripe_name() - name of a NAND page layout.
- * @s: layout.
- * Return: "channel", "die" or "plane", or NULL if @s is unknown.
- */
-const char *cxd_stripe_name(enum cxd_stripe s)
-{
-	return (unsigned int)s < CXD_STRIPE_NR ? cxd_stripe_names[s] : NULL;
-}
-
-/**
- * cxd_stripe_parse() - NAND page layout called @name.
- * @name: exact name, no trailing newline.
- * Return: the layout, or -1 if @name is unknown.
- */
-int cxd_stripe_parse(const char *name)
-{
-	return cxd_name_index(cxd_stripe_names, CXD_STRIPE_NR, name);
-}
+CXD_NAMED_ENUM(cxd_stripe, enum cxd_stripe, cxd_stripe_names, CXD_STRIPE_NR)
 
 /**
  * cxd_nand_planes() - planes per die.
@@ -490,15 +473,6 @@ static const struct cxd_preset cxd_presets[] = {
 
 #define CXD_NR_PRESETS	(sizeof(cxd_presets) / sizeof(cxd_presets[0]))
 
-static bool name_eq(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
 /**
  * cxd_preset_at() - preset by index, for listing them.
  * @i: 0-based index.
@@ -523,7 +497,7 @@ const struct cxd_preset *cxd_preset_find(const char *name)
 	if (!name)
 		return NULL;
 	for (i = 0; i < CXD_NR_PRESETS; i++)
-		if (name_eq(name, cxd_presets[i].name))
+		if (cxd_str_eq(name, cxd_presets[i].name))
 			return &cxd_presets[i];
 	return NULL;
 }

@@ -2,7 +2,7 @@
 /*
  * cxdvirt device model: the learned prefetchers, Best-Offset, Leap and
  * feedback-directed prefetching (their parameters and sources are in
- * include/cxdvirt/model.h and docs/model.md). Each one only decides; the
+ * prefetch.h and docs/model.md). Each one only decides; the
  * model (model.c) issues the prefetches, counts them (issued, useful, late,
  * polluting, as for next and stride) and feeds back the events below.
  *
@@ -11,7 +11,7 @@
  *
  * Pure C: no kernel or libc calls.
  */
-#include "prefetch.h"
+#include "model_internal.h"
 
 /* ---------------------------------------------------------- Best-Offset -- */
 
@@ -64,6 +64,7 @@ static void bop_end_phase(struct cxd_pf_bop *b, const struct cxd_pf_params *p,
 /**
  * cxd_bop_train() - one Best-Offset step at a trigger access to @page.
  * @b:    state.
+ * @p:    parameters (bop_score_max, bop_round_max, bop_bad_score).
  * @page: host page of the trigger.
  *
  * Tests the next offset d of the list: if page - d is in the recent-requests
@@ -71,10 +72,11 @@ static void bop_end_phase(struct cxd_pf_bop *b, const struct cxd_pf_params *p,
  * (that offset wins; clamped to 1..255) or after @p->bop_round_max rounds
  * of the whole list (at least 1; the best score wins, ties go to the
  * smaller offset); a winner with a score of at most @p->bop_bad_score turns
- * prefetching off for the next phase. Then @page is recorded in the table. Michaud records Y - D when a
- * prefetched line Y is filled, or Y on a demand fill with prefetching off;
- * the model fills a line when it issues the read, and Y - D is then the
- * trigger page, so both reduce to recording the trigger.
+ * prefetching off for the next phase. Then @page is recorded in the table.
+ * Michaud records Y - D when a prefetched line Y is filled, or Y on a
+ * demand fill with prefetching off; the model fills a line when it issues
+ * the read, and Y - D is then the trigger page, so both reduce to
+ * recording the trigger.
  *
  * Return: the offset to prefetch at (pages), 0 for none.
  */
@@ -175,6 +177,7 @@ static uint32_t round_up_pow2(uint32_t v)
 /**
  * cxd_leap_decide() - one Leap step at a trigger access to @page.
  * @l:     state; @l->hits counts the prefetch hits since the last decision.
+ * @p:     parameters (leap_split, leap_window_max).
  * @page:  host page of the trigger.
  * @miss:  the trigger is a demand miss (else the first use of a prefetched
  *         page: it enters the history, and the hit is already counted).
@@ -415,7 +418,7 @@ const char *cxd_pf_params_check(const struct cxd_pf_params *p)
  */
 void cxd_pf_learned_reset(struct cxd_model *m)
 {
-	bop_reset(&m->bop);
-	leap_reset(&m->leap);
-	fdp_reset(&m->fdp);
+	bop_reset(&m->priv->bop);
+	leap_reset(&m->priv->leap);
+	fdp_reset(&m->priv->fdp);
 }

@@ -5,10 +5,13 @@
  * Units everywhere: time in ns, sizes in bytes, pages are 4 KiB host pages
  * numbered from 0 (the device-relative page frame offset, "pgoff").
  *
- * Memory: the model never allocates. Each object reports how many bytes of
- * state it needs (*_state_size()), the caller provides a zeroed or
- * uninitialised buffer of that size (kvzalloc in the module, calloc in
- * userspace) and keeps it until the object is no longer used.
+ * This header is the model's API: what the module and the tools call and
+ * read. The layouts behind it are private to driver/model/ (its *.h files).
+ *
+ * Memory: the model never allocates. cxd_model_cfg_state_size() says how
+ * many bytes of state a model needs; the caller provides a buffer of that
+ * size, 8-byte aligned, of any content (kvzalloc in the module, malloc in
+ * userspace), and keeps it while the model is in use.
  *
  * Locking: none inside. One caller-held lock per model instance serialises all
  * calls (the module uses a per-device spinlock; every call is O(1) and never
@@ -32,7 +35,7 @@
 
 /* ---------------------------------------------------------------- NAND -- */
 
-/* Bounds of the fields added after channel_mbps. */
+/* Bounds of planes_per_die and pages_per_block. */
 #define CXD_MAX_PLANES		16u
 #define CXD_MAX_PAGES_PER_BLOCK	65536u
 
@@ -77,8 +80,8 @@ enum cxd_xfer_model {
  * @xfer_model:		enum cxd_xfer_model; 0 is the exact MB/s formula.
  * @stripe:		enum cxd_stripe; 0 is channel-first.
  *
- * The fields from @planes_per_die on were added later; zero in all of them
- * gives the original behaviour, so older initialisers stay valid.
+ * Zero in every field from @planes_per_die on means one plane, no erases,
+ * the exact transfer formula and channel-first striping.
  *
  * Host page p lives in NAND page n = p / (nand_page_size / 4096). By default
  * NAND pages are striped channel-first: channel = n % channels,
@@ -118,8 +121,6 @@ enum cxd_stripe {
 	CXD_STRIPE_NR,
 };
 
-/** cxd_name_index() - index of exact @name in @names[@n], or -1 (model.c). */
-int cxd_name_index(const char *const *names, unsigned int n, const char *name);
 /** cxd_stripe_name() - "channel", "die", "plane"; NULL if unknown. */
 const char *cxd_stripe_name(enum cxd_stripe s);
 /** cxd_stripe_parse() - layout for @name (exact), or -1. */
@@ -158,7 +159,8 @@ struct cxd_nand {
 
 /**
  * struct cxd_nand_op - where and when one NAND operation ran.
- * @channel, @die:	location of the NAND page.
+ * @channel:		channel of the NAND page.
+ * @die:		die (LUN) of the NAND page within its channel.
  * @start_ns:		when the die started the operation (>= arrival).
  * @done_ns:		completion time (data transferred for a read;
  *			program finished for a write-back).
@@ -174,59 +176,16 @@ struct cxd_nand_op {
 
 /** cxd_nand_cfg_valid() - 0 if @cfg is within the bounds above, else -1. */
 int cxd_nand_cfg_valid(const struct cxd_nand_cfg *cfg);
-/** cxd_nand_state_size() - bytes of state cxd_nand_init() needs for @cfg. */
-size_t cxd_nand_state_size(const struct cxd_nand_cfg *cfg);
 /**
- * cxd_nand_init() - set up @n over @mem (cxd_nand_state_size() bytes, any
- * content); all dies and channels start free at time 0.
- * Return: 0, or -1 if @cfg is invalid.
- */
-int cxd_nand_init(struct cxd_nand *n, const struct cxd_nand_cfg *cfg, void *mem);
-/**
- * cxd_nand_xfer_ns() - channel time (ns) for one NAND page: with
- * CXD_XFER_EXACT ceil(bytes * 1000 / MBps); see enum cxd_xfer_model.
+ * cxd_nand_xfer_ns() - channel time of one NAND page.
+ * @cfg: NAND configuration (nand_page_size, channel_mbps, xfer_model).
+ *
+ * Return: ns; with CXD_XFER_EXACT ceil(bytes * 1000 / MBps), see enum
+ * cxd_xfer_model.
  */
 uint64_t cxd_nand_xfer_ns(const struct cxd_nand_cfg *cfg);
 /** cxd_nand_planes() - planes per die of @cfg (1 when planes_per_die is 0). */
 uint32_t cxd_nand_planes(const struct cxd_nand_cfg *cfg);
-/**
- * cxd_nand_read() - schedule a read of the NAND page holding host @page,
- * arriving at @now_ns: start = max(now, plane free); plane busy for tR
- * (skipped if the page is still in the plane's register, NAND pages >
- * 4 KiB only); then the transfer on the channel once it is free. The plane
- * is free again after tR (its page register drains over the channel).
- * Return: completion time in ns (absolute). @op, if not NULL, is filled.
- */
-uint64_t cxd_nand_read(struct cxd_nand *n, uint64_t page, uint64_t now_ns,
-		       struct cxd_nand_op *op);
-/**
- * cxd_nand_program() - schedule a write-back of host @page at @now_ns:
- * the transfer on the channel once it is free, then (an erase of tBERS if a
- * new block starts, see @pages_per_block, and) tPROG on the die once the
- * die is free. The die stays busy until the program ends.
- * Return: completion time in ns.
- */
-uint64_t cxd_nand_program(struct cxd_nand *n, uint64_t page, uint64_t now_ns,
-			  struct cxd_nand_op *op);
-
-/**
- * cxd_nand_gc() - garbage collection of one block on the die holding host
- * @page: @moved valid pages copied inside the die (copyback: tR + tPROG
- * each, no channel transfer) and the block erased (tBERS). Every plane of
- * the die is busy from max(@now_ns, the die's planes free) until the end.
- * Counts one erase. Return: the end (ns); *@start_ns, if not NULL, the
- * start.
- */
-uint64_t cxd_nand_gc(struct cxd_nand *n, uint64_t page, uint32_t moved,
-		     uint64_t now_ns, uint64_t *start_ns);
-/**
- * cxd_nand_die_of() - die index (channel * dies_per_channel + die) of the
- * NAND page holding host @page; *@unit, if not NULL, its plane index
- * (die index * planes + plane), as in struct cxd_nand's arrays.
- */
-uint64_t cxd_nand_die_of(const struct cxd_nand *n, uint64_t page,
-			 uint64_t *unit);
-
 /**
  * struct cxd_preset - a named NAND configuration with its sources.
  * @name:	short name ("znand", "femu", "tlc").
@@ -286,81 +245,63 @@ const char *cxd_policy_name(enum cxd_policy p);
 int cxd_policy_parse(const char *name);
 
 #define CXD_NO_PAGE	(~(uint64_t)0)
-/* Private to cache.c: "no line" in line_of_page[] and the queue links. */
-#define CXD_NO_LINE	(~(uint32_t)0)
-/* Private to cache.c: line_of_page[] of a page in the S3-FIFO ghost queue. */
-#define CXD_GHOST_TAG	0x80000000u
-/* Upper bound of nlines (line numbers must stay below CXD_GHOST_TAG). */
-#define CXD_MAX_LINES	(CXD_GHOST_TAG - 1)
-/* Private to cache.c: struct cxd_line.page of a free line. */
-#define CXD_NO_PAGE32	(~(uint32_t)0)
-/* Private to cache.c: bits of struct cxd_line.flags. */
-#define CXD_LINE_DIRTY		0x01u
-#define CXD_LINE_PREFETCH	0x02u	/* filled by prefetch, not yet used */
-#define CXD_LINE_REF		0x04u	/* clock reference bit */
-#define CXD_LINE_SMALL		0x08u	/* S3-FIFO: in the small queue */
-#define CXD_LINE_HELD		0x40u	/* in flight to a mapping: never evicted */
-#define CXD_LINE_FREQ_SHIFT	4	/* S3-FIFO: 2-bit access frequency */
-#define CXD_LINE_FREQ_MASK	0x30u
-#define CXD_LINE_AUX		0x80u	/* CFLRU: in the window's dirty queue */
-
-/*
- * Private to cache.c: the state of one cache line, 24 bytes, so that an
- * access to a line reads one or two CPU cache lines rather than one per
- * field (the page fits 32 bits: npages < 2^32).
- */
-struct cxd_line {
-	uint64_t ready_ns;	/* data available at (ns) */
-	uint32_t page;		/* host page, CXD_NO_PAGE32 if free */
-	uint32_t next;		/* queue or free-list link, CXD_NO_LINE */
-	uint32_t prev;		/* queue link, CXD_NO_LINE */
-	uint8_t flags;		/* CXD_LINE_* */
-};
-
-/* Private to cache.c: one doubly-linked queue of lines (oldest at head). */
-struct cxd_queue {
-	uint32_t head, tail, len;
-};
-
-/*
- * Private to cache.c: per-set state. Set s owns lines [s*ways, (s+1)*ways).
- * Queue use per policy: S3-FIFO main/small; 2Q Am/A1in; CFLRU working
- * region/clean lines of the clean-first window/dirty lines of the window.
- */
-struct cxd_cache_set {
-	struct cxd_queue main;	/* every policy; S3-FIFO's main queue */
-	struct cxd_queue small;	/* S3-FIFO small queue, 2Q A1in, CFLRU clean */
-	struct cxd_queue aux;	/* CFLRU: dirty lines of the window */
-	uint32_t free_head;	/* free lines through struct cxd_line.next */
-	uint32_t used;		/* resident lines of the set */
-};
-
+/* Upper bound of nlines: the cache numbers its lines with 31 bits. */
+#define CXD_MAX_LINES	0x7fffffffu
 /**
- * struct cxd_victim - a line evicted to make room.
- * @page:	the evicted host page, CXD_NO_PAGE if none.
- * @dirty:	it was dirty (the model schedules a write-back).
+ * struct cxd_victim - a line the model evicted (cxd_model_access(),
+ * cxd_model_drain()); the caller unmaps its page.
+ * @page:	the evicted host page (npages < 2^32).
+ * @dirty:	it was dirty; a write-back was scheduled.
  * @prefetched:	it was filled by prefetch and never used by a demand access.
  */
 struct cxd_victim {
-	uint64_t page;
+	uint32_t page;
 	bool dirty;
 	bool prefetched;
 };
 
+struct cxd_line;
+struct cxd_cache_set;
+struct cxd_policy_ops;
+
 /**
  * struct cxd_cache - the device's DRAM cache: which host pages are resident.
+ * @npages:		device capacity in host pages (read-only).
+ * @nlines:		cache capacity in lines (read-only).
+ * @used:		resident lines (read-only).
+ * @policy:		current replacement policy (read-only).
+ * @ways:		lines per set (read-only; nlines when fully
+ *			associative).
+ * @nsets:		number of sets (read-only).
+ * @small_cap:		S3-FIFO: small-queue lines per set.
+ * @a1in_cap:		2Q: Kin, A1in lines per set.
+ * @cflru_window_pct:	CFLRU: clean-first window, % of a set's lines.
+ * @cflru_window:	CFLRU: clean-first window, lines per set.
+ * @pin_line:		line never evicted (cxd_cache_pin()), or none.
+ * @rng:		random policy: xorshift64* state, never 0.
+ * @ops:		the current policy's operations.
+ * @line_of_page:	[npages] line of each page, or none / a ghost tag.
+ * @lines:		[nlines] the lines.
+ * @sets:		[nsets] the sets.
+ * @ghost:		[nlines] ring of ghost pages (S3-FIFO, 2Q).
+ * @ghost_cap:		slots of @ghost in use under the current policy.
+ * @ghost_next:		next slot of @ghost to write.
+ * @drain_cursor:	next set the background drain looks at.
+ * @visits:		steps (lines, sets, ghost slots) of sweeps and
+ *			reshapes, cumulative (read-only; tests bound each
+ *			call's work with it).
+ * @rs_phase:		reshape phase, 0 if none is under way.
+ * @rs_pos:		next set, line or slot of the phase.
+ * @rs_policy:		policy the reshape switches to.
+ * @rs_pct:		CFLRU window the reshape sets.
  *
  * nlines 4 KiB lines in nsets sets of @ways lines; host page p maps to set
  * p % nsets (fully associative: one set of nlines). O(1) lookup through a
  * per-page table (4 bytes per device page), O(1) insert and touch, O(1)
  * eviction (clock and S3-FIFO: at most CXD_SWEEP_MAX + 1 steps). Policy
- * switches run in bounded steps (cxd_cache_reshape_step()).
- * Fields are private to cache.c except where noted.
- * @npages:	device capacity in host pages (read-only).
- * @nlines:	cache capacity in lines (read-only).
- * @used:	resident lines (read-only).
- * @ways:	lines per set (read-only; nlines when fully associative).
- * @nsets:	number of sets (read-only).
+ * switches run in bounded steps (cxd_cache_reshape_step()). Fields not
+ * marked read-only belong to the cache (driver/model/cache_internal.h
+ * describes the layout behind the pointers).
  */
 struct cxd_cache {
 	uint64_t npages;
@@ -369,47 +310,27 @@ struct cxd_cache {
 	enum cxd_policy policy;
 	uint32_t ways;
 	uint32_t nsets;
-	uint32_t small_cap;	/* S3-FIFO small-queue size per set */
-	uint32_t a1in_cap;	/* 2Q: Kin, A1in lines per set (25%) */
-	uint32_t cflru_window_pct;	/* CFLRU window, % of a set's ways */
-	uint32_t cflru_window;	/* CFLRU window in lines per set */
-	uint32_t pin_line;	/* never evicted, CXD_NO_LINE if none */
-	uint64_t rng;		/* xorshift64* state, never 0 */
-	uint32_t *line_of_page;	/* [npages], CXD_NO_LINE if absent */
-	struct cxd_line *lines;	/* [nlines] */
-	struct cxd_cache_set *sets;	/* [nsets] */
-	uint32_t *ghost;	/* [ghost_cap] ring of pages, S3-FIFO */
+	uint32_t small_cap;
+	uint32_t a1in_cap;
+	uint32_t cflru_window_pct;
+	uint32_t cflru_window;
+	uint32_t pin_line;
+	uint64_t rng;
+	const struct cxd_policy_ops *ops;
+	uint32_t *line_of_page;
+	struct cxd_line *lines;
+	struct cxd_cache_set *sets;
+	uint32_t *ghost;
 	uint32_t ghost_cap;
-	uint32_t ghost_next;	/* next slot to write */
-	uint32_t drain_cursor;	/* next set the background drain looks at */
-	/* Steps (lines, sets, ghost slots) of sweeps and reshapes, cumulative
-	 * (read-only; tests bound each call's work with it).
-	 */
+	uint32_t ghost_next;
+	uint32_t drain_cursor;
 	uint64_t visits;
-	uint32_t rs_phase;	/* reshape under way, 0 if none */
-	uint32_t rs_pos;	/* next set, line or slot of the phase */
-	enum cxd_policy rs_policy;	/* policy the reshape switches to */
-	uint32_t rs_pct;	/* CFLRU window the reshape sets */
+	uint32_t rs_phase;
+	uint32_t rs_pos;
+	enum cxd_policy rs_policy;
+	uint32_t rs_pct;
 };
 
-/**
- * cxd_cache_state_size() - bytes of state for a fully associative cache of
- * @nlines over a device of @npages. Return: 0 if the shape is invalid
- * (nlines == 0, nlines > npages, nlines > CXD_MAX_LINES, npages >= 2^32).
- */
-size_t cxd_cache_state_size(uint64_t npages, uint32_t nlines);
-/**
- * cxd_cache_state_size_ways() - as cxd_cache_state_size() with @ways lines
- * per set (0: fully associative). @ways must divide @nlines.
- */
-size_t cxd_cache_state_size_ways(uint64_t npages, uint32_t nlines,
-				 uint32_t ways);
-/** cxd_cache_init() - empty fully associative cache over @mem. Return: 0 or -1. */
-int cxd_cache_init(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
-		   enum cxd_policy policy, void *mem);
-/** cxd_cache_init_ways() - empty cache of @ways lines per set (0: fully). */
-int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
-			uint32_t ways, enum cxd_policy policy, void *mem);
 /*
  * Most lines one clock or S3-FIFO eviction passes over (clearing a
  * reference bit, decrementing a frequency or moving a line from the small
@@ -422,119 +343,132 @@ int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 /* Default CFLRU window: a quarter of each set (see docs/model.md). */
 #define CXD_CFLRU_WINDOW_PCT	25u
 /**
- * cxd_cache_set_cflru_window() - CFLRU clean-first window as @pct % (0..100)
- * of each set's lines (rounded down); 0 makes CFLRU plain LRU. O(nlines)
- * when CFLRU is the current policy (the window is rebuilt), else O(1).
+ * cxd_cache_set_cflru_window() - set CFLRU's clean-first window.
+ * @c:   cache, with no reshape pending.
+ * @pct: window, % (0..100) of each set's lines (rounded down); 0 makes
+ *       CFLRU plain LRU.
+ *
+ * O(nlines) when CFLRU is the current policy (the window is rebuilt),
+ * else O(1).
+ *
  * Return: 0, or -1 if @pct > 100 or a reshape is pending (nothing changes).
  */
 int cxd_cache_set_cflru_window(struct cxd_cache *c, uint32_t pct);
 /**
- * cxd_cache_set_cflru_window_begin() - as cxd_cache_set_cflru_window(), but
- * the rebuild (under CFLRU) is left to cxd_cache_reshape_step().
+ * cxd_cache_set_cflru_window_begin() - begin a change of CFLRU's window.
+ * @c:   cache, with no reshape pending.
+ * @pct: as for cxd_cache_set_cflru_window().
+ *
+ * As cxd_cache_set_cflru_window(), but the rebuild (under CFLRU) is left
+ * to cxd_cache_reshape_step().
+ *
  * Return: 0, or -1 if @pct > 100 or a reshape is pending (nothing changes).
  */
 int cxd_cache_set_cflru_window_begin(struct cxd_cache *c, uint32_t pct);
-/** cxd_cache_set_seed() - reseed the random policy's generator. */
-void cxd_cache_set_seed(struct cxd_cache *c, uint64_t seed);
-/** cxd_cache_resident() - true if @page is resident. */
-bool cxd_cache_resident(const struct cxd_cache *c, uint64_t page);
-/** cxd_cache_dirty() - true if @page is resident and dirty. */
-bool cxd_cache_dirty(const struct cxd_cache *c, uint64_t page);
 /**
  * cxd_cache_set_dirty() - mark resident @page dirty.
+ * @c:    cache.
+ * @page: host page number.
+ *
+ * Not an access for the policy (see cxd_cache_touch()).
+ *
  * Return: 0, or -1 if @page is not resident (nothing changes).
  */
 int cxd_cache_set_dirty(struct cxd_cache *c, uint64_t page);
-/**
- * cxd_cache_insert() - make absent @page resident (clean). If its set is
- * full, the policy evicts a victim first.
- * Return: the evicted page and *@victim_dirty, or CXD_NO_PAGE if none.
- */
-uint64_t cxd_cache_insert(struct cxd_cache *c, uint64_t page, bool *victim_dirty);
-struct cxd_victim;
-/**
- * cxd_cache_evict_one() - evict one line chosen by the policy (background
- * drain); see cache.c. Return: 0, or -1 if nothing can be evicted.
- */
-int cxd_cache_evict_one(struct cxd_cache *c, struct cxd_victim *v);
-/* cxd_cache_fill() flags */
-#define CXD_FILL_PREFETCH	0x1u
-
-/**
- * cxd_cache_fill() - make absent @page resident (clean), evicting within its
- * set if needed, never the pinned page (cxd_cache_pin()).
- * @flags: CXD_FILL_PREFETCH marks the line as prefetched-unused.
- * @v: the victim (page CXD_NO_PAGE if none); required.
- * Return: 0, or -1 if nothing was inserted (resident, out of range, or the
- * set's only line is pinned).
- */
-int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
-		   struct cxd_victim *v);
 /* cxd_cache_warm() stages */
 #define CXD_WARM_PAGE	0	/* the page's line_of_page[] entry */
 #define CXD_WARM_LINE	1	/* its line (reads the entry) */
 #define CXD_WARM_LINKS	2	/* its queue neighbours (reads the line) */
 /**
- * cxd_cache_warm() - ask the CPU to fetch the state that an access to @page
- * will read, a few accesses ahead of it (replay loops): a hint only, no
- * model state changes and no result depends on it. Call it with
- * CXD_WARM_PAGE, then CXD_WARM_LINE, then CXD_WARM_LINKS, each some
- * accesses before the access (each stage reads what the last one fetched).
- * Any context, the caller's lock held; O(1).
+ * cxd_cache_warm() - fetch ahead the state an access to @page will read.
+ * @c:     cache.
+ * @page:  host page of an access a few accesses ahead (replay loops).
+ * @stage: CXD_WARM_PAGE, CXD_WARM_LINE or CXD_WARM_LINKS.
+ *
+ * A hint only: no model state changes and no result depends on it. Call
+ * it with CXD_WARM_PAGE, then CXD_WARM_LINE, then CXD_WARM_LINKS, each
+ * some accesses before the access (each stage reads what the last one
+ * fetched). Any context, the caller's lock held; O(1).
  */
 void cxd_cache_warm(const struct cxd_cache *c, uint64_t page,
 		    unsigned int stage);
-/** cxd_cache_pin() - protect resident @page from eviction (CXD_NO_PAGE: unpin). */
-void cxd_cache_pin(struct cxd_cache *c, uint64_t page);
 /**
- * cxd_cache_hold() - mark resident @page held: no policy, fill or drain
- * evicts it until cxd_cache_release(). The module holds a page from its
- * fault's access until the PTE is in place. Return: 0, or -1 if @page is
- * not resident (nothing changes).
+ * cxd_cache_hold() - protect resident @page from eviction while in flight.
+ * @c:    cache.
+ * @page: host page number.
+ *
+ * No policy, fill or drain evicts a held line until cxd_cache_release().
+ * The module holds a page from its fault's access until the PTE is in
+ * place.
+ *
+ * Return: 0, or -1 if @page is not resident (nothing changes).
  */
 int cxd_cache_hold(struct cxd_cache *c, uint64_t page);
 /**
- * cxd_cache_release() - end the hold on @page. Since a held line is never
- * evicted, success also says that the line is the one the holder filled.
+ * cxd_cache_release() - end the hold on @page (cxd_cache_hold()).
+ * @c:    cache.
+ * @page: host page number.
+ *
+ * Since a held line is never evicted, success also says that the line is
+ * the one the holder filled.
+ *
  * Return: 0 if @page was resident and held, else -1.
  */
 int cxd_cache_release(struct cxd_cache *c, uint64_t page);
-/** cxd_cache_ready_ns() - when resident @page's data is available (ns), 0 if absent. */
-uint64_t cxd_cache_ready_ns(const struct cxd_cache *c, uint64_t page);
-/** cxd_cache_set_ready() - record when resident @page's data is available (ns). */
-void cxd_cache_set_ready(struct cxd_cache *c, uint64_t page, uint64_t ns);
 /**
- * cxd_cache_use_prefetched() - first demand use of @page: clear its
- * prefetched-unused mark. Return: true if the mark was set.
+ * cxd_cache_ready_ns() - when resident @page's data is available.
+ * @c:    cache.
+ * @page: host page number.
+ *
+ * Return: absolute time in ns, 0 if @page is not resident.
  */
-bool cxd_cache_use_prefetched(struct cxd_cache *c, uint64_t page);
+uint64_t cxd_cache_ready_ns(const struct cxd_cache *c, uint64_t page);
 /**
- * cxd_cache_touch() - tell the policy that resident @page was accessed
- * (recency/reference bookkeeping; nothing for fifo and lifo). No-op if
- * @page is not resident. cxd_model_access() calls it on every hit.
+ * cxd_cache_touch() - tell the policy that resident @page was accessed.
+ * @c:    cache.
+ * @page: host page number; no-op if not resident.
+ *
+ * Recency or reference bookkeeping (nothing for fifo, lifo and random).
+ * cxd_model_access() calls it on every hit.
  */
 void cxd_cache_touch(struct cxd_cache *c, uint64_t page);
 /**
- * cxd_cache_set_policy() - switch policy keeping residency and dirty state
- * (O(nlines)). Return: 0, or -1 for an unknown policy or a pending reshape.
+ * cxd_cache_set_policy() - switch the replacement policy at once.
+ * @c:      cache, with no reshape pending.
+ * @policy: new policy.
+ *
+ * Keeps residency and dirty state; O(nlines).
+ *
+ * Return: 0, or -1 for an unknown policy or a pending reshape.
  */
 int cxd_cache_set_policy(struct cxd_cache *c, enum cxd_policy policy);
 /**
- * cxd_cache_set_policy_begin() - begin a policy switch; the work is done by
- * cxd_cache_reshape_step(). Return: 0 (also when @policy is the current
- * one: nothing begun), or -1 for an unknown policy or a pending reshape.
+ * cxd_cache_set_policy_begin() - begin a policy switch.
+ * @c:      cache, with no reshape pending.
+ * @policy: new policy.
+ *
+ * The work is done by cxd_cache_reshape_step().
+ *
+ * Return: 0 (also when @policy is the current one: nothing begun), or -1
+ * for an unknown policy or a pending reshape.
  */
 int cxd_cache_set_policy_begin(struct cxd_cache *c, enum cxd_policy policy);
 /**
- * cxd_cache_reshape_step() - do at most @budget (>= 1) O(1) steps of the
- * pending policy switch or window change. Return: true when none is
- * pending any more.
+ * cxd_cache_reshape_step() - advance a pending policy switch or window change.
+ * @c:      cache.
+ * @budget: most O(1) steps to do, >= 1.
+ *
+ * Return: true when none is pending any more.
  */
 bool cxd_cache_reshape_step(struct cxd_cache *c, uint32_t budget);
 /**
- * cxd_cache_reshaping() - true while a policy switch or window change is
- * pending; then only cxd_cache_reshape_step(), cxd_cache_release() and
+ * cxd_cache_reshaping() - is a policy switch or window change pending?
+ * @c: cache.
+ *
+ * While one is, only cxd_cache_reshape_step(), cxd_cache_release() and
  * the statistics may be used.
+ *
+ * Return: true if one is pending.
  */
 bool cxd_cache_reshaping(const struct cxd_cache *c);
 
@@ -652,7 +586,6 @@ enum cxd_prefetch_mode {
 };
 
 #define CXD_MAX_PREFETCH_DEGREE	16u
-#define CXD_PF_STREAMS		16u
 #define CXD_PF_WINDOW		64u	/* pages: largest |stride| tracked */
 /* Victims one access can produce: its own and one per prefetched page. */
 #define CXD_MAX_VICTIMS		(1u + CXD_MAX_PREFETCH_DEGREE)
@@ -662,109 +595,22 @@ const char *cxd_prefetch_name(enum cxd_prefetch_mode mode);
 /** cxd_prefetch_parse() - mode for @name (exact), or -1. */
 int cxd_prefetch_parse(const char *name);
 
-/* Private to model.c: one stride stream. */
-struct cxd_pf_stream {
-	uint64_t last;		/* last page, CXD_NO_PAGE if unused */
-	int64_t stride;		/* pages, 0 until known */
-	uint32_t conf;		/* times the stride repeated, capped at 3 */
-	uint64_t stamp;		/* last use, for replacement */
-};
-
 /*
- * Best-Offset parameters (Michaud, HPCA 2016, section 4.2 and its DPC-2
- * code): the 52 offsets 1..256 whose prime factors are 2, 3 and 5, a
- * 256-entry recent-requests table, SCORE_MAX 31, ROUND_MAX 100,
- * BAD_SCORE 1. Offsets are in 4 KiB pages here (cache lines there).
+ * Defaults of struct cxd_pf_params, with their sources:
+ * - Best-Offset (Michaud, HPCA 2016, section 4.2 and its DPC-2 code):
+ *   SCORE_MAX 31, ROUND_MAX 100, BAD_SCORE 1;
+ * - Leap (Maruf and Chowdhury, USENIX ATC 2020): a history of 32 deltas
+ *   (Hsize), Nsplit 8 (chosen), a prefetch window of at most 8 pages
+ *   (Linux's default swap readahead, the paper's baseline);
+ * - FDP (Srinath et al., HPCA 2007) thresholds in per mille: A_high 0.75,
+ *   A_low 0.40, T_lateness 0.01, T_pollution 0.005.
  */
-#define CXD_BOP_OFFSETS		52u
-#define CXD_BOP_RR		256u
 #define CXD_BOP_SCORE_MAX	31u
 #define CXD_BOP_ROUND_MAX	100u
 #define CXD_BOP_BAD_SCORE	1u
-
-/**
- * struct cxd_pf_bop - Best-Offset learning state (read-only outside model.c).
- * @rr:		recent requests, direct-mapped by page; CXD_NO_PAGE: empty.
- * @score:	score of each candidate offset in this phase.
- * @test:	index of the next offset to test.
- * @round:	rounds completed in this phase.
- * @offset:	offset in use, pages; 0: prefetching off (best score was
- *		at most CXD_BOP_BAD_SCORE). 1 until the first phase ends.
- * @phases:	learning phases completed.
- */
-struct cxd_pf_bop {
-	uint64_t rr[CXD_BOP_RR];
-	uint8_t score[CXD_BOP_OFFSETS];
-	uint32_t test;
-	uint32_t round;
-	uint32_t offset;
-	uint32_t phases;
-};
-
-/*
- * Leap parameters (Maruf and Chowdhury, USENIX ATC 2020): a history of 32
- * deltas (Hsize, the paper's); the trend search starts with the 4 most
- * recent (Hsize / Nsplit, Nsplit = 8 chosen) and doubles the window; the
- * prefetch window is at most 8 pages (Linux's default swap readahead, the
- * paper's baseline and maximum).
- */
 #define CXD_LEAP_HIST		32u
 #define CXD_LEAP_SPLIT		8u
 #define CXD_LEAP_PW_MAX		8u
-
-/**
- * struct cxd_pf_leap - Leap state (read-only outside model.c).
- * @delta:	ring of the last CXD_LEAP_HIST deltas between triggers.
- * @head:	next slot of @delta.
- * @n:		valid entries of @delta.
- * @last:	last trigger page, CXD_NO_PAGE before the first.
- * @trend:	majority delta of the last decision, 0: none found.
- * @pw:		prefetch window of the last decision, pages.
- * @hits:	prefetch hits since the last decision (Chit).
- */
-struct cxd_pf_leap {
-	int64_t delta[CXD_LEAP_HIST];
-	uint32_t head;
-	uint32_t n;
-	uint64_t last;
-	int64_t trend;
-	uint32_t pw;
-	uint32_t hits;
-};
-
-/*
- * Feedback-directed prefetching (Srinath et al., HPCA 2007): five levels
- * of (distance, degree), the paper's Table 1 read in pages; thresholds
- * A_high 0.75, A_low 0.40, T_lateness 0.01, T_pollution 0.005; a 4096-bit
- * pollution filter; an interval ends after evictions of half the cache's
- * lines (8192 of a 1 MB L2's 16384 blocks in the paper); counters decay
- * by half each interval; the level starts at 3 (middle of the road).
- */
-#define CXD_FDP_LEVELS		5u
-#define CXD_FDP_FILTER_BITS	4096u
-
-/**
- * struct cxd_pf_fdp - FDP state (read-only outside model.c).
- * @level:	aggressiveness 1 (very conservative) .. 5 (very aggressive).
- * @evictions:	evictions in this interval.
- * @issued, @useful, @late, @misses, @pollution: this interval's counts of
- *		prefetches issued, used, used late, demand misses, and demand
- *		misses to pages a prefetch evicted (pollution filter hits).
- * @d_issued, @d_useful, @d_late, @d_misses, @d_pollution: the same,
- *		decayed over past intervals (x 1/2 each interval).
- * @intervals:	intervals completed.
- * @filter:	pollution filter, one bit per hash of a page.
- */
-struct cxd_pf_fdp {
-	uint32_t level;
-	uint64_t evictions;
-	uint64_t issued, useful, late, misses, pollution;
-	uint64_t d_issued, d_useful, d_late, d_misses, d_pollution;
-	uint32_t intervals;
-	uint8_t filter[CXD_FDP_FILTER_BITS / 8];
-};
-
-/* FDP thresholds in per mille (Srinath et al.: 0.75, 0.40, 0.01, 0.005). */
 #define CXD_FDP_ACC_HIGH	750u
 #define CXD_FDP_ACC_LOW		400u
 #define CXD_FDP_LATE		10u
@@ -804,8 +650,11 @@ struct cxd_pf_params {
 /** cxd_pf_params_default() - fill @p with the papers' defaults. */
 void cxd_pf_params_default(struct cxd_pf_params *p);
 /**
- * cxd_pf_params_check() - NULL if every field of @p is in range, else a
- * one-line reason naming the field.
+ * cxd_pf_params_check() - are the learned prefetchers' parameters in range?
+ * @p: parameters.
+ *
+ * Return: NULL if every field of @p is in range, else a one-line reason
+ * naming the field.
  */
 const char *cxd_pf_params_check(const struct cxd_pf_params *p);
 
@@ -895,43 +744,6 @@ struct cxd_ftl_cfg {
 };
 
 /**
- * struct cxd_ftl - page-mapped FTL state (private to ftl.c; read-only
- * elsewhere except where noted).
- * @cfg:	configuration.
- * @units:	planes (channels * dies * planes_per_die).
- * @blocks:	blocks per plane.
- * @ppb:	pages per block.
- * @lpp:	logical pages per plane (the largest).
- * @l2p:	[npages] physical page of each host page, ~0: never written.
- * @p2l:	[units * blocks * ppb] host page of each physical page, ~0:
- *		free or invalid.
- * @valid:	[units * blocks] valid pages per block.
- * @state:	[units * blocks] 0 free, 1 open, 2 full.
- * @free_stack:	[units * blocks] each plane's free blocks (a stack).
- * @nfree:	[units] free blocks per plane.
- * @open:	[units] block being written.
- * @wp:		[units] next page of the open block.
- * @gc_end:	[2 * channels * dies] start and end of the last GC on each
- *		die (ns): die d at 2d and 2d + 1.
- */
-struct cxd_ftl {
-	struct cxd_ftl_cfg cfg;
-	uint32_t units;
-	uint32_t blocks;
-	uint32_t ppb;
-	uint32_t lpp;
-	uint32_t *l2p;
-	uint32_t *p2l;
-	uint32_t *valid;
-	uint8_t *state;
-	uint32_t *free_stack;
-	uint32_t *nfree;
-	uint32_t *open;
-	uint32_t *wp;
-	uint64_t *gc_end;
-};
-
-/**
  * struct cxd_ftl_stats - what the FTL counted since the last reset.
  * @host_writes:	pages written back by the cache (host writes).
  * @nand_writes:	pages programmed: host writes + pages GC moved.
@@ -957,9 +769,13 @@ int cxd_ftl_parse(const char *name);
 
 /* ---------------------------------------------------------- the model -- */
 
+struct cxd_model_priv;
+
 /**
  * struct cxd_model - one emulated device: cache + NAND + counters.
- * @cache, @nand, @stats:	see their types.
+ * @cache:		the DRAM cache.
+ * @nand:		the NAND timing state.
+ * @stats:		the counters.
  * @prefetch:		enum cxd_prefetch_mode; may change between calls.
  * @prefetch_degree:	pages per prefetch (1..CXD_MAX_PREFETCH_DEGREE;
  *			0 counts as 1, larger values are clamped).
@@ -971,14 +787,12 @@ int cxd_ftl_parse(const char *name);
  * @writeback:		enum cxd_writeback; may change between calls.
  * @drain_high_pct:	drain starts above this % of lines resident (1..100).
  * @drain_low_pct:	drain stops at this % (< drain_high_pct).
- * @written:		[npages bits] private: page was programmed to NAND.
- * @streams:		private: stride prefetcher state.
- * @stamp:		private: stream replacement clock.
- * @bop, @leap, @fdp:	learned prefetchers' state (see their types).
+ * @written:		[npages bits] the model's: page was programmed to NAND.
  * @pf:			learned prefetchers' parameters; may change between
  *			calls.
- * @ftl:		FTL state (ftl.cfg.mode CXD_FTL_OFF: none).
  * @ftl_stats:		FTL counters; cxd_model_reset_stats() zeroes them.
+ * @priv:		the model's own state (prefetchers, FTL), in the
+ *			state buffer (driver/model/model_internal.h).
  */
 struct cxd_model {
 	struct cxd_cache cache;
@@ -993,14 +807,9 @@ struct cxd_model {
 	uint32_t drain_high_pct;
 	uint32_t drain_low_pct;
 	uint8_t *written;
-	struct cxd_pf_stream streams[CXD_PF_STREAMS];
-	uint64_t stamp;
-	struct cxd_pf_bop bop;
-	struct cxd_pf_leap leap;
-	struct cxd_pf_fdp fdp;
 	struct cxd_pf_params pf;
-	struct cxd_ftl ftl;
 	struct cxd_ftl_stats ftl_stats;
+	struct cxd_model_priv *priv;
 };
 
 /**
@@ -1022,9 +831,11 @@ struct cxd_model_cfg {
 };
 
 /**
- * cxd_ftl_check() - can the FTL of @cfg hold the device's capacity plus
- * over-provisioning? Return: NULL if yes (or the FTL is off), else a
- * one-line reason, e.g. too few spare blocks per plane for gc_high.
+ * cxd_ftl_check() - can the FTL hold the capacity plus over-provisioning?
+ * @cfg: the model's configuration (npages, nand, ftl).
+ *
+ * Return: NULL if yes (or the FTL is off), else a one-line reason, e.g. too
+ * few spare blocks per plane for gc_high.
  */
 const char *cxd_ftl_check(const struct cxd_model_cfg *cfg);
 
@@ -1033,59 +844,74 @@ const char *cxd_ftl_check(const struct cxd_model_cfg *cfg);
 #define CXD_ACC_HOLD	0x2u
 
 /**
+ * enum cxd_miss_reason - how a miss was served.
+ * @CXD_MR_NONE:	not a miss (a hit, or a busy miss that changed nothing).
+ * @CXD_MR_READ:	a read miss: the page was read from NAND.
+ * @CXD_MR_WRITE:	a write miss: the page was read from NAND, then
+ *			written (write_alloc CXD_WA_FETCH).
+ * @CXD_MR_WRITE_ALLOC:	a write miss allocated without a NAND read
+ *			(write_alloc CXD_WA_NOFETCH).
+ * @CXD_MR_UNWRITTEN:	the NAND read was skipped: the page was never
+ *			written back (skip_unwritten).
+ * @CXD_MR_NR:		number of reasons.
+ */
+enum cxd_miss_reason {
+	CXD_MR_NONE = 0,
+	CXD_MR_READ,
+	CXD_MR_WRITE,
+	CXD_MR_WRITE_ALLOC,
+	CXD_MR_UNWRITTEN,
+	CXD_MR_NR,
+};
+
+
+/**
  * struct cxd_access - outcome of cxd_model_access().
  * @hit:		page was resident; no NAND read for it.
- * @victim:		first entry of @victims (CXD_NO_PAGE if none), kept
- *			for callers that predate prefetching: with prefetch
- *			off there is at most one victim.
- * @victim_dirty:	@victim was dirty; a write-back was scheduled.
- * @done_ns:		absolute time at which the data is available: now
- *			for an ordinary hit, the NAND completion for a miss,
- *			the prefetch's completion for a late prefetch hit.
- * @read:		where and when the demand NAND read ran (misses with
- *			a read only; otherwise start = done = now).
  * @prefetch_hit:	first demand use of a page brought in by prefetch.
  * @late:		... whose read was still in flight (done_ns > now).
  * @drain:		writeback is CXD_WB_DRAIN and occupancy is above
  *			drain_high_pct: the caller should run
  *			cxd_model_drain() soon, off the miss path.
- * @nvictims:		entries in @victims. Every one must be unmapped by
- *			the caller. The demand page's victim comes first.
- * @victims:		pages evicted by this access and its prefetches. A
- *			page prefetched by this call may appear here too (a
- *			later prefetch of the same call evicted it).
- * @nprefetched:	entries in @prefetched.
- * @prefetched:		pages the prefetcher made resident in this call; their
- *			data is available at @prefetch_done_ns[i].
- * @prefetch_done_ns:	completion of each prefetch's NAND read (ns).
  * @busy:		a miss found every line of its set held: nothing
  *			changed and nothing was counted; try again once a
  *			holder released its line.
+ * @miss:		enum cxd_miss_reason: how a miss was served
+ *			(CXD_MR_NONE for a hit or a busy miss).
+ * @nvictims:		entries in @victims. Every one must be unmapped by
+ *			the caller. The demand page's victim comes first.
+ * @nprefetched:	entries in @prefetched.
+ * @done_ns:		absolute time at which the data is available: now
+ *			for an ordinary hit, the NAND completion for a miss,
+ *			the prefetch's completion for a late prefetch hit.
+ * @read:		where and when the demand NAND read ran (misses with
+ *			a read only; otherwise start = done = now).
+ * @victims:		pages evicted by this access and its prefetches. A
+ *			page prefetched by this call may appear here too (a
+ *			later prefetch of the same call evicted it).
+ * @prefetched:		pages the prefetcher made resident in this call
+ *			(npages < 2^32); their data is available at
+ *			@prefetch_done_ns[i].
+ * @prefetch_done_ns:	completion of each prefetch's NAND read (ns).
+ *
+ * 376 bytes on x86-64: callers keep it on the stack (the fault handler).
  */
 struct cxd_access {
 	bool hit;
-	uint64_t victim;
-	bool victim_dirty;
-	uint64_t done_ns;
-	struct cxd_nand_op read;
 	bool prefetch_hit;
 	bool late;
 	bool drain;
-	uint32_t nvictims;
-	struct cxd_victim victims[CXD_MAX_VICTIMS];
-	uint32_t nprefetched;
-	uint64_t prefetched[CXD_MAX_PREFETCH_DEGREE];
-	uint64_t prefetch_done_ns[CXD_MAX_PREFETCH_DEGREE];
 	bool busy;
+	uint8_t miss;
+	uint8_t nvictims;
+	uint8_t nprefetched;
+	uint64_t done_ns;
+	struct cxd_nand_op read;
+	struct cxd_victim victims[CXD_MAX_VICTIMS];
+	uint32_t prefetched[CXD_MAX_PREFETCH_DEGREE];
+	uint64_t prefetch_done_ns[CXD_MAX_PREFETCH_DEGREE];
 };
 
-/** cxd_model_state_size() - bytes of state, fully associative. 0 if invalid. */
-size_t cxd_model_state_size(uint64_t npages, uint32_t nlines,
-			    const struct cxd_nand_cfg *nand);
-/** cxd_model_init() - set up a fully associative @m over @mem. Return: 0 or -1. */
-int cxd_model_init(struct cxd_model *m, uint64_t npages, uint32_t nlines,
-		   const struct cxd_nand_cfg *nand, enum cxd_policy policy,
-		   void *mem);
 /** cxd_model_cfg_state_size() - bytes of state for @cfg; 0 if invalid. */
 size_t cxd_model_cfg_state_size(const struct cxd_model_cfg *cfg);
 /** cxd_model_init_cfg() - set up @m for @cfg over @mem. Return: 0 or -1. */
@@ -1093,6 +919,12 @@ int cxd_model_init_cfg(struct cxd_model *m, const struct cxd_model_cfg *cfg,
 		       void *mem);
 /**
  * cxd_model_access() - one access to @page at @now_ns.
+ * @m:      model; the caller holds its lock.
+ * @page:   host page number (< npages; out of range changes nothing).
+ * @flags:  CXD_ACC_WRITE, CXD_ACC_HOLD (hold the demand line), or 0.
+ * @now_ns: arrival time, absolute ns.
+ * @res:    the outcome (required).
+ *
  * Hit: counts a hit, tells the policy; a write marks the line dirty; a first
  * use of a prefetched page waits for its read if still in flight. Miss: the
  * page is inserted, evicting within its set if needed (a dirty victim is
@@ -1101,16 +933,20 @@ int cxd_model_init_cfg(struct cxd_model *m, const struct cxd_model_cfg *cfg,
  * the access is a write. Then the prefetcher may insert more pages, each
  * read at @now_ns after the demand read, each possibly evicting one more.
  * Held lines are never victims; a miss whose set has only held lines sets
- * @res->busy and changes nothing.
- * @flags: CXD_ACC_WRITE, CXD_ACC_HOLD (hold the demand line), or 0.
+ * @res->busy and changes nothing. O(1) (bounded sweeps, see CXD_SWEEP_MAX).
  */
 void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 		      uint64_t now_ns, struct cxd_access *res);
 /**
- * cxd_model_drain() - background write-back drain: while more than
- * drain_low_pct of the lines are resident, evict lines chosen by the policy
- * (dirty ones written back to NAND at @now_ns), at most @max of them.
- * @out:	[@max] the victims; the caller unmaps them.
+ * cxd_model_drain() - background write-back drain.
+ * @m:      model; the caller holds its lock.
+ * @now_ns: when the drain runs (absolute ns).
+ * @out:    [@max] the victims; the caller unmaps them.
+ * @max:    most lines to evict in this call.
+ *
+ * While more than drain_low_pct of the lines are resident, evicts lines
+ * chosen by the policy (dirty ones written back to NAND at @now_ns).
+ *
  * Return: the number of victims (< @max when the low mark was reached).
  */
 uint32_t cxd_model_drain(struct cxd_model *m, uint64_t now_ns,
@@ -1131,9 +967,12 @@ void cxd_model_reset_stats(struct cxd_model *m);
 void cxd_model_late_writeback(struct cxd_model *m, uint64_t page,
 			      uint64_t now_ns);
 /**
- * cxd_model_ftl_fill() - precondition the FTL: map every host page once,
- * in page order, as if each had been written back (no time passes, no
- * counter changes; GC runs as needed). No-op without an FTL. O(npages).
+ * cxd_model_ftl_fill() - precondition the FTL: map every host page once.
+ * @m: model.
+ *
+ * Pages are mapped in page order, as if each had been written back (no
+ * time passes, no counter changes; GC runs as needed). No-op without an
+ * FTL. O(npages).
  */
 void cxd_model_ftl_fill(struct cxd_model *m);
 /** cxd_model_set_seed() - reseed the random policy (same seed, same run). */

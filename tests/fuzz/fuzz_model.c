@@ -43,6 +43,8 @@
 #include <string.h>
 
 #include <cxdvirt/model.h>
+#include "cache_internal.h"
+#include "model_internal.h"
 
 struct input {
 	const uint8_t *p;
@@ -131,7 +133,7 @@ static void check_queues(const struct cxd_cache *c)
 
 static void check_ftl(const struct cxd_model *m)
 {
-	const struct cxd_ftl *t = &m->ftl;
+	const struct cxd_ftl *t = &m->priv->ftl;
 	uint64_t nblk, b, i, n, mapped = 0, valid = 0, u, nfree;
 
 	if (t->cfg.mode == CXD_FTL_OFF)
@@ -170,7 +172,7 @@ static void check_ftl(const struct cxd_model *m)
 
 static void check_learned(const struct cxd_model *m)
 {
-	uint32_t o = m->bop.offset, r = o;
+	uint32_t o = m->priv->bop.offset, r = o;
 
 	while (r && r % 2 == 0)
 		r /= 2;
@@ -179,11 +181,11 @@ static void check_learned(const struct cxd_model *m)
 	while (r && r % 5 == 0)
 		r /= 5;
 	CHECK(o <= 256 && (o == 0 || r == 1), "bop offset %u", o);
-	CHECK(m->bop.test < CXD_BOP_OFFSETS, "bop test %u", m->bop.test);
-	CHECK(m->leap.pw <= CXD_MAX_PREFETCH_DEGREE && m->leap.n <= CXD_LEAP_HIST,
-	      "leap pw %u n %u", m->leap.pw, m->leap.n);
-	CHECK(m->fdp.level >= 1 && m->fdp.level <= CXD_FDP_LEVELS,
-	      "fdp level %u", m->fdp.level);
+	CHECK(m->priv->bop.test < CXD_BOP_OFFSETS, "bop test %u", m->priv->bop.test);
+	CHECK(m->priv->leap.pw <= CXD_MAX_PREFETCH_DEGREE && m->priv->leap.n <= CXD_LEAP_HIST,
+	      "leap pw %u n %u", m->priv->leap.pw, m->priv->leap.n);
+	CHECK(m->priv->fdp.level >= 1 && m->priv->fdp.level <= CXD_FDP_LEVELS,
+	      "fdp level %u", m->priv->fdp.level);
 }
 
 static bool prefetched(const struct cxd_access *acc, uint64_t page)

@@ -39,7 +39,7 @@ static uint64_t insert_steps(struct bfix *f, uint64_t page, uint64_t *steps)
 {
 	uint64_t v0 = f->c.visits, v;
 
-	v = cxd_cache_insert(&f->c, page, NULL);
+	v = cache_insert(&f->c, page, NULL);
 	*steps = f->c.visits - v0;
 	return v;
 }
@@ -51,7 +51,7 @@ static void fill_touch(struct bfix *f, uint32_t n, unsigned int touches)
 	unsigned int t;
 
 	for (p = 0; p < n; p++)
-		assert_int_equal(cxd_cache_insert(&f->c, p, NULL), CXD_NO_PAGE);
+		assert_int_equal(cache_insert(&f->c, p, NULL), CXD_NO_PAGE);
 	for (t = 0; t < touches; t++)
 		for (p = 0; p < n; p++)
 			cxd_cache_touch(&f->c, p);
@@ -163,7 +163,7 @@ static struct bfix *busy_cache(enum cxd_policy p, uint32_t nlines,
 			if (q % 3 == 0)
 				cxd_cache_set_dirty(&f->c, page);
 		} else {
-			cxd_cache_insert(&f->c, page, NULL);
+			cache_insert(&f->c, page, NULL);
 		}
 		if (q % 5 == 0)
 			cxd_cache_touch(&f->c, (q * 7) % (8ull * nlines));

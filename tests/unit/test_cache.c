@@ -15,8 +15,8 @@ static struct cache_fix *cache_new(uint64_t npages, uint32_t nlines)
 	struct cache_fix *f = calloc(1, sizeof(*f));
 
 	assert_non_null(f);
-	f->mem = junk_alloc(cxd_cache_state_size(npages, nlines));
-	assert_int_equal(cxd_cache_init(&f->c, npages, nlines,
+	f->mem = junk_alloc(cxd_cache_state_size_ways(npages, nlines, 0));
+	assert_int_equal(cxd_cache_init_ways(&f->c, npages, nlines, 0,
 					CXD_POLICY_FIFO, f->mem), 0);
 	return f;
 }
@@ -38,7 +38,7 @@ static void access_page(struct cache_fix *f, uint64_t page, bool write)
 		cxd_cache_touch(&f->c, page);
 	} else {
 		f->misses++;
-		v = cxd_cache_insert(&f->c, page, &vd);
+		v = cache_insert(&f->c, page, &vd);
 		if (v != CXD_NO_PAGE) {
 			f->evictions++;
 			f->dirty_evictions += vd;
@@ -53,32 +53,32 @@ static void access_page(struct cache_fix *f, uint64_t page, bool write)
 static void test_state_size(void **state)
 {
 	(void)state;
-	assert_int_equal(cxd_cache_state_size(10, 0), 0);
-	assert_int_equal(cxd_cache_state_size(0, 0), 0);
-	assert_int_equal(cxd_cache_state_size(0, 1), 0);
-	assert_int_equal(cxd_cache_state_size(10, 11), 0);
-	assert_int_equal(cxd_cache_state_size(1ull << 32, 1), 0);
-	assert_int_equal(cxd_cache_state_size(~0ull, 1), 0);
+	assert_int_equal(cxd_cache_state_size_ways(10, 0, 0), 0);
+	assert_int_equal(cxd_cache_state_size_ways(0, 0, 0), 0);
+	assert_int_equal(cxd_cache_state_size_ways(0, 1, 0), 0);
+	assert_int_equal(cxd_cache_state_size_ways(10, 11, 0), 0);
+	assert_int_equal(cxd_cache_state_size_ways(1ull << 32, 1, 0), 0);
+	assert_int_equal(cxd_cache_state_size_ways(~0ull, 1, 0), 0);
 	/*
 	 * lop 40 + lines 3 * 24 (struct cxd_line) + ghost 16 + one set 44,
 	 * padded to 48
 	 */
-	assert_int_equal(cxd_cache_state_size(10, 3), 176);
+	assert_int_equal(cxd_cache_state_size_ways(10, 3, 0), 176);
 	/* lop 16 + 72 + 16 + 48 */
-	assert_int_equal(cxd_cache_state_size(3, 3), 152);
-	assert_int_equal(cxd_cache_state_size(1, 1), 8 + 24 + 8 + 48);
-	assert_int_equal(cxd_cache_state_size((1ull << 32) - 1, 1),
+	assert_int_equal(cxd_cache_state_size_ways(3, 3, 0), 152);
+	assert_int_equal(cxd_cache_state_size_ways(1, 1, 0), 8 + 24 + 8 + 48);
+	assert_int_equal(cxd_cache_state_size_ways((1ull << 32) - 1, 1, 0),
 			 (((1ull << 32) - 1) * 4 + 4) + 24 + 8 + 48);
-	assert_int_equal(cxd_cache_state_size(16384, 2048),
+	assert_int_equal(cxd_cache_state_size_ways(16384, 2048, 0),
 			 16384 * 4 + 2048 * (24 + 4) + 48);
 	/* set-associative: one 44-byte set per @ways lines */
 	assert_int_equal(cxd_cache_state_size_ways(16384, 2048, 4),
 			 16384 * 4 + 2048 * (24 + 4) + 512 * 44);
 	assert_int_equal(cxd_cache_state_size_ways(16384, 2048, 2048),
-			 cxd_cache_state_size(16384, 2048));
+			 cxd_cache_state_size_ways(16384, 2048, 0));
 	assert_int_equal(cxd_cache_state_size_ways(16384, 2048, 3), 0);
 	assert_int_equal(cxd_cache_state_size_ways(16384, 2048, 4096), 0);
-	assert_int_equal(cxd_cache_state_size((1ull << 32) - 1, 1u << 31), 0);
+	assert_int_equal(cxd_cache_state_size_ways((1ull << 32) - 1, 1u << 31, 0), 0);
 }
 
 static void test_init_errors(void **state)
@@ -87,12 +87,12 @@ static void test_init_errors(void **state)
 	uint64_t mem[32];
 
 	(void)state;
-	assert_int_equal(cxd_cache_init(&c, 10, 0, CXD_POLICY_FIFO, mem), -1);
-	assert_int_equal(cxd_cache_init(&c, 10, 11, CXD_POLICY_FIFO, mem), -1);
-	assert_int_equal(cxd_cache_init(&c, 10, 3, CXD_POLICY_NR, mem), -1);
-	assert_int_equal(cxd_cache_init(&c, 10, 3, (enum cxd_policy)-1, mem),
+	assert_int_equal(cxd_cache_init_ways(&c, 10, 0, 0, CXD_POLICY_FIFO, mem), -1);
+	assert_int_equal(cxd_cache_init_ways(&c, 10, 11, 0, CXD_POLICY_FIFO, mem), -1);
+	assert_int_equal(cxd_cache_init_ways(&c, 10, 3, 0, CXD_POLICY_NR, mem), -1);
+	assert_int_equal(cxd_cache_init_ways(&c, 10, 3, 0, (enum cxd_policy)-1, mem),
 			 -1);
-	assert_int_equal(cxd_cache_init(&c, 10, 3, CXD_POLICY_FIFO, mem), 0);
+	assert_int_equal(cxd_cache_init_ways(&c, 10, 3, 0, CXD_POLICY_FIFO, mem), 0);
 	assert_int_equal(c.npages, 10);
 	assert_int_equal(c.nlines, 3);
 	assert_int_equal(c.used, 0);
@@ -181,25 +181,25 @@ static void test_fifo_victim_order(void **state)
 	bool vd;
 
 	(void)state;
-	assert_int_equal(cxd_cache_insert(&f->c, 10, &vd), CXD_NO_PAGE);
-	assert_int_equal(cxd_cache_insert(&f->c, 11, &vd), CXD_NO_PAGE);
-	assert_int_equal(cxd_cache_insert(&f->c, 12, &vd), CXD_NO_PAGE);
+	assert_int_equal(cache_insert(&f->c, 10, &vd), CXD_NO_PAGE);
+	assert_int_equal(cache_insert(&f->c, 11, &vd), CXD_NO_PAGE);
+	assert_int_equal(cache_insert(&f->c, 12, &vd), CXD_NO_PAGE);
 	assert_false(vd);
 	assert_int_equal(f->c.used, 3);
-	assert_int_equal(cxd_cache_insert(&f->c, 13, &vd), 10);
+	assert_int_equal(cache_insert(&f->c, 13, &vd), 10);
 	assert_false(cxd_cache_resident(&f->c, 10));
 	assert_true(cxd_cache_resident(&f->c, 13));
-	assert_int_equal(cxd_cache_insert(&f->c, 14, &vd), 11);
+	assert_int_equal(cache_insert(&f->c, 14, &vd), 11);
 	/* FIFO ignores hits: 12 is still the oldest */
 	cxd_cache_touch(&f->c, 12);
 	cxd_cache_touch(&f->c, 99);	/* absent: no-op */
-	assert_int_equal(cxd_cache_insert(&f->c, 15, &vd), 12);
-	assert_int_equal(cxd_cache_insert(&f->c, 16, NULL), 13);
+	assert_int_equal(cache_insert(&f->c, 15, &vd), 12);
+	assert_int_equal(cache_insert(&f->c, 16, NULL), 13);
 	/* a re-inserted page goes to the back */
-	assert_int_equal(cxd_cache_insert(&f->c, 10, &vd), 14);
-	assert_int_equal(cxd_cache_insert(&f->c, 17, &vd), 15);
-	assert_int_equal(cxd_cache_insert(&f->c, 18, &vd), 16);
-	assert_int_equal(cxd_cache_insert(&f->c, 19, &vd), 10);
+	assert_int_equal(cache_insert(&f->c, 10, &vd), 14);
+	assert_int_equal(cache_insert(&f->c, 17, &vd), 15);
+	assert_int_equal(cache_insert(&f->c, 18, &vd), 16);
+	assert_int_equal(cache_insert(&f->c, 19, &vd), 10);
 	assert_int_equal(f->c.used, 3);
 	cache_free(f);
 }
@@ -210,17 +210,17 @@ static void test_insert_noop_cases(void **state)
 	bool vd = true;
 
 	(void)state;
-	assert_int_equal(cxd_cache_insert(&f->c, 1, &vd), CXD_NO_PAGE);
+	assert_int_equal(cache_insert(&f->c, 1, &vd), CXD_NO_PAGE);
 	assert_false(vd);
 	cxd_cache_set_dirty(&f->c, 1);
 	/* already resident: nothing changes, dirty bit kept */
 	vd = true;
-	assert_int_equal(cxd_cache_insert(&f->c, 1, &vd), CXD_NO_PAGE);
+	assert_int_equal(cache_insert(&f->c, 1, &vd), CXD_NO_PAGE);
 	assert_false(vd);
 	assert_int_equal(f->c.used, 1);
 	assert_true(cxd_cache_dirty(&f->c, 1));
 	/* out of range */
-	assert_int_equal(cxd_cache_insert(&f->c, 10, &vd), CXD_NO_PAGE);
+	assert_int_equal(cache_insert(&f->c, 10, &vd), CXD_NO_PAGE);
 	assert_false(cxd_cache_resident(&f->c, 10));
 	assert_int_equal(f->c.used, 1);
 	cache_free(f);
@@ -238,25 +238,25 @@ static void test_dirty_tracking(void **state)
 	assert_false(cxd_cache_resident(&f->c, 5));
 	assert_int_equal(f->c.used, 0);
 
-	cxd_cache_insert(&f->c, 5, &vd);
+	cache_insert(&f->c, 5, &vd);
 	assert_false(cxd_cache_dirty(&f->c, 5));	/* inserted clean */
 	assert_int_equal(cxd_cache_set_dirty(&f->c, 5), 0);
 	assert_true(cxd_cache_dirty(&f->c, 5));
 	assert_int_equal(cxd_cache_set_dirty(&f->c, 5), 0);	/* idempotent */
-	cxd_cache_insert(&f->c, 6, &vd);
+	cache_insert(&f->c, 6, &vd);
 	assert_false(cxd_cache_dirty(&f->c, 6));
 
 	vd = false;
-	assert_int_equal(cxd_cache_insert(&f->c, 7, &vd), 5);
+	assert_int_equal(cache_insert(&f->c, 7, &vd), 5);
 	assert_true(vd);
 	assert_false(cxd_cache_dirty(&f->c, 5));
 	/* the recycled line is clean */
 	assert_false(cxd_cache_dirty(&f->c, 7));
 	vd = true;
-	assert_int_equal(cxd_cache_insert(&f->c, 8, &vd), 6);
+	assert_int_equal(cache_insert(&f->c, 8, &vd), 6);
 	assert_false(vd);
 	/* 5 comes back clean */
-	assert_int_equal(cxd_cache_insert(&f->c, 5, &vd), 7);
+	assert_int_equal(cache_insert(&f->c, 5, &vd), 7);
 	assert_false(vd);
 	assert_false(cxd_cache_dirty(&f->c, 5));
 	cache_free(f);
@@ -297,8 +297,8 @@ static void test_set_policy(void **state)
 	bool vd;
 
 	(void)state;
-	cxd_cache_insert(&f->c, 1, &vd);
-	cxd_cache_insert(&f->c, 2, &vd);
+	cache_insert(&f->c, 1, &vd);
+	cache_insert(&f->c, 2, &vd);
 	cxd_cache_set_dirty(&f->c, 2);
 	assert_int_equal(cxd_cache_set_policy(&f->c, CXD_POLICY_NR), -1);
 	assert_int_equal(cxd_cache_set_policy(&f->c, (enum cxd_policy)-1), -1);
@@ -307,9 +307,9 @@ static void test_set_policy(void **state)
 	assert_true(cxd_cache_resident(&f->c, 1));
 	assert_true(cxd_cache_dirty(&f->c, 2));
 	assert_int_equal(f->c.used, 2);
-	cxd_cache_insert(&f->c, 3, &vd);
-	assert_int_equal(cxd_cache_insert(&f->c, 4, &vd), 1);
-	assert_int_equal(cxd_cache_insert(&f->c, 5, &vd), 2);
+	cache_insert(&f->c, 3, &vd);
+	assert_int_equal(cache_insert(&f->c, 4, &vd), 1);
+	assert_int_equal(cache_insert(&f->c, 5, &vd), 2);
 	assert_true(vd);
 	cache_free(f);
 }

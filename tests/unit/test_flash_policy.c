@@ -33,7 +33,7 @@ static void fp_free(struct fp_fix *f)
 static uint64_t ins(struct fp_fix *f, uint64_t page)
 {
 	assert_false(cxd_cache_resident(&f->c, page));
-	return cxd_cache_insert(&f->c, page, NULL);
+	return cache_insert(&f->c, page, NULL);
 }
 
 /* Every queue of every set links exactly the set's resident lines. */
@@ -133,8 +133,8 @@ static void test_cflru_window0_is_lru(void **state)
 			cxd_cache_touch(&a->c, p);
 			cxd_cache_touch(&b->c, p);
 		} else {
-			va = cxd_cache_insert(&a->c, p, NULL);
-			vb = cxd_cache_insert(&b->c, p, NULL);
+			va = cache_insert(&a->c, p, NULL);
+			vb = cache_insert(&b->c, p, NULL);
 			assert_int_equal(va, vb);
 		}
 		if (i % 3 == 0) {
@@ -205,7 +205,7 @@ static void test_2q_scan_resistance(void **state)
 				hits[k]++;
 				cxd_cache_touch(&f->c, p);
 			} else {
-				cxd_cache_insert(&f->c, p, NULL);
+				cache_insert(&f->c, p, NULL);
 			}
 			for (j = 0; j < 3; j++)
 				ins(f, scan++);
@@ -275,7 +275,7 @@ static void test_sets_and_switch(void **state)
 			if (cxd_cache_resident(&f->c, p)) {
 				cxd_cache_touch(&f->c, p);
 			} else {
-				v = cxd_cache_insert(&f->c, p, NULL);
+				v = cache_insert(&f->c, p, NULL);
 				if (v != CXD_NO_PAGE)
 					assert_int_equal(v % 8, p % 8);
 			}

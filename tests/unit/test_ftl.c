@@ -66,7 +66,7 @@ static uint64_t rnd(struct ftl_fix *f)
 /* Every mapped page maps back; per-block valid counts match. */
 static void check_maps(const struct ftl_fix *f)
 {
-	const struct cxd_ftl *t = &f->m.ftl;
+	const struct cxd_ftl *t = &f->m.priv->ftl;
 	uint64_t nblk = (uint64_t)t->units * t->blocks, b, i, n, mapped = 0;
 	uint64_t valid = 0, u, nfree;
 
@@ -118,9 +118,9 @@ static void test_capacity_edges(void **state)
 	assert_int_equal(cfg.ftl.gc_high, 3);
 	assert_null(cxd_ftl_check(&cfg));
 	f = ftl_new(&cfg);
-	assert_int_equal(f->m.ftl.blocks, 68);
-	assert_int_equal(f->m.ftl.lpp, 4096);
-	assert_int_equal(f->m.ftl.nfree[0], 67);
+	assert_int_equal(f->m.priv->ftl.blocks, 68);
+	assert_int_equal(f->m.priv->ftl.lpp, 4096);
+	assert_int_equal(f->m.priv->ftl.nfree[0], 67);
 	ftl_free(f);
 
 	cfg.ftl.op_pct = 4;
@@ -151,7 +151,7 @@ static void test_capacity_edges(void **state)
 	cfg.ftl.op_pct = 0;
 	cfg.ftl.gc_low = cfg.ftl.gc_high = 0;
 	assert_int_equal(cxd_model_cfg_state_size(&cfg),
-			 cxd_model_state_size(4096, 1, &cfg.nand));
+			 fa_state_size(4096, 1, &cfg.nand));
 	/*
 	 * Rounding up at both steps: 1001 pages, op 10% need 1101.1, so
 	 * 1102 physical pages, ceil(1102 / 3) = 368 blocks (1101 would fit
@@ -159,15 +159,15 @@ static void test_capacity_edges(void **state)
 	 */
 	cfg = ftl_cfg(1, 1, 1001, 3, 10);
 	f = ftl_new(&cfg);
-	assert_int_equal(f->m.ftl.lpp, 1001);
-	assert_int_equal(f->m.ftl.blocks, 368);
+	assert_int_equal(f->m.priv->ftl.lpp, 1001);
+	assert_int_equal(f->m.priv->ftl.blocks, 368);
 	ftl_free(f);
 	/* logical pages per plane: 4096 pages over 8 x 4 dies = 128 */
 	cfg = ftl_cfg(8, 4, 4096, 16, 70);
 	f = ftl_new(&cfg);
-	assert_int_equal(f->m.ftl.units, 32);
-	assert_int_equal(f->m.ftl.lpp, 128);
-	assert_int_equal(f->m.ftl.blocks, 14);	/* ceil(218 / 16) */
+	assert_int_equal(f->m.priv->ftl.units, 32);
+	assert_int_equal(f->m.priv->ftl.lpp, 128);
+	assert_int_equal(f->m.priv->ftl.blocks, 14);	/* ceil(218 / 16) */
 	ftl_free(f);
 }
 
@@ -239,7 +239,7 @@ static void waf_case(uint32_t op, uint32_t ppb)
 	cxd_model_reset_stats(&f->m);
 	write_random(f, 20 * 16384);
 	check_maps(f);
-	alpha = (double)f->m.ftl.blocks * ppb / 16384.0;
+	alpha = (double)f->m.priv->ftl.blocks * ppb / 16384.0;
 	model = alpha / (alpha + lambert_w0(-alpha * exp(-alpha)));
 	waf = (double)f->m.ftl_stats.nand_writes / f->m.ftl_stats.host_writes;
 	print_message("op %u%%, %u pages/block: alpha %.4f, WAF %.3f, model %.3f\n",
@@ -352,20 +352,20 @@ static void test_gc_trigger_and_stall(void **state)
 	(void)state;
 	f = ftl_new(&cfg);
 	cxd_model_ftl_fill(&f->m);
-	assert_int_equal(f->m.ftl.nfree[0], 4);
+	assert_int_equal(f->m.priv->ftl.nfree[0], 4);
 	for (i = 0; i <= 128; i++) {
 		cxd_model_access(&f->m, i % 2, CXD_ACC_WRITE, f->now, &r);
 		f->now = r.done_ns;
 		assert_int_equal(f->m.stats.writebacks, i);
 		assert_int_equal(f->m.ftl_stats.gc_runs, 0);
-		assert_int_equal(f->m.ftl.nfree[0], i == 0 ? 4 : i <= 64 ? 3 : 2);
+		assert_int_equal(f->m.priv->ftl.nfree[0], i == 0 ? 4 : i <= 64 ? 3 : 2);
 	}
 	t = f->now + 10 * bers;
 	cxd_model_access(&f->m, 2, 0, t, &r);
 	assert_int_equal(f->m.stats.writebacks, 129);
 	assert_int_equal(f->m.ftl_stats.gc_runs, 2);
 	assert_int_equal(f->m.ftl_stats.gc_moved, 1);
-	assert_int_equal(f->m.ftl.nfree[0], 3);
+	assert_int_equal(f->m.priv->ftl.nfree[0], 3);
 	assert_int_equal(r.read.start_ns,
 			 t + XFER_4K + T_PROG + bers + last_gc);
 	assert_int_equal(f->m.ftl_stats.gc_stalls, 1);

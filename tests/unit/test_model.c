@@ -16,8 +16,8 @@ static struct model_fix *model_new(uint64_t npages, uint32_t nlines,
 
 	assert_non_null(f);
 	memset(&f->m, 0x5a, sizeof(f->m));
-	f->mem = junk_alloc(cxd_model_state_size(npages, nlines, cfg));
-	assert_int_equal(cxd_model_init(&f->m, npages, nlines, cfg,
+	f->mem = junk_alloc(fa_state_size(npages, nlines, cfg));
+	assert_int_equal(fa_init(&f->m, npages, nlines, cfg,
 					CXD_POLICY_FIFO, f->mem), 0);
 	return f;
 }
@@ -33,16 +33,20 @@ static void test_state_size(void **state)
 	struct cxd_nand_cfg c = default_cfg();
 
 	(void)state;
-	/* cache + NAND + written bitmap (10 bits, padded to 8 bytes) */
-	assert_int_equal(cxd_model_state_size(10, 3, &c),
-			 cxd_cache_state_size(10, 3) + cxd_nand_state_size(&c) +
-			 8);
-	assert_int_equal(cxd_model_state_size(10, 3, &c), 176 + 72 * 8 + 8);
-	assert_int_equal(cxd_model_state_size(10, 0, &c), 0);
-	assert_int_equal(cxd_model_state_size(10, 11, &c), 0);
-	assert_int_equal(cxd_model_state_size(10, 3, NULL), 0);
+	/*
+	 * cache + NAND + written bitmap (10 bits, padded to 8 bytes) + the
+	 * model's private state
+	 */
+	assert_int_equal(fa_state_size(10, 3, &c),
+			 cxd_cache_state_size_ways(10, 3, 0) +
+			 cxd_nand_state_size(&c) + 8 + PRIV_BYTES);
+	assert_int_equal(fa_state_size(10, 3, &c),
+			 176 + 72 * 8 + 8 + PRIV_BYTES);
+	assert_int_equal(fa_state_size(10, 0, &c), 0);
+	assert_int_equal(fa_state_size(10, 11, &c), 0);
+	assert_int_equal(fa_state_size(10, 3, NULL), 0);
 	c.channels = 0;
-	assert_int_equal(cxd_model_state_size(10, 3, &c), 0);
+	assert_int_equal(fa_state_size(10, 3, &c), 0);
 }
 
 static void test_init(void **state)
@@ -54,13 +58,13 @@ static void test_init(void **state)
 	unsigned int i;
 
 	(void)state;
-	assert_int_equal(cxd_model_init(&m, 10, 0, &c, CXD_POLICY_FIFO, mem),
+	assert_int_equal(fa_init(&m, 10, 0, &c, CXD_POLICY_FIFO, mem),
 			 -1);
-	assert_int_equal(cxd_model_init(&m, 10, 3, &c, CXD_POLICY_NR, mem), -1);
-	assert_int_equal(cxd_model_init(&m, 10, 3, NULL, CXD_POLICY_FIFO, mem),
+	assert_int_equal(fa_init(&m, 10, 3, &c, CXD_POLICY_NR, mem), -1);
+	assert_int_equal(fa_init(&m, 10, 3, NULL, CXD_POLICY_FIFO, mem),
 			 -1);
 	c.nand_page_size = 3000;
-	assert_int_equal(cxd_model_init(&m, 10, 3, &c, CXD_POLICY_FIFO, mem),
+	assert_int_equal(fa_init(&m, 10, 3, &c, CXD_POLICY_FIFO, mem),
 			 -1);
 
 	c = default_cfg();
@@ -82,9 +86,9 @@ static void test_init(void **state)
 	assert_int_equal((uintptr_t)f->m.cache.sets % 8, 0);
 	assert_int_equal((uintptr_t)f->m.nand.die_free % 8, 0);
 	assert_true((char *)(f->m.nand.die_busy + 32) <=
-		    (char *)f->mem + cxd_model_state_size(16384, 2048, &c));
+		    (char *)f->mem + fa_state_size(16384, 2048, &c));
 	assert_true((char *)f->m.nand.die_free >=
-		    (char *)f->mem + cxd_cache_state_size(16384, 2048));
+		    (char *)f->mem + cxd_cache_state_size_ways(16384, 2048, 0));
 	model_free(f);
 }
 
@@ -97,8 +101,8 @@ static void test_miss_then_hit(void **state)
 	(void)state;
 	cxd_model_access(&f->m, 9, 0, 1000, &r);
 	assert_false(r.hit);
-	assert_int_equal(r.victim, CXD_NO_PAGE);
-	assert_false(r.victim_dirty);
+	assert_int_equal(acc_victim(&r), CXD_NO_PAGE);
+	assert_false(acc_victim_dirty(&r));
 	assert_int_equal(r.done_ns, 1000 + T_R + XFER_4K);
 	assert_int_equal(r.read.channel, 1);
 	assert_int_equal(r.read.die, 1);
@@ -111,7 +115,7 @@ static void test_miss_then_hit(void **state)
 	cxd_model_access(&f->m, 9, 0, 2000, &r);
 	assert_true(r.hit);
 	assert_int_equal(r.done_ns, 2000);
-	assert_int_equal(r.victim, CXD_NO_PAGE);
+	assert_int_equal(acc_victim(&r), CXD_NO_PAGE);
 	assert_int_equal(f->m.stats.hits, 1);
 	assert_int_equal(f->m.stats.misses, 1);
 	assert_int_equal(f->m.stats.model_miss_ns, T_R + XFER_4K);
@@ -151,8 +155,8 @@ static void test_dirty_eviction(void **state)
 	 */
 	cxd_model_access(&f->m, 32, 0, t, &r);
 	assert_false(r.hit);
-	assert_int_equal(r.victim, 0);
-	assert_true(r.victim_dirty);
+	assert_int_equal(acc_victim(&r), 0);
+	assert_true(acc_victim_dirty(&r));
 	assert_int_equal(r.read.channel, 0);
 	assert_int_equal(r.read.die, 0);
 	assert_int_equal(r.read.start_ns, t + XFER_4K + T_PROG);
@@ -169,8 +173,8 @@ static void test_dirty_eviction(void **state)
 
 	/* clean victim: no write-back; page 1 is on channel 1 */
 	cxd_model_access(&f->m, 1, 0, 2 * t, &r);
-	assert_int_equal(r.victim, 32);
-	assert_false(r.victim_dirty);
+	assert_int_equal(acc_victim(&r), 32);
+	assert_false(acc_victim_dirty(&r));
 	assert_int_equal(r.done_ns, 2 * t + T_R + XFER_4K);
 	assert_int_equal(f->m.stats.evictions, 2);
 	assert_int_equal(f->m.stats.dirty_evictions, 1);
@@ -180,8 +184,8 @@ static void test_dirty_eviction(void **state)
 	cxd_model_access(&f->m, 1, CXD_ACC_WRITE, 3 * t, &r);
 	assert_true(r.hit);
 	cxd_model_access(&f->m, 2, 0, 4 * t, &r);
-	assert_int_equal(r.victim, 1);
-	assert_true(r.victim_dirty);
+	assert_int_equal(acc_victim(&r), 1);
+	assert_true(acc_victim_dirty(&r));
 	assert_int_equal(r.done_ns, 4 * t + T_R + XFER_4K);
 	assert_int_equal(f->m.nand.die_busy[1 * 4], T_R + T_PROG);
 	assert_int_equal(f->m.stats.writebacks, 2);
@@ -229,7 +233,7 @@ static void test_out_of_range(void **state)
 	(void)state;
 	cxd_model_access(&f->m, 64, CXD_ACC_WRITE, 500, &r);
 	assert_false(r.hit);
-	assert_int_equal(r.victim, CXD_NO_PAGE);
+	assert_int_equal(acc_victim(&r), CXD_NO_PAGE);
 	assert_int_equal(r.done_ns, 500);
 	assert_int_equal(f->m.stats.misses, 0);
 	assert_int_equal(f->m.stats.hits, 0);
@@ -281,7 +285,7 @@ static void test_init_cfg(void **state)
 	(void)state;
 	assert_int_equal(cxd_model_cfg_state_size(&cfg),
 			 cxd_cache_state_size_ways(1024, 64, 4) +
-			 cxd_nand_state_size(&cfg.nand) + 128);
+			 cxd_nand_state_size(&cfg.nand) + 128 + PRIV_BYTES);
 	assert_int_equal(cxd_model_cfg_state_size(NULL), 0);
 	f = model_new_cfg(&cfg);
 	assert_int_equal(f->m.cache.nsets, 16);
@@ -327,6 +331,40 @@ static void test_write_alloc(void **state)
 	model_free(f);
 }
 
+/* The access says how each miss was served; hits and busy misses: none. */
+static void test_miss_reason(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct model_fix *f = model_new(1024, 16, &c);
+	struct cxd_access r;
+
+	(void)state;
+	cxd_model_access(&f->m, 1, 0, 0, &r);
+	assert_int_equal(r.miss, CXD_MR_READ);
+	cxd_model_access(&f->m, 2, CXD_ACC_WRITE, 0, &r);
+	assert_int_equal(r.miss, CXD_MR_WRITE);
+	cxd_model_access(&f->m, 2, 0, 0, &r);
+	assert_true(r.hit);
+	assert_int_equal(r.miss, CXD_MR_NONE);
+	f->m.write_alloc = CXD_WA_NOFETCH;
+	cxd_model_access(&f->m, 3, CXD_ACC_WRITE, 0, &r);
+	assert_int_equal(r.miss, CXD_MR_WRITE_ALLOC);
+	/* nofetch leaves reads alone */
+	cxd_model_access(&f->m, 4, 0, 0, &r);
+	assert_int_equal(r.miss, CXD_MR_READ);
+	f->m.write_alloc = CXD_WA_FETCH;
+	f->m.skip_unwritten = true;
+	cxd_model_access(&f->m, 5, 0, 0, &r);
+	assert_int_equal(r.miss, CXD_MR_UNWRITTEN);
+	assert_int_equal(r.done_ns, 0);
+	cxd_model_access(&f->m, 6, CXD_ACC_WRITE, 0, &r);
+	assert_int_equal(r.miss, CXD_MR_UNWRITTEN);
+	/* out of range: no miss */
+	cxd_model_access(&f->m, 1024, 0, 0, &r);
+	assert_int_equal(r.miss, CXD_MR_NONE);
+	model_free(f);
+}
+
 /* skip_unwritten: pages never written back cost no tR. */
 static void test_skip_unwritten(void **state)
 {
@@ -342,8 +380,8 @@ static void test_skip_unwritten(void **state)
 	assert_int_equal(f->m.stats.unwritten_skips, 1);
 	/* evicting dirty 7 programs it: now it is written */
 	cxd_model_access(&f->m, 8, 0, t, &r);
-	assert_int_equal(r.victim, 7);
-	assert_true(r.victim_dirty);
+	assert_int_equal(acc_victim(&r), 7);
+	assert_true(acc_victim_dirty(&r));
 	assert_int_equal(r.done_ns, t);
 	cxd_model_access(&f->m, 7, 0, 2 * t, &r);
 	assert_int_equal(r.done_ns, 2 * t + T_R + XFER_4K);
@@ -457,7 +495,7 @@ static void run_seeded_reference(const struct cxd_model_cfg *cfg,
 		}
 		cxd_model_access(&f->m, page, 0, p * 1000, &r);
 		assert_int_equal(r.hit, hit);
-		assert_int_equal(r.victim, want);
+		assert_int_equal(acc_victim(&r), want);
 	}
 	assert_int_equal(f->m.stats.hits, hits);
 	assert_int_equal(f->m.stats.evictions, 5000 - hits - n);
@@ -482,7 +520,7 @@ static void test_seeded_model(void **state)
 	for (p = 0; p < 5000; p++) {
 		cxd_model_access(&a->m, (p * 37) % 200, 0, p * 1000, &ra);
 		cxd_model_access(&b->m, (p * 37) % 200, 0, p * 1000, &rb);
-		assert_int_equal(ra.victim, rb.victim);
+		assert_int_equal(acc_victim(&ra), acc_victim(&rb));
 		assert_int_equal(ra.done_ns, rb.done_ns);
 	}
 	assert_int_equal(a->m.stats.hits, b->m.stats.hits);
@@ -511,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_histograms),
 		cmocka_unit_test(test_histograms_later),
 		cmocka_unit_test(test_seeded_model),
+		cmocka_unit_test(test_miss_reason),
 	};
 
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);

@@ -39,7 +39,7 @@ static uint64_t acc(struct pol_fix *f, uint64_t page)
 		cxd_cache_touch(&f->c, page);
 	} else {
 		f->misses++;
-		v = cxd_cache_insert(&f->c, page, NULL);
+		v = cache_insert(&f->c, page, NULL);
 		if (v != CXD_NO_PAGE)
 			f->evictions++;
 	}
@@ -413,7 +413,7 @@ static void test_random_distribution(void **state)
 /* random: whatever the draws, the pinned line is never the victim. */
 static void test_random_pin(void **state)
 {
-	struct cxd_victim v;
+	struct cxd_cache_victim v;
 	struct pol_fix *f;
 	unsigned int seed, hits[4];
 	uint64_t p;
@@ -592,7 +592,7 @@ static void test_set_policies_stay_in_set(void **state)
 /* A pinned page is never the victim; a 1-way set with it pinned refuses. */
 static void test_pin(void **state)
 {
-	struct cxd_victim v;
+	struct cxd_cache_victim v;
 	struct pol_fix *f;
 	unsigned int p;
 

@@ -148,8 +148,8 @@ static void test_victims_and_pollution(void **state)
 	assert_int_equal(r.victims[1].page, 1);
 	assert_false(r.victims[1].dirty);
 	assert_true(r.victims[1].prefetched);
-	assert_int_equal(r.victim, 0);
-	assert_true(r.victim_dirty);
+	assert_int_equal(acc_victim(&r), 0);
+	assert_true(acc_victim_dirty(&r));
 	assert_int_equal(r.prefetched[0], 11);
 	assert_true(cxd_cache_resident(&f->m.cache, 10));
 	assert_true(cxd_cache_resident(&f->m.cache, 11));
@@ -227,7 +227,7 @@ static void test_degree_bounds(void **state)
 		assert_int_equal(r.prefetched[i], 701 + i);
 		assert_true(cxd_cache_resident(&f->m.cache, 701 + i));
 	}
-	assert_int_equal(r.victim, 0);
+	assert_int_equal(acc_victim(&r), 0);
 	assert_true(cxd_cache_resident(&f->m.cache, 700));
 	assert_int_equal(f->m.cache.used, 64);
 	assert_int_equal(f->m.stats.evictions, CXD_MAX_VICTIMS);

@@ -73,7 +73,7 @@ static void run_random(uint64_t npages, uint32_t nlines,
 	struct cxd_model m;
 	struct ref_fifo ref;
 	struct cxd_access r;
-	void *mem = junk_alloc(cxd_model_state_size(npages, nlines, cfg));
+	void *mem = junk_alloc(fa_state_size(npages, nlines, cfg));
 	uint64_t page, victim, now = 0, prev_done_ns = 0;
 	uint64_t hits = 0, misses = 0, evictions = 0, dirty_ev = 0;
 	unsigned int i;
@@ -90,7 +90,7 @@ static void run_random(uint64_t npages, uint32_t nlines,
 	assert_non_null(ref.resident);
 	assert_non_null(ref.dirty);
 
-	assert_int_equal(cxd_model_init(&m, npages, nlines, cfg,
+	assert_int_equal(fa_init(&m, npages, nlines, cfg,
 					CXD_POLICY_FIFO, mem), 0);
 
 	for (i = 0; i < steps; i++) {
@@ -108,7 +108,7 @@ static void run_random(uint64_t npages, uint32_t nlines,
 			hits++;
 			assert_true(r.hit);
 			assert_int_equal(r.done_ns, now);
-			assert_int_equal(r.victim, CXD_NO_PAGE);
+			assert_int_equal(acc_victim(&r), CXD_NO_PAGE);
 		} else {
 			misses++;
 			assert_false(r.hit);
@@ -129,8 +129,8 @@ static void run_random(uint64_t npages, uint32_t nlines,
 				evictions++;
 				dirty_ev += exp_vdirty;
 			}
-			assert_int_equal(r.victim, victim);
-			assert_int_equal(r.victim_dirty, exp_vdirty);
+			assert_int_equal(acc_victim(&r), victim);
+			assert_int_equal(acc_victim_dirty(&r), exp_vdirty);
 			ref.ring[(ref.head + ref.count) % nlines] = page;
 			ref.count++;
 			ref.resident[page] = true;
