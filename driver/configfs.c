@@ -19,7 +19,7 @@
 #include <linux/string.h>
 
 #include "cxdvirt.h"
-#include "../hotplug/node.h"
+#include "node.h"
 
 #define CXD_MIN_CAPACITY	(2ull << 20)
 #define CXD_MAX_CAPACITY	(64ull << 30)
@@ -319,14 +319,14 @@ static const char *cxd_check_scan(struct cxd_dev *d, s64 v)
 /* Apply a live timing change to the running model. Caller holds cxd_cfg_mutex. */
 static void cxd_apply_live(struct cxd_dev *d)
 {
-	struct cxd_live *l = d->live;
+	struct cxd_live *live = d->live;
 
-	cxd_model_lock(l);
-	cxd_model_apply_runtime(&l->model, &d->cfg);
-	spin_unlock(&l->lock);
-	cxd_apply_policy(l, &d->cfg);
-	if (READ_ONCE(l->scan_interval_ms) != d->cfg.scan_interval_ms)
-		cxd_scan_set_interval(l, d->cfg.scan_interval_ms);
+	cxd_model_lock(live);
+	cxd_model_apply_runtime(&live->model, &d->cfg);
+	spin_unlock(&live->lock);
+	cxd_apply_policy(live, &d->cfg);
+	if (READ_ONCE(live->scan_interval_ms) != d->cfg.scan_interval_ms)
+		cxd_scan_set_interval(live, d->cfg.scan_interval_ms);
 }
 
 static ssize_t cxd_store_num(struct cxd_dev *d, const struct cxd_attr_desc *a,
@@ -975,7 +975,7 @@ static const struct config_item_type cxd_subsys_type = {
 	.ct_owner	= THIS_MODULE,
 };
 
-struct configfs_subsystem cxd_subsys = {
+static struct configfs_subsystem cxd_subsys = {
 	.su_group = {
 		.cg_item = {
 			.ci_namebuf = CXD_NAME,
