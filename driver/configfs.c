@@ -950,9 +950,10 @@ static struct config_item *cxd_make_item(struct config_group *group,
 }
 
 /*
- * rmdir. configfs refuses it with -EBUSY while the device is open, because
- * every open file holds a configfs dependency on the item (see fault.c); an
- * idle powered device is powered off here.
+ * rmdir. configfs refuses it with -EBUSY while a devdax device is open (its
+ * open files pin the item: struct cxd_live, "Open files") or a node-mode
+ * device is powered (hotplug/node.c); an idle powered device is powered off
+ * here.
  */
 static void cxd_drop_item(struct config_group *group, struct config_item *item)
 {

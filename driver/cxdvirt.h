@@ -142,9 +142,10 @@ struct cxd_dev {
  *		mode refuses what would make it busy again; or -EBUSY with one
  *		log line, nothing changed.
  * @detach:	undo @attach once @close returned 0: remove what it added.
- * @evict:	optional: take device page @page, evicted from the model,
- *		away from every user (the background drain). Context:
- *		process, may sleep.
+ * @evict:	take device page @page, evicted from the model, away from
+ *		every user (the background drain, cxd_drain_work()); needed
+ *		by a mode whose accesses queue &cxd_live.drain_work (devdax).
+ *		Context: process, may sleep.
  * @release:	optional: free what the mode keeps in @live, at the last
  *		reference to it (struct device release). Context: any
  *		process context.
