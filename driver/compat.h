@@ -139,94 +139,29 @@ static inline void cxd_memregion_info_set_range(struct memregion_info *mri,
 #endif
 
 /*
- * The memory tier of a node-mode device's target node (cxd_tier_*).
- *
- * Up to 6.6, kmem gives a node its default dax memory type unless one is set
- * first, and on remove clears only its own: cxdvirt sets its own type, with
- * the abstract distance derived from the model, before kmem binds.
- *
  * 6.7 added abstract-distance algorithms ("memory tiering: add abstract
- * distance calculation algorithms management") and made kmem ask them
- * (mt_calc_adistance()), build the node's type itself and, on remove, clear
- * the node's type whoever set it (clear_node_memory_type(node, NULL)); a
- * type of our own would then be dropped twice (a NULL dereference under
- * memory_tier_lock on 6.12 and 7.2). So from 6.7 cxdvirt registers an
- * algorithm that answers for its target nodes, and kmem does the rest.
- *
- * @adist is the caller's [MAX_NUMNODES] table: 0 = not ours.
+ * distance calculation algorithms management"): kmem asks them for a node's
+ * abstract distance (mt_calc_adistance()), builds the node's memory type
+ * itself and, on remove, clears the node's type whoever set it
+ * (clear_node_memory_type(node, NULL)). Up to 6.6, kmem gives a node its
+ * default dax memory type unless one is set first, and on remove clears only
+ * its own. CXD_MT_ALGORITHMS says which of the two this kernel does; before
+ * 6.7 the registration functions are stubs, so that hotplug/tier.c builds
+ * the same on every kernel.
  */
-struct cxd_tier {
-	struct notifier_block nb;
-	int *adist;
-};
-
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
-static inline int cxd_tier_notify(struct notifier_block *nb, unsigned long nid,
-				  void *data)
-{
-	struct cxd_tier *t = container_of(nb, struct cxd_tier, nb);
-	int a = nid < MAX_NUMNODES ? READ_ONCE(t->adist[nid]) : 0;
-
-	if (!a)
-		return NOTIFY_OK;
-	*(int *)data = a;
-	return NOTIFY_STOP;
-}
-
-static inline int cxd_tier_init(struct cxd_tier *t, int *adist)
-{
-	t->adist = adist;
-	t->nb.notifier_call = cxd_tier_notify;
-	t->nb.priority = 200;	/* ahead of HMAT's (100) for our nodes */
-	return register_mt_adistance_algorithm(&t->nb);
-}
-
-static inline void cxd_tier_exit(struct cxd_tier *t)
-{
-	unregister_mt_adistance_algorithm(&t->nb);
-}
-
-static inline int cxd_tier_set(struct cxd_tier *t, int nid, int adist,
-			       struct memory_dev_type **mtype)
-{
-	*mtype = NULL;
-	WRITE_ONCE(t->adist[nid], adist);
-	return 0;
-}
-
-static inline void cxd_tier_clear(struct cxd_tier *t, int nid,
-				  struct memory_dev_type *mtype)
-{
-	WRITE_ONCE(t->adist[nid], 0);
-}
+#define CXD_MT_ALGORITHMS	true
 #else
-static inline int cxd_tier_init(struct cxd_tier *t, int *adist)
+#define CXD_MT_ALGORITHMS	false
+
+static inline int register_mt_adistance_algorithm(struct notifier_block *nb)
 {
-	t->adist = adist;
 	return 0;
 }
 
-static inline void cxd_tier_exit(struct cxd_tier *t)
+static inline int unregister_mt_adistance_algorithm(struct notifier_block *nb)
 {
-}
-
-static inline int cxd_tier_set(struct cxd_tier *t, int nid, int adist,
-			       struct memory_dev_type **mtype)
-{
-	*mtype = alloc_memory_type(adist);
-	if (IS_ERR(*mtype))
-		return PTR_ERR(*mtype);
-	t->adist[nid] = adist;
-	init_node_memory_type(nid, *mtype);
 	return 0;
-}
-
-static inline void cxd_tier_clear(struct cxd_tier *t, int nid,
-				  struct memory_dev_type *mtype)
-{
-	t->adist[nid] = 0;
-	clear_node_memory_type(nid, mtype);
-	cxd_put_memory_type(mtype);
 }
 #endif
 

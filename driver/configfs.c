@@ -24,7 +24,7 @@
 #include <cxdvirt/params.h>
 
 #include "cxdvirt.h"
-#include "../hotplug/node.h"
+#include "node.h"
 
 #define CXD_CAPACITY_ALIGN	(2ull << 20)
 
@@ -281,14 +281,14 @@ static const char *cxd_param_relate(struct cxd_dev *d, int id, u64 v,
 /* Apply a live change to the running model. Caller holds cxd_cfg_mutex. */
 static void cxd_apply_live(struct cxd_dev *d)
 {
-	struct cxd_live *l = d->live;
+	struct cxd_live *live = d->live;
 
-	cxd_model_lock(l);
-	cxd_model_apply_runtime(&l->model, &d->cfg);
-	spin_unlock(&l->lock);
-	cxd_apply_policy(l, &d->cfg);
-	if (READ_ONCE(l->scan_interval_ms) != d->cfg.scan_interval_ms)
-		cxd_scan_set_interval(l, d->cfg.scan_interval_ms);
+	cxd_model_lock(live);
+	cxd_model_apply_runtime(&live->model, &d->cfg);
+	spin_unlock(&live->lock);
+	cxd_apply_policy(live, &d->cfg);
+	if (READ_ONCE(live->scan_interval_ms) != d->cfg.scan_interval_ms)
+		cxd_scan_set_interval(live, d->cfg.scan_interval_ms);
 }
 
 /*
@@ -548,9 +548,10 @@ static struct config_item *cxd_make_item(struct config_group *group,
 }
 
 /*
- * rmdir. configfs refuses it with -EBUSY while the device is open, because
- * every open file holds a configfs dependency on the item (see fault.c); an
- * idle powered device is powered off here.
+ * rmdir. configfs refuses it with -EBUSY while a devdax device is open (its
+ * open files pin the item: struct cxd_live, "Open files") or a node-mode
+ * device is powered (hotplug/node.c); an idle powered device is powered off
+ * here.
  */
 static void cxd_drop_item(struct config_group *group, struct config_item *item)
 {
@@ -573,7 +574,7 @@ static const struct config_item_type cxd_subsys_type = {
 	.ct_owner	= THIS_MODULE,
 };
 
-struct configfs_subsystem cxd_subsys = {
+static struct configfs_subsystem cxd_subsys = {
 	.su_group = {
 		.cg_item = {
 			.ci_namebuf = CXD_NAME,

@@ -1,13 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cxdvirt: emulated CXL-SSDs. Internal declarations shared by the driver's
- * files: configfs.c (configuration, one config_item per device), device.c
- * (power on/off: backing memory, model, char device), fault.c (the devdax-style
- * file and its fault path), sysfs.c (state and statistics), trace.c (the
- * tracepoints: misses, evictions, write-backs, prefetches), miss.c (the
- * miss wait and accounting both exposures share) and, for node mode,
- * hotplug/node.c (the range as a dax device and a NUMA node) and
- * hotplug/nodelat.c (the model applied to the node's memory).
+ * cxdvirt: emulated CXL-SSDs. Internal declarations of the driver's core and
+ * its devdax mode. The files, each above the ones it calls:
+ *
+ *   main.c       module load and unload: calls every part's init and exit.
+ *   configfs.c   configuration, one config_item per device; the power store.
+ *   device.c     the core: power on and off through the mode's struct
+ *                cxd_mode_ops, the class device, cxd_cfg_mutex, and the glue
+ *                between a powered device and its model (runtime settings,
+ *                policy switch, background drain).
+ *   sysfs.c      the class device's state and statistics files.
+ *   miss.c       the miss wait and accounting both modes share.
+ *   trace.c      the tracepoints: misses, evictions, write-backs, prefetches.
+ *   range.c      checks on a reserved phys_addr range (memmap=SIZE$ADDR).
+ *   devdax: devdax.c (the char device: backing memory, open, mmap), fault.c
+ *           (its fault path) and scan.c (the accessed-bit scan of its
+ *           mappings).
+ *   node mode: hotplug/ (node.h is its interface): node.c (the range as a
+ *           dax device and a NUMA node, its sysfs files), tier.c (the node's
+ *           memory tier), nodelat.c (the model applied to the node's memory).
  */
 #ifndef CXDVIRT_H
 #define CXDVIRT_H
@@ -40,7 +51,37 @@ enum cxd_mode {
 
 /**
  * struct cxd_cfg - one device's configuration, as written through configfs.
- * Sizes in bytes, times in ns, bandwidth in MB/s. See docs/interface.md.
+ * Sizes in bytes, times in ns, bandwidth in MB/s. Each member is the
+ * configfs attribute of that name (docs/interface.md), except as noted.
+ * @capacity:		device size, bytes.
+ * @cache_size:		modeled DRAM cache, bytes.
+ * @cache_size_set:	@cache_size was written; else it follows
+ *			@capacity / 8.
+ * @backing_node:	NUMA node of the runtime backing pages, or
+ *			NUMA_NO_NODE.
+ * @phys_addr:		first byte of a reserved range to use as backing
+ *			(memmap=SIZE$ADDR), or 0 for runtime pages.
+ * @mode:		how power-on presents the device.
+ * @target_node:	node mode: the NUMA node the memory joins.
+ * @nand:		NAND geometry and timing (channels, dies, planes,
+ *			tR, tPROG, tBERS, channel MB/s, stripe).
+ * @policy:		cache replacement policy.
+ * @scan_interval_ms:	accessed-bit scan period, ms; 0: off.
+ * @ways:		cache associativity; 0: fully associative.
+ * @prefetch:		enum cxd_prefetch_mode.
+ * @prefetch_degree:	pages a prefetch brings in.
+ * @prefetch_distance:	pages ahead of the miss a prefetch starts.
+ * @write_alloc:	enum cxd_write_alloc.
+ * @skip_unwritten:	0 or 1: a miss on a never-written page pays no tR.
+ * @writeback:		enum cxd_writeback.
+ * @drain_high_pct:	writeback drain: occupancy (%) that starts a drain.
+ * @drain_low_pct:	writeback drain: occupancy (%) a drain stops at.
+ * @seed:		seed of the random policy.
+ * @cflru_window_pct:	CFLRU clean-first window, % of the cache.
+ * @pf:			parameters of the learned prefetchers.
+ * @ftl:		FTL (mode 0: no FTL), over-provisioning, GC marks.
+ * @ftl_fill:		1: map every page at power-on.
+ * @node_latency:	node mode: apply the model (0 or 1).
  */
 struct cxd_cfg {
 	u64 capacity;
@@ -89,11 +130,94 @@ struct cxd_dev {
 };
 
 /**
- * struct cxd_live - a powered device: backing memory, model, char device.
+ * struct cxd_mode_ops - what a mode (enum cxd_mode) does at power-on and
+ * power-off; each mode registers its own (cxd_mode_register()), and the
+ * core calls them in this order. Context: process, may sleep, under
+ * cxd_cfg_mutex, except @evict and @release.
+ * @attach:	present powered device @live of @d (model ready, class device
+ *		initialised, not added): add the class device and whatever
+ *		the mode shows. Return: 0, or a negative errno with one log
+ *		line, having undone its own steps except what @release frees.
+ * @close:	may @live be powered off? Return: 0, and from then on the
+ *		mode refuses what would make it busy again; or -EBUSY with one
+ *		log line, nothing changed.
+ * @detach:	undo @attach once @close returned 0: remove what it added.
+ * @evict:	take device page @page, evicted from the model, away from
+ *		every user (the background drain, cxd_drain_work()); needed
+ *		by a mode whose accesses queue &cxd_live.drain_work (devdax).
+ *		Context: process, may sleep.
+ * @release:	optional: free what the mode keeps in @live, at the last
+ *		reference to it (struct device release). Context: any
+ *		process context.
+ */
+struct cxd_mode_ops {
+	int (*attach)(struct cxd_dev *d, struct cxd_live *live);
+	int (*close)(struct cxd_live *live);
+	void (*detach)(struct cxd_live *live);
+	void (*evict)(struct cxd_live *live, u64 page);
+	void (*release)(struct cxd_live *live);
+};
+
+/**
+ * struct cxd_live - a powered device: model, class device and what its
+ * mode adds (char device and backing memory, or a NUMA node).
+ * @cfg_dev:	the configured device this powers; a reference on its item
+ *		is held until @dev's release.
+ * @ops:	its mode's power-on/off operations.
+ * @dev:	class device cxdvirtN (sysfs); its release frees this.
+ * @cdev:	devdax: /dev/cxdvirtN.
+ * @inode:	devdax: private inode, the one address_space of every
+ *		mapping of the device.
+ * @npages:	device pages (capacity / 4 KiB).
+ * @pages:	devdax runtime backing, one page per device page, or NULL.
+ * @phys:	devdax reserved-range backing: first byte, or 0.
+ * @wb_map:	devdax reserved-range backing, mapped write-back, or NULL.
+ * @res:	devdax reserved-range backing, claimed in /proc/iomem.
+ * @res_name:	name of @res in /proc/iomem.
+ * @lock:	see Locking.
+ * @reshaping:	a policy switch is under way (under @lock).
+ * @reshape_wq:	model users wait here for @reshaping to end.
+ * @model:	the device model (under @lock).
+ * @model_mem:	the model's state memory.
+ * @miss_hist:	measured miss latency histogram.
+ * @miss_ns_total: measured miss time, ns.
+ * @fault_model_ns_total: devdax misses, measured: fault entry to the
+ *		model's answer, ns.
+ * @fault_unmap_ns_total: then to the start of the wait (victims unmapped),
+ *		ns.
+ * @fault_unmaps: victims unmapped by those misses.
+ * @stats_t0_ns: power-on or last reset, CLOCK_MONOTONIC ns.
+ * @pinned_evictions: victims the kernel still held (GUP).
+ * @pflags:	devdax: per device page, CXD_PG_* bits.
+ * @vma_lock:	protects @vmas and @nvmas.
+ * @vmas:	devdax mappings (scan.c's struct cxd_vma_ref).
+ * @nvmas:	entries of @vmas.
+ * @scan_work:	the periodic accessed-bit scan (scan.c).
+ * @drain_work:	the background write-back drain (device.c).
+ * @scan_interval_ms: scan period, ms; 0: stopped.
+ * @scan_passes: scan passes (under @lock).
+ * @scan_touched: pages found accessed (under @lock).
+ * @node:	node mode (hotplug/node.c), else NULL.
+ * @open_mutex:	devdax: serialises the first open and the last release,
+ *		which take and drop the configfs pin (see @open_count).
+ * @open_lock:	devdax: protects @open_count and @dead.
+ * @open_count:	devdax: open files (see below).
+ * @dead:	devdax: power-off has begun; no open succeeds.
  *
  * Lifetime: created by cxd_power_on(), torn down by cxd_power_off(); the
- * memory is freed by the release of @dev once the last reference (an open
- * file holds one) is gone.
+ * memory is freed by the release of @dev once the last reference is gone.
+ *
+ * Open files (devdax): @open_count is the one thing an open file holds;
+ * an mmap holds its file open. While it is not zero:
+ * - power-off refuses with -EBUSY; once it is zero power-off sets @dead,
+ *   so no open succeeds afterwards;
+ * - the device pins its configfs item (cxd_dev_pin(), taken by the open
+ *   that makes it 1, dropped by the release that makes it 0), so rmdir
+ *   refuses with -EBUSY instead of reaching a power-off that must not
+ *   fail.
+ * The memory outlives every open file without a reference of ours: an open
+ * file holds @cdev (chrdev_open() to after ->release), and @cdev holds
+ * @dev (cdev_device_add()).
  *
  * Locking:
  * - @lock (spinlock) protects @model, @miss_hist, the measured counters
@@ -113,73 +237,84 @@ struct cxd_dev {
  * - @pflags holds one sleeping bit lock per page (CXD_PG_LOCK). A fault holds
  *   its page's bit lock from the residency check to the PTE insert, so
  *   concurrent faults on one page coalesce into one NAND read.
- * - @open_lock protects @open_count and @dead.
+ * - @open_mutex is never taken under cxd_cfg_mutex: configfs_depend_item()
+ *   takes configfs's root inode lock, and rmdir takes cxd_cfg_mutex under
+ *   a configfs inode lock. Power-off takes only @open_lock.
  */
 struct cxd_live {
-	struct cxd_dev *cdev_owner;
+	struct cxd_dev *cfg_dev;
+	const struct cxd_mode_ops *ops;
 	struct device dev;
 	struct cdev cdev;
-	struct inode *inode;		/* private inode: one address_space */
+	struct inode *inode;
 
 	u64 npages;
-	/* Backing: runtime pages, or a reserved range mapped write-back. */
 	struct page **pages;
 	phys_addr_t phys;
 	void *wb_map;
 	struct resource *res;
-	char res_name[CXD_NAME_MAX + sizeof(CXD_NAME ":")];	/* in /proc/iomem */
+	char res_name[CXD_NAME_MAX + sizeof(CXD_NAME ":")];
 
 	spinlock_t lock;
-	bool reshaping;			/* policy switch under way, under @lock */
-	wait_queue_head_t reshape_wq;	/* model users wait for it here */
+	bool reshaping;
+	wait_queue_head_t reshape_wq;
 	struct cxd_model model;
 	void *model_mem;
-	struct cxd_hist miss_hist;	/* measured miss latency */
-	u64 miss_ns_total;		/* measured, ns */
-	/* devdax misses, measured: fault entry to the model's answer, ns */
+	struct cxd_hist miss_hist;
+	u64 miss_ns_total;
 	u64 fault_model_ns_total;
-	/* then to the start of the wait (victims unmapped), ns */
 	u64 fault_unmap_ns_total;
-	u64 fault_unmaps;		/* victims unmapped by those misses */
-	u64 stats_t0_ns;		/* power-on or last reset, CLOCK_MONOTONIC ns */
-	u64 pinned_evictions;		/* victims the kernel still held (GUP) */
+	u64 fault_unmaps;
+	u64 stats_t0_ns;
+	u64 pinned_evictions;
 
 	unsigned long *pflags;
 
-	/* Accessed-bit scan (scan.c): mappings, and the periodic work. */
-	struct mutex vma_lock;		/* protects @vmas */
-	struct list_head vmas;		/* struct cxd_vma_ref */
-	unsigned int nvmas;		/* entries of @vmas, under @vma_lock */
+	struct mutex vma_lock;
+	struct list_head vmas;
+	unsigned int nvmas;
 	struct delayed_work scan_work;
-	struct work_struct drain_work;	/* background write-back (fault.c) */
-	unsigned int scan_interval_ms;	/* 0: stopped */
-	u64 scan_passes;		/* under @lock */
-	u64 scan_touched;		/* pages found accessed, under @lock */
+	struct work_struct drain_work;
+	unsigned int scan_interval_ms;
+	u64 scan_passes;
+	u64 scan_touched;
 
-	struct cxd_node *node;		/* node mode (hotplug/node.c), else NULL */
+	struct cxd_node *node;
 
+	struct mutex open_mutex;
 	spinlock_t open_lock;
 	unsigned int open_count;
 	bool dead;
 };
 
 /**
- * cxd_model_lock() - take @l->lock to call into @l's model, first waiting
- * (asleep) for a policy switch under way to end (struct cxd_live, Locking).
- * @l:	powered device.
+ * cxd_model_lock() - take @live->lock to call into @live's model, first
+ * waiting (asleep) for a policy switch under way to end (struct cxd_live,
+ * Locking).
+ * @live:	powered device.
  *
  * Context: process, may sleep; no spinlock held. Release with
- * spin_unlock(&@l->lock).
+ * spin_unlock(&@live->lock).
  */
-static inline void cxd_model_lock(struct cxd_live *l)
-	__acquires(&l->lock)
+static inline void cxd_model_lock(struct cxd_live *live)
+	__acquires(&live->lock)
 {
-	spin_lock(&l->lock);
-	while (unlikely(l->reshaping)) {
-		spin_unlock(&l->lock);
-		wait_event(l->reshape_wq, !READ_ONCE(l->reshaping));
-		spin_lock(&l->lock);
+	spin_lock(&live->lock);
+	while (unlikely(live->reshaping)) {
+		spin_unlock(&live->lock);
+		wait_event(live->reshape_wq, !READ_ONCE(live->reshaping));
+		spin_lock(&live->lock);
 	}
+}
+
+/**
+ * cxd_dev_to_live() - the powered device whose class device is @dev.
+ * @dev:	&cxd_live.dev.
+ * Return: the struct cxd_live that embeds @dev.
+ */
+static inline struct cxd_live *cxd_dev_to_live(struct device *dev)
+{
+	return container_of(dev, struct cxd_live, dev);
 }
 
 /* Bits of cxd_live.pflags[page]. */
@@ -187,24 +322,32 @@ static inline void cxd_model_lock(struct cxd_live *l)
 /* Data arrived for a fault that returned VM_FAULT_RETRY: map it uncounted. */
 #define CXD_PG_FILLED	1
 
-extern struct mutex cxd_cfg_mutex;
-extern struct class *cxd_class;
-extern dev_t cxd_devt_base;
-extern struct vfsmount *cxd_mnt;
-extern struct configfs_subsystem cxd_subsys;
-extern const struct attribute_group *cxd_dev_groups[];
-
 /* device.c */
+extern struct mutex cxd_cfg_mutex;
+int cxd_device_init(void);
+void cxd_device_exit(void);
+void cxd_mode_register(enum cxd_mode mode, const struct cxd_mode_ops *ops);
 int cxd_power_on(struct cxd_dev *d);
 int cxd_power_off(struct cxd_dev *d);
-int cxd_check_reserved_range(struct cxd_dev *d, u64 start, u64 size);
+int cxd_dev_pin(struct cxd_dev *d);
+int cxd_dev_pin_unlocked(struct cxd_dev *d);
+void cxd_dev_unpin(struct cxd_dev *d);
 void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c);
-void cxd_apply_policy(struct cxd_live *l, const struct cxd_cfg *c);
+void cxd_apply_policy(struct cxd_live *live, const struct cxd_cfg *c);
+
+/* sysfs.c */
+extern const struct attribute_group *cxd_dev_groups[];
+
+/* range.c */
+int cxd_check_reserved_range(struct cxd_dev *d, u64 start, u64 size);
+
+/* devdax.c */
+int cxd_devdax_init(void);
+void cxd_devdax_exit(void);
 
 /* fault.c */
-extern const struct file_operations cxd_fops;
-bool cxd_vma_is_ours(struct vm_area_struct *vma, struct cxd_live *l);
-void cxd_drain_work(struct work_struct *work);
+extern const struct vm_operations_struct cxd_vm_ops;
+void cxd_evict_page(struct cxd_live *live, u64 pgoff);
 
 /* miss.c: shared by the devdax fault path and node-mode latency */
 bool cxd_wait_sleeps(u64 ns);
@@ -224,24 +367,24 @@ struct cxd_miss_stages {
 	u64 unmap_ns;
 	u32 unmaps;
 };
-void cxd_account_miss(struct cxd_live *l, u64 page, bool write, u64 t0,
+void cxd_account_miss(struct cxd_live *live, u64 page, bool write, u64 t0,
 		      const struct cxd_access *acc,
 		      const struct cxd_miss_stages *st);
 
 /* scan.c */
 void cxd_scan_selftest(void);
-void cxd_scan_init(struct cxd_live *l);
-void cxd_scan_set_interval(struct cxd_live *l, unsigned int ms);
-void cxd_scan_stop(struct cxd_live *l);
-int cxd_vma_track(struct cxd_live *l, struct vm_area_struct *vma);
-void cxd_vma_untrack(struct cxd_live *l, struct vm_area_struct *vma);
+void cxd_scan_init(struct cxd_live *live);
+void cxd_scan_set_interval(struct cxd_live *live, unsigned int ms);
+void cxd_scan_stop(struct cxd_live *live);
+int cxd_vma_track(struct cxd_live *live, struct vm_area_struct *vma);
+void cxd_vma_untrack(struct cxd_live *live, struct vm_area_struct *vma);
 
 /* trace.c */
-void cxd_trace_miss(struct cxd_live *l, u64 page, bool write, u64 t0, u64 t1,
-		    const struct cxd_access *acc);
-void cxd_trace_access(struct cxd_live *l, u64 page, u64 t0,
+void cxd_trace_miss(struct cxd_live *live, u64 page, bool write, u64 t0,
+		    u64 t1, const struct cxd_access *acc);
+void cxd_trace_access(struct cxd_live *live, u64 page, u64 t0,
 		      const struct cxd_access *acc);
-void cxd_trace_drain(struct cxd_live *l, const struct cxd_victim *v,
+void cxd_trace_drain(struct cxd_live *live, const struct cxd_victim *v,
 		     unsigned int n);
 
 /* configfs.c */

@@ -33,7 +33,8 @@ MODULE_PARM_DESC(wake_early_ns,
 /**
  * cxd_wait_sleeps() - would a wait of @ns sleep rather than spin?
  * @ns:	length of the wait, ns.
- * Context: any. Return: true if cxd_wait_until() would sleep.
+ * Context: any.
+ * Return: true if cxd_wait_until() would sleep.
  */
 bool cxd_wait_sleeps(u64 ns)
 {
@@ -104,8 +105,8 @@ int cxd_wait_until(u64 deadline)
 }
 
 /**
- * cxd_account_miss() - record one finished miss of device @l.
- * @l:		device.
+ * cxd_account_miss() - record one finished miss of device @live.
+ * @live:		device.
  * @page:	device page of the miss.
  * @write:	the access was a write.
  * @t0:		when the miss arrived (the model's now), CLOCK_MONOTONIC ns.
@@ -114,22 +115,22 @@ int cxd_wait_until(u64 deadline)
  *
  * Adds now - @t0 to the measured miss time and histogram, @st to the
  * per-stage totals (stats/fault_*), and emits the cxdvirt_miss tracepoint.
- * Context: any; takes @l->lock. O(1).
+ * Context: any; takes @live->lock. O(1).
  */
-void cxd_account_miss(struct cxd_live *l, u64 page, bool write, u64 t0,
+void cxd_account_miss(struct cxd_live *live, u64 page, bool write, u64 t0,
 		      const struct cxd_access *acc,
 		      const struct cxd_miss_stages *st)
 {
 	u64 t1 = ktime_get_ns();
 
-	spin_lock(&l->lock);
-	l->miss_ns_total += t1 - t0;
+	spin_lock(&live->lock);
+	live->miss_ns_total += t1 - t0;
 	if (st) {
-		l->fault_model_ns_total += st->model_ns;
-		l->fault_unmap_ns_total += st->unmap_ns;
-		l->fault_unmaps += st->unmaps;
+		live->fault_model_ns_total += st->model_ns;
+		live->fault_unmap_ns_total += st->unmap_ns;
+		live->fault_unmaps += st->unmaps;
 	}
-	cxd_hist_add(&l->miss_hist, t1 - t0);
-	cxd_trace_miss(l, page, write, t0, t1, acc);
-	spin_unlock(&l->lock);
+	cxd_hist_add(&live->miss_hist, t1 - t0);
+	cxd_trace_miss(live, page, write, t0, t1, acc);
+	spin_unlock(&live->lock);
 }

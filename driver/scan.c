@@ -48,7 +48,7 @@ struct cxd_vma_ref {
 };
 
 struct cxd_scan_ctx {
-	struct cxd_live *l;
+	struct cxd_live *live;
 	struct vm_area_struct *vma;
 	unsigned long resume;		/* where a walk stopped for a full batch */
 	unsigned int n;
@@ -61,17 +61,19 @@ struct cxd_scan_ctx {
 };
 
 /**
- * cxd_vma_track() - remember a new mapping @vma of device @l.
+ * cxd_vma_track() - remember a new mapping @vma of device @live.
+ * @live:	powered devdax device.
+ * @vma:	the new mapping.
  *
  * The record lives in @vma->vm_private_data, so untracking is O(1). A VMA
  * made by vm_ops->open (split, fork, mremap) arrives with its parent's
  * pointer copied there and gets its own record. On failure
  * vm_private_data is NULL: the mapping works but the scan does not see it.
  *
- * Context: ->mmap or vm_ops->open (mmap_lock held for write). Return: 0 or
- * -ENOMEM.
+ * Context: ->mmap or vm_ops->open (mmap_lock held for write).
+ * Return: 0 or -ENOMEM.
  */
-int cxd_vma_track(struct cxd_live *l, struct vm_area_struct *vma)
+int cxd_vma_track(struct cxd_live *live, struct vm_area_struct *vma)
 {
 	struct cxd_vma_ref *r = kmalloc(sizeof(*r), GFP_KERNEL);
 
@@ -81,43 +83,58 @@ int cxd_vma_track(struct cxd_live *l, struct vm_area_struct *vma)
 	r->vma = vma;
 	r->mm = vma->vm_mm;
 	mmgrab(r->mm);
-	mutex_lock(&l->vma_lock);
-	list_add_tail(&r->node, &l->vmas);
-	l->nvmas++;
-	mutex_unlock(&l->vma_lock);
+	mutex_lock(&live->vma_lock);
+	list_add_tail(&r->node, &live->vmas);
+	live->nvmas++;
+	mutex_unlock(&live->vma_lock);
 	return 0;
 }
 
 /**
- * cxd_vma_untrack() - forget mapping @vma of device @l (vm_ops->close), in
- * O(1). Context: mmap_lock held for write, may sleep.
+ * cxd_vma_untrack() - forget mapping @vma of device @live (vm_ops->close), in
+ * O(1).
+ * @live:	powered devdax device.
+ * @vma:	the mapping going away.
+ * Context: mmap_lock held for write, may sleep.
  */
-void cxd_vma_untrack(struct cxd_live *l, struct vm_area_struct *vma)
+void cxd_vma_untrack(struct cxd_live *live, struct vm_area_struct *vma)
 {
 	struct cxd_vma_ref *r = vma->vm_private_data;
 
 	if (!r)
 		return;
 	vma->vm_private_data = NULL;
-	mutex_lock(&l->vma_lock);
+	mutex_lock(&live->vma_lock);
 	list_del(&r->node);
-	l->nvmas--;
-	mutex_unlock(&l->vma_lock);
+	live->nvmas--;
+	mutex_unlock(&live->vma_lock);
 	mmdrop(r->mm);
 	kfree(r);
+}
+
+/*
+ * Is @vma (found again by address after the snapshot) still a mapping of
+ * device @live? Every file of the device, and only those, has its f_mapping
+ * pointed at @live's private address_space (devdax.c's open), and every
+ * mapping of such a file is a device mapping made by its mmap.
+ */
+static bool cxd_scan_vma_is_ours(struct vm_area_struct *vma,
+				 struct cxd_live *live)
+{
+	return vma->vm_file && vma->vm_file->f_mapping == live->inode->i_mapping;
 }
 
 /* Feed the batch to the policy. Context: process, may sleep (no PTE lock). */
 static void cxd_scan_flush(struct cxd_scan_ctx *ctx)
 {
-	struct cxd_live *l = ctx->l;
+	struct cxd_live *live = ctx->live;
 	unsigned int i;
 
-	cxd_model_lock(l);
+	cxd_model_lock(live);
 	for (i = 0; i < ctx->n; i++)
-		cxd_cache_touch(&l->model.cache, ctx->pages[i]);
-	l->scan_touched += ctx->n;
-	spin_unlock(&l->lock);
+		cxd_cache_touch(&live->model.cache, ctx->pages[i]);
+	live->scan_touched += ctx->n;
+	spin_unlock(&live->lock);
 	ctx->n = 0;
 }
 
@@ -160,14 +177,14 @@ struct cxd_scan_target {
  * mapping of a small device would otherwise cost 2 GiB of page tables.
  * Caller checked vm_pgoff < npages.
  */
-static unsigned long cxd_scan_len(struct cxd_live *l, struct vm_area_struct *vma)
+static unsigned long cxd_scan_len(struct cxd_live *live, struct vm_area_struct *vma)
 {
-	u64 pages = min_t(u64, vma_pages(vma), l->npages - vma->vm_pgoff);
+	u64 pages = min_t(u64, vma_pages(vma), live->npages - vma->vm_pgoff);
 
 	return pages << PAGE_SHIFT;
 }
 
-static void cxd_scan_one(struct cxd_live *l, struct cxd_scan_target *t,
+static void cxd_scan_one(struct cxd_live *live, struct cxd_scan_target *t,
 			 struct cxd_scan_ctx *ctx)
 {
 	struct vm_area_struct *vma;
@@ -178,10 +195,10 @@ static void cxd_scan_one(struct cxd_live *l, struct cxd_scan_target *t,
 	mmap_read_lock(t->mm);
 	vma = find_vma(t->mm, t->start);
 	/* The mapping may have gone or changed since the snapshot. */
-	if (vma && vma->vm_start == t->start && cxd_vma_is_ours(vma, l) &&
-	    vma->vm_pgoff < l->npages) {
+	if (vma && vma->vm_start == t->start && cxd_scan_vma_is_ours(vma, live) &&
+	    vma->vm_pgoff < live->npages) {
 		ctx->vma = vma;
-		end = vma->vm_start + cxd_scan_len(l, vma);
+		end = vma->vm_start + cxd_scan_len(live, vma);
 		for (addr = vma->vm_start; addr < end; addr = ctx->resume) {
 			ctx->resume = end;
 			cxd_apply_to_existing_page_range(t->mm, addr,
@@ -197,7 +214,7 @@ static void cxd_scan_one(struct cxd_live *l, struct cxd_scan_target *t,
 
 static void cxd_scan_work(struct work_struct *work)
 {
-	struct cxd_live *l = container_of(to_delayed_work(work),
+	struct cxd_live *live = container_of(to_delayed_work(work),
 					  struct cxd_live, scan_work);
 	struct cxd_scan_target *t = NULL;
 	struct cxd_scan_ctx *ctx;
@@ -208,29 +225,29 @@ static void cxd_scan_work(struct work_struct *work)
 	ctx = kmalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		goto rearm;
-	ctx->l = l;
+	ctx->live = live;
 	ctx->n = 0;
 	ctx->cleared = 0;
 	ctx->nzap = 0;
 	ctx->zap = !CXD_CAN_FLUSH_TLB;
 
 	/* kvmalloc: hundreds of thousands of mappings exceed kmalloc's limit. */
-	mutex_lock(&l->vma_lock);
-	cap = l->nvmas;
+	mutex_lock(&live->vma_lock);
+	cap = live->nvmas;
 	if (cap)
 		t = kvmalloc_array(cap, sizeof(*t), GFP_KERNEL);
 	if (t) {
-		list_for_each_entry(r, &l->vmas, node) {
+		list_for_each_entry(r, &live->vmas, node) {
 			t[n].mm = r->mm;
 			t[n].start = r->vma->vm_start;
 			mmgrab(r->mm);
 			n++;
 		}
 	}
-	mutex_unlock(&l->vma_lock);
+	mutex_unlock(&live->vma_lock);
 
 	for (i = 0; i < n; i++) {
-		cxd_scan_one(l, &t[i], ctx);
+		cxd_scan_one(live, &t[i], ctx);
 		mmdrop(t[i].mm);
 		cond_resched();
 	}
@@ -243,16 +260,16 @@ static void cxd_scan_work(struct work_struct *work)
 	if (ctx->cleared)
 		cxd_flush_tlb_all_cpus();
 	for (i = 0; i < ctx->nzap; i++)
-		unmap_mapping_pages(l->inode->i_mapping, ctx->zap_pages[i], 1, false);
+		unmap_mapping_pages(live->inode->i_mapping, ctx->zap_pages[i], 1, false);
 	kvfree(t);
 	kfree(ctx);
-	spin_lock(&l->lock);
-	l->scan_passes++;
-	spin_unlock(&l->lock);
+	spin_lock(&live->lock);
+	live->scan_passes++;
+	spin_unlock(&live->lock);
 rearm:
-	ms = READ_ONCE(l->scan_interval_ms);
+	ms = READ_ONCE(live->scan_interval_ms);
 	if (ms)
-		queue_delayed_work(system_unbound_wq, &l->scan_work,
+		queue_delayed_work(system_unbound_wq, &live->scan_work,
 				   msecs_to_jiffies(ms));
 }
 
@@ -272,10 +289,10 @@ static int cxd_selftest_pte(pte_t *pte, unsigned long addr, void *data)
 }
 
 /**
- * cxd_scan_selftest() - does this kernel's page-table walk reach a present
- * PTE that follows an empty one in the same table?
+ * cxd_scan_selftest() - check the kernel's page-table walk.
  *
- * Stable kernels before the backport of "mm: fix
+ * Does this kernel's page-table walk reach a present PTE that follows an
+ * empty one in the same table? Stable kernels before the backport of "mm: fix
  * apply_to_existing_page_range()" (6.1.135 and 6.12.25, per the Debian
  * changelogs) stop calling the callback at the first empty PTE of a
  * table, so the scan would miss most accessed pages and lru, clock and
@@ -320,48 +337,56 @@ void cxd_scan_selftest(void)
 }
 
 /**
- * cxd_scan_set_interval() - (re)start the scan of @l every @ms milliseconds;
- * 0 stops it. A node-mode device has no mappings of its own (its memory is
+ * cxd_scan_set_interval() - (re)start the scan of @live every @ms
+ * milliseconds; 0 stops it.
+ * @live:	powered device.
+ * @ms:	scan period, ms; 0: stop.
+ *
+ * A node-mode device has no mappings of its own (its memory is
  * reached as NUMA memory), so this scan never runs for it: the interval is
  * only recorded, for node-mode latency's own scan of the node's pages
  * (hotplug/nodelat.c), which reads it before each pass. Nor does any scan
  * run on a kernel that failed cxd_scan_selftest().
  * Context: process; caller holds cxd_cfg_mutex.
  */
-void cxd_scan_set_interval(struct cxd_live *l, unsigned int ms)
+void cxd_scan_set_interval(struct cxd_live *live, unsigned int ms)
 {
-	if (l->node) {
-		WRITE_ONCE(l->scan_interval_ms, ms);
+	if (live->node) {
+		WRITE_ONCE(live->scan_interval_ms, ms);
 		return;
 	}
 	if (!cxd_scan_walk_ok) {
 		if (ms)
 			pr_warn_ratelimited(CXD_NAME "%d: scan_interval_ms ignored: this kernel's page-table walk is broken (see the log at module load)\n",
-					    MINOR(l->dev.devt));
+					    MINOR(live->dev.devt));
 		return;
 	}
-	WRITE_ONCE(l->scan_interval_ms, ms);
+	WRITE_ONCE(live->scan_interval_ms, ms);
 	if (ms)
-		mod_delayed_work(system_unbound_wq, &l->scan_work,
+		mod_delayed_work(system_unbound_wq, &live->scan_work,
 				 msecs_to_jiffies(ms));
 	else
-		cancel_delayed_work_sync(&l->scan_work);
-}
-
-/** cxd_scan_init() - prepare the (stopped) scan of @l. */
-void cxd_scan_init(struct cxd_live *l)
-{
-	mutex_init(&l->vma_lock);
-	INIT_LIST_HEAD(&l->vmas);
-	INIT_DELAYED_WORK(&l->scan_work, cxd_scan_work);
+		cancel_delayed_work_sync(&live->scan_work);
 }
 
 /**
- * cxd_scan_stop() - stop the scan of @l and wait for a running pass.
+ * cxd_scan_init() - prepare the (stopped) scan of @live.
+ * @live:	device being powered on.
+ */
+void cxd_scan_init(struct cxd_live *live)
+{
+	mutex_init(&live->vma_lock);
+	INIT_LIST_HEAD(&live->vmas);
+	INIT_DELAYED_WORK(&live->scan_work, cxd_scan_work);
+}
+
+/**
+ * cxd_scan_stop() - stop the scan of @live and wait for a running pass.
+ * @live:	powered device.
  * Context: process, may sleep.
  */
-void cxd_scan_stop(struct cxd_live *l)
+void cxd_scan_stop(struct cxd_live *live)
 {
-	WRITE_ONCE(l->scan_interval_ms, 0);
-	cancel_delayed_work_sync(&l->scan_work);
+	WRITE_ONCE(live->scan_interval_ms, 0);
+	cancel_delayed_work_sync(&live->scan_work);
 }

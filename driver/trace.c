@@ -17,14 +17,14 @@
 #define CREATE_TRACE_POINTS
 #include "cxdvirt_trace.h"
 
-static u32 cxd_trace_die(const struct cxd_live *l, const struct cxd_nand_op *op)
+static u32 cxd_trace_die(const struct cxd_live *live, const struct cxd_nand_op *op)
 {
-	return op->channel * l->model.nand.cfg.dies_per_channel + op->die;
+	return op->channel * live->model.nand.cfg.dies_per_channel + op->die;
 }
 
 /**
- * cxd_trace_miss() - emit cxdvirt_miss for one miss of device @l.
- * @l:		device.
+ * cxd_trace_miss() - emit cxdvirt_miss for one miss of device @live.
+ * @live:		device.
  * @page:	the faulting device page.
  * @write:	the fault was a write.
  * @t0:		fault arrival, CLOCK_MONOTONIC ns (the model's now).
@@ -35,9 +35,9 @@ static u32 cxd_trace_die(const struct cxd_live *l, const struct cxd_nand_op *op)
  * write when a NAND read was done, write_alloc for a write miss allocated
  * without a read, unwritten for a read skipped by skip_unwritten; die is
  * U32_MAX without a read.
- * Context: any; the fault path calls it under @l->lock. Never sleeps.
+ * Context: any; the fault path calls it under @live->lock. Never sleeps.
  */
-void cxd_trace_miss(struct cxd_live *l, u64 page, bool write, u64 t0, u64 t1,
+void cxd_trace_miss(struct cxd_live *live, u64 page, bool write, u64 t0, u64 t1,
 		    const struct cxd_access *acc)
 {
 	static const u8 cause[CXD_MR_NR] = {
@@ -50,15 +50,15 @@ void cxd_trace_miss(struct cxd_live *l, u64 page, bool write, u64 t0, u64 t1,
 
 	if (!trace_cxdvirt_miss_enabled() || acc->miss >= CXD_MR_NR)
 		return;
-	trace_cxdvirt_miss(dev_name(&l->dev), page, cause[acc->miss],
-			   nand ? cxd_trace_die(l, &acc->read) : U32_MAX,
+	trace_cxdvirt_miss(dev_name(&live->dev), page, cause[acc->miss],
+			   nand ? cxd_trace_die(live, &acc->read) : U32_MAX,
 			   acc->read.start_ns - t0, acc->done_ns - t0, t1 - t0);
 }
 
-static void cxd_trace_victims(struct cxd_live *l, const struct cxd_victim *v,
+static void cxd_trace_victims(struct cxd_live *live, const struct cxd_victim *v,
 			      unsigned int n, u8 by)
 {
-	const char *dev = dev_name(&l->dev);
+	const char *dev = dev_name(&live->dev);
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
@@ -71,21 +71,21 @@ static void cxd_trace_victims(struct cxd_live *l, const struct cxd_victim *v,
 
 /**
  * cxd_trace_access() - emit the evictions, write-backs and prefetches of
- * one access of device @l.
- * @l:		device.
+ * one access of device @live.
+ * @live:		device.
  * @page:	the faulting device page.
  * @t0:		fault arrival, CLOCK_MONOTONIC ns (the model's now).
  * @acc:	the model's outcome for the fault.
  *
  * Context: any, never sleeps; no lock needed (@acc is the caller's).
  */
-void cxd_trace_access(struct cxd_live *l, u64 page, u64 t0,
+void cxd_trace_access(struct cxd_live *live, u64 page, u64 t0,
 		      const struct cxd_access *acc)
 {
-	const char *dev = dev_name(&l->dev);
+	const char *dev = dev_name(&live->dev);
 	unsigned int i;
 
-	cxd_trace_victims(l, acc->victims, acc->nvictims, CXD_BY_FAULT);
+	cxd_trace_victims(live, acc->victims, acc->nvictims, CXD_BY_FAULT);
 	if (!trace_cxdvirt_prefetch_enabled())
 		return;
 	for (i = 0; i < acc->nprefetched; i++)
@@ -95,14 +95,15 @@ void cxd_trace_access(struct cxd_live *l, u64 page, u64 t0,
 
 /**
  * cxd_trace_drain() - emit the evictions and write-backs of one batch of
- * the background drain of device @l.
+ * the background drain of device @live.
+ * @live:	device.
  * @v:		the batch's victims (cxd_model_drain()).
  * @n:		entries in @v.
  *
  * Context: any, never sleeps.
  */
-void cxd_trace_drain(struct cxd_live *l, const struct cxd_victim *v,
+void cxd_trace_drain(struct cxd_live *live, const struct cxd_victim *v,
 		     unsigned int n)
 {
-	cxd_trace_victims(l, v, n, CXD_BY_DRAIN);
+	cxd_trace_victims(live, v, n, CXD_BY_DRAIN);
 }

@@ -12,9 +12,10 @@
  * onlines it as ZONE_MOVABLE. Kernels that default to auto-online may do
  * the binding and onlining themselves (see docs/numa-mode.md).
  *
- * Before the dax device exists, the node's memory type is set from the
- * modeled device (cxd_node_adistance()): kmem only sets its default type on
- * a node that has none, so ours decides the node's memory tier.
+ * Before the dax device exists, the node's abstract distance is set from
+ * the modeled device (hotplug/tier.c), so ours decides the node's memory
+ * tier. The class device cxdvirtN shows the node's state in files of its
+ * own (the groups at the end of this file).
  *
  * Rules that keep teardown safe:
  * - Power-off refuses (-EBUSY) while any memory block of the range is
@@ -29,10 +30,10 @@
  * - A powered node-mode device holds a configfs dependency on its item, so
  *   rmdir fails with -EBUSY until the device is powered off.
  *
- * Locking: every function here except the sysfs helpers
- * (cxd_node_dax_name(), cxd_node_get_state(), cxd_node_adistance()) runs
- * under cxd_cfg_mutex, which also protects cxd_nodes. The sysfs helpers only
- * read fields fixed at attach; the sysfs files are removed before detach.
+ * Locking: every function here except the sysfs files' show functions (and
+ * cxd_node_dax_name_get(), cxd_node_get_state()) runs under cxd_cfg_mutex,
+ * which also protects cxd_nodes. The sysfs files only read fields fixed at
+ * attach, and are removed (device_del()) before detach.
  */
 #include <linux/delay.h>
 #include <linux/device.h>
@@ -54,12 +55,8 @@
 #include "compat.h"
 #include "cxdvirt.h"
 #include "node.h"
-
-/* Unloaded DRAM access latency the abstract distance is scaled against. */
-#define CXD_DRAM_NS		100
-/* Bounds of the modeled miss latency / DRAM latency ratio (see below). */
-#define CXD_ADIST_MIN_RATIO	2
-#define CXD_ADIST_MAX_RATIO	100
+#include "nodelat.h"
+#include "tier.h"
 
 /**
  * struct cxd_node - a powered node-mode device.
@@ -97,6 +94,19 @@ struct cxd_node {
 	struct cxd_nodelat *lat;
 	bool closing;
 	bool onlining;
+};
+
+/**
+ * struct cxd_node_state - what node mode shows in sysfs.
+ * @online_bytes:	bytes of the range in online memory blocks.
+ * @movable_bytes:	of those, bytes in ZONE_MOVABLE.
+ * @node_used_bytes:	pages of the target node in use (managed - free),
+ *			bytes; the node holds only this device's memory.
+ */
+struct cxd_node_state {
+	u64 online_bytes;
+	u64 movable_bytes;
+	u64 node_used_bytes;
 };
 
 static LIST_HEAD(cxd_nodes);
@@ -156,34 +166,6 @@ static struct notifier_block cxd_node_mem_nb = {
 	.notifier_call = cxd_node_mem_notify,
 };
 
-/* Abstract distance per target node of a powered device; 0: not ours. */
-static int cxd_node_adist[MAX_NUMNODES];
-static struct cxd_tier cxd_tier;
-
-/**
- * cxd_node_init() - module load: let kmem ask us for our nodes' tiers, and
- * watch memory onlining (cxd_node_mem_notify()).
- * Return: 0 or a negative errno from registering either.
- */
-int cxd_node_init(void)
-{
-	int ret = register_memory_notifier(&cxd_node_mem_nb);
-
-	if (ret)
-		return ret;
-	ret = cxd_tier_init(&cxd_tier, cxd_node_adist);
-	if (ret)
-		unregister_memory_notifier(&cxd_node_mem_nb);
-	return ret;
-}
-
-/** cxd_node_exit() - module unload; no node-mode device is powered. */
-void cxd_node_exit(void)
-{
-	cxd_tier_exit(&cxd_tier);
-	unregister_memory_notifier(&cxd_node_mem_nb);
-}
-
 /**
  * cxd_node_check_target() - can node @nid take a node-mode device?
  * @nid:	node id.
@@ -224,34 +206,6 @@ bool cxd_node_range_taken(u64 start, u64 size)
 		if (start < n->start + n->size && n->start < start + size)
 			return true;
 	return false;
-}
-
-/*
- * Abstract distance of the modeled device. A memory tier groups nodes whose
- * abstract distance falls in one MEMTIER_CHUNK_SIZE chunk; DRAM is
- * MEMTIER_ADISTANCE_DRAM and kmem's default for dax memory is 5x that. We
- * scale DRAM's value by the ratio of the modeled unloaded miss latency (tR
- * plus the transfer of one NAND page) to a DRAM access (100 ns), rounded up
- * and bounded to [2, 100]: at least one tier below DRAM, and far below the
- * tier ids overflowing. The Z-NAND default (3 us + 3.4 us) gives 65x.
- */
-static int cxd_adistance_of(const struct cxd_nand_cfg *nand)
-{
-	u64 miss_ns = nand->t_read_ns + cxd_nand_xfer_ns(nand);
-	u64 ratio = DIV_ROUND_UP_ULL(miss_ns, CXD_DRAM_NS);
-
-	ratio = clamp_t(u64, ratio, CXD_ADIST_MIN_RATIO, CXD_ADIST_MAX_RATIO);
-	return MEMTIER_ADISTANCE_DRAM * (int)ratio;
-}
-
-/**
- * cxd_node_adistance() - abstract distance set on the target node.
- * @l:	powered node-mode device.
- * Context: any. Return: the abstract distance (see memory-tiers.h).
- */
-int cxd_node_adistance(const struct cxd_live *l)
-{
-	return l->node->adistance;
 }
 
 /*
@@ -379,10 +333,10 @@ static int cxd_hmem_add(struct cxd_node *n)
 	return 0;
 }
 
-/**
- * cxd_node_attach() - power on device @d in node mode.
+/*
+ * Power on device @d in node mode.
  * @d:	device, mode node, not powered.
- * @l:	its runtime state under construction; l->node is set on success.
+ * @live:	its runtime state under construction; live->node is set on success.
  *
  * Validates the configuration (range reserved, free, aligned to the memory
  * block size; target node possible and empty; neither used by another
@@ -394,7 +348,7 @@ static int cxd_hmem_add(struct cxd_node *n)
  * Return: 0; -EINVAL for a bad configuration or when dax_hmem does not bind
  * (one log line says why); -ENOMEM; -ENOENT if the item is being removed.
  */
-int cxd_node_attach(struct cxd_dev *d, struct cxd_live *l)
+static int cxd_node_register(struct cxd_dev *d, struct cxd_live *live)
 {
 	struct cxd_node *n;
 	int ret;
@@ -415,12 +369,12 @@ int cxd_node_attach(struct cxd_dev *d, struct cxd_live *l)
 		 config_item_name(&d->item));
 
 	/* rmdir must wait for power-off: see the top of this file. */
-	ret = configfs_depend_item_unlocked(&cxd_subsys, &d->item);
+	ret = cxd_dev_pin_unlocked(d);
 	if (ret)
 		goto err_free;
 
-	n->adistance = cxd_adistance_of(&d->cfg.nand);
-	ret = cxd_tier_set(&cxd_tier, n->nid, n->adistance, &n->mtype);
+	n->adistance = cxd_tier_adistance(&d->cfg.nand);
+	ret = cxd_tier_set(n->nid, n->adistance, &n->mtype);
 	if (ret)
 		goto err_undepend;
 
@@ -431,7 +385,7 @@ int cxd_node_attach(struct cxd_dev *d, struct cxd_live *l)
 	}
 	/* Hooks first: the memory may come up online as soon as it is added. */
 	if (d->cfg.node_latency) {
-		ret = cxd_nodelat_start(l, config_item_name(&d->item), n->start,
+		ret = cxd_nodelat_start(live, config_item_name(&d->item), n->start,
 					n->size, d->cfg.scan_interval_ms,
 					&n->lat);
 		if (ret)
@@ -456,7 +410,7 @@ int cxd_node_attach(struct cxd_dev *d, struct cxd_live *l)
 	spin_lock(&cxd_node_hp_lock);
 	list_add_tail(&n->list, &cxd_nodes);
 	spin_unlock(&cxd_node_hp_lock);
-	l->node = n;
+	live->node = n;
 	cxd_node_check_auto_online(n);
 	pr_info(CXD_NAME ": %s: range [0x%llx-0x%llx] registered as hmem.%d for node %d (abstract distance %d, node_latency %s)\n",
 		config_item_name(&d->item), n->start, n->start + n->size - 1,
@@ -471,9 +425,9 @@ err_lat:
 err_region:
 	memregion_free(n->id);
 err_mtype:
-	cxd_tier_clear(&cxd_tier, n->nid, n->mtype);
+	cxd_tier_clear(n->nid, n->mtype);
 err_undepend:
-	configfs_undepend_item(&d->item);
+	cxd_dev_unpin(d);
 err_free:
 	kfree(n);
 	return ret;
@@ -502,89 +456,6 @@ static void cxd_node_blocks(const struct cxd_node *n, u64 *online,
 	}
 }
 
-/**
- * cxd_node_close() - may powered node-mode device @l be powered off? If so,
- * from now on no memory block of its range can be onlined.
- * @l:	powered node-mode device.
- *
- * Marks the range closing (the memory notifier refuses MEM_GOING_ONLINE for
- * it from then on), then checks that no online of the range is under way
- * and that no block of it is online. With both true, the range stays
- * offline until cxd_node_detach() has removed it. Otherwise the mark is
- * dropped again and onlining works as before.
- *
- * Context: process; caller holds cxd_cfg_mutex. Node-mode latency needs
- * nothing more: with the memory offline no PTE maps it, and accesses still
- * queued on tasks keep their own references (hotplug/nodelat.c).
- * Return: 0 (call cxd_node_detach() next), or -EBUSY (with one log line)
- * while part of the range is online or being onlined.
- */
-int cxd_node_close(struct cxd_live *l)
-{
-	struct cxd_node *n = l->node;
-	u64 online = 0, movable;
-	bool onlining;
-	char dax[32];
-
-	spin_lock(&cxd_node_hp_lock);
-	n->closing = true;
-	onlining = n->onlining;
-	spin_unlock(&cxd_node_hp_lock);
-	/* An online that finished before the mark is seen here. */
-	if (!onlining)
-		cxd_node_blocks(n, &online, &movable);
-	if (!onlining && !online) {
-		if (node_off_delay_ms)
-			msleep(node_off_delay_ms);
-		return 0;
-	}
-	spin_lock(&cxd_node_hp_lock);
-	n->closing = false;
-	spin_unlock(&cxd_node_hp_lock);
-	cxd_node_dax_name_get(l, dax, sizeof(dax));
-	if (onlining)
-		cxd_warn(n->owner, "power: memory of the range is being onlined on node %d: offline it first (daxctl offline-memory %s)",
-			 n->nid, dax);
-	else
-		cxd_warn(n->owner, "power: %llu MiB of the range are online memory of node %d: offline it first (daxctl offline-memory %s)",
-			 online >> 20, n->nid, dax);
-	return -EBUSY;
-}
-
-/**
- * cxd_node_detach() - undo cxd_node_attach() for @l.
- * @l:	powered node-mode device whose memory is offline (cxd_node_close()
- *	returned 0), or whose power-on is being undone; its sysfs files are
- *	already removed.
- *
- * Unregisters the platform device (dax_hmem's devm teardown removes the dax
- * device; a bound kmem removes the offline memory), frees the memregion id,
- * clears the node's memory type and drops the configfs dependency.
- *
- * Context: process; caller holds cxd_cfg_mutex.
- */
-void cxd_node_detach(struct cxd_live *l)
-{
-	struct cxd_node *n = l->node;
-
-	lockdep_assert_held(&cxd_cfg_mutex);
-	/* Still closing: nothing onlines the range until it is removed. */
-	if (n->lat)
-		cxd_nodelat_stop(n->lat);
-	platform_device_unregister(n->pdev);
-	spin_lock(&cxd_node_hp_lock);
-	list_del(&n->list);
-	spin_unlock(&cxd_node_hp_lock);
-	memregion_free(n->id);
-	/* After the unbind: kmem's own clear must find our type still set. */
-	cxd_tier_clear(&cxd_tier, n->nid, n->mtype);
-	configfs_undepend_item(&n->owner->item);
-	pr_info(CXD_NAME ": %s: hmem.%d for node %d unregistered\n",
-		config_item_name(&n->owner->item), n->id, n->nid);
-	l->node = NULL;
-	kfree(n);
-}
-
 struct cxd_dax_name {
 	char *buf;
 	size_t len;
@@ -605,34 +476,119 @@ static int cxd_find_dax(struct device *dev, void *data)
 	return 0;
 }
 
-/**
- * cxd_node_dax_name_get() - the dax device dax_hmem created, e.g. "dax0.0".
- * @l:		powered node-mode device.
+/*
+ * The dax device dax_hmem created, e.g. "dax0.0".
+ * @live:		powered node-mode device.
  * @buf:	receives the name, or "" if there is none (daxctl destroyed it).
  * @len:	size of @buf.
  *
- * Context: process (sysfs show); the platform device lives while @l->node
+ * Context: process (sysfs show); the platform device lives while @live->node
  * does.
  */
-void cxd_node_dax_name_get(const struct cxd_live *l, char *buf, size_t len)
+static void cxd_node_dax_name_get(const struct cxd_live *live, char *buf,
+				  size_t len)
 {
 	struct cxd_dax_name name = { .buf = buf, .len = len };
 
 	buf[0] = '\0';
-	device_for_each_child(&l->node->pdev->dev, &name, cxd_find_dax);
+	device_for_each_child(&live->node->pdev->dev, &name, cxd_find_dax);
 }
 
-/**
- * cxd_node_get_state() - online state and use of node-mode device @l.
- * @l:	powered node-mode device.
+/*
+ * May powered node-mode device @live be powered off (cxd_mode_ops.close)? If
+ * so, from now on no memory block of its range can be onlined.
+ * @live:	powered node-mode device.
+ *
+ * Marks the range closing (the memory notifier refuses MEM_GOING_ONLINE for
+ * it from then on), then checks that no online of the range is under way
+ * and that no block of it is online. With both true, the range stays
+ * offline until cxd_node_unregister() has removed it. Otherwise the mark is
+ * dropped again and onlining works as before.
+ *
+ * Context: process; caller holds cxd_cfg_mutex. Node-mode latency needs
+ * nothing more: with the memory offline no PTE maps it, and accesses still
+ * queued on tasks keep their own references (hotplug/nodelat.c).
+ * Return: 0 (cxd_node_unregister() comes next), or -EBUSY (one log line)
+ * while part of the range is online or being onlined.
+ */
+static int cxd_node_close(struct cxd_live *live)
+{
+	struct cxd_node *n = live->node;
+	u64 online = 0, movable;
+	bool onlining;
+	char dax[32];
+
+	spin_lock(&cxd_node_hp_lock);
+	n->closing = true;
+	onlining = n->onlining;
+	spin_unlock(&cxd_node_hp_lock);
+	/* An online that finished before the mark is seen here. */
+	if (!onlining)
+		cxd_node_blocks(n, &online, &movable);
+	if (!onlining && !online) {
+		if (node_off_delay_ms)
+			msleep(node_off_delay_ms);
+		return 0;
+	}
+	spin_lock(&cxd_node_hp_lock);
+	n->closing = false;
+	spin_unlock(&cxd_node_hp_lock);
+	cxd_node_dax_name_get(live, dax, sizeof(dax));
+	if (onlining)
+		cxd_warn(n->owner, "power: memory of the range is being onlined on node %d: offline it first (daxctl offline-memory %s)",
+			 n->nid, dax);
+	else
+		cxd_warn(n->owner, "power: %llu MiB of the range are online memory of node %d: offline it first (daxctl offline-memory %s)",
+			 online >> 20, n->nid, dax);
+	return -EBUSY;
+}
+
+/*
+ * Undo cxd_node_register() for @live.
+ * @live:	powered node-mode device whose memory is offline (cxd_node_close()
+ *	returned 0), or whose power-on is being undone; its sysfs files are
+ *	already removed.
+ *
+ * Unregisters the platform device (dax_hmem's devm teardown removes the dax
+ * device; a bound kmem removes the offline memory), frees the memregion id,
+ * clears the node's memory type and drops the configfs dependency.
+ *
+ * Context: process; caller holds cxd_cfg_mutex.
+ */
+static void cxd_node_unregister(struct cxd_live *live)
+{
+	struct cxd_node *n = live->node;
+
+	lockdep_assert_held(&cxd_cfg_mutex);
+	/* Still closing: nothing onlines the range until it is removed. */
+	if (n->lat)
+		cxd_nodelat_stop(n->lat);
+	platform_device_unregister(n->pdev);
+	spin_lock(&cxd_node_hp_lock);
+	list_del(&n->list);
+	spin_unlock(&cxd_node_hp_lock);
+	memregion_free(n->id);
+	/* After the unbind: kmem's own clear must find our type still set. */
+	cxd_tier_clear(n->nid, n->mtype);
+	cxd_dev_unpin(n->owner);
+	pr_info(CXD_NAME ": %s: hmem.%d for node %d unregistered\n",
+		config_item_name(&n->owner->item), n->id, n->nid);
+	live->node = NULL;
+	kfree(n);
+}
+
+/*
+ * Online state and use of node-mode device @live.
+ * @live:	powered node-mode device.
  * @st:	filled in; see struct cxd_node_state.
  *
  * A snapshot: memory may be onlined or offlined at any time.
  * Context: process (sysfs show).
  */
-void cxd_node_get_state(const struct cxd_live *l, struct cxd_node_state *st)
+static void cxd_node_get_state(const struct cxd_live *live,
+			       struct cxd_node_state *st)
 {
-	const struct cxd_node *n = l->node;
+	const struct cxd_node *n = live->node;
 	u64 used = 0;
 	int z;
 
@@ -651,14 +607,213 @@ void cxd_node_get_state(const struct cxd_live *l, struct cxd_node_state *st)
 	st->node_used_bytes = used << PAGE_SHIFT;
 }
 
-/**
- * cxd_node_get_lat_stats() - node-mode latency counters of device @l.
- * @l:	powered node-mode device.
- * @st:	filled in; all zero when node_latency is off.
- * Context: process (sysfs show).
+/* ------------------------------------------------------------- sysfs -- */
+
+/*
+ * The class device's node-mode files: where the device's memory went, and
+ * node_latency/ (hotplug/nodelat.c) with "enabled" and the counters of
+ * struct cxd_nodelat_stats. Only a device powered in node mode has them;
+ * mode, every device's, is in driver/sysfs.c.
  */
-void cxd_node_get_lat_stats(const struct cxd_live *l,
-			    struct cxd_nodelat_stats *st)
+static ssize_t target_node_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
 {
-	cxd_nodelat_get_stats(l->node->lat, st);
+	return sysfs_emit(buf, "%d\n",
+			  cxd_dev_to_live(dev)->cfg_dev->cfg.target_node);
 }
+static DEVICE_ATTR_RO(target_node);
+
+static ssize_t dax_device_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	char name[32];
+
+	cxd_node_dax_name_get(cxd_dev_to_live(dev), name, sizeof(name));
+	return sysfs_emit(buf, "%s\n", name);
+}
+static DEVICE_ATTR_RO(dax_device);
+
+static ssize_t adistance_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", cxd_dev_to_live(dev)->node->adistance);
+}
+static DEVICE_ATTR_RO(adistance);
+
+static ssize_t online_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct cxd_live *live = cxd_dev_to_live(dev);
+	struct cxd_node_state st;
+	const char *s;
+
+	cxd_node_get_state(live, &st);
+	if (!st.online_bytes)
+		s = "offline";
+	else if (st.online_bytes == live->npages * CXD_HOST_PAGE_SIZE)
+		s = "online";
+	else
+		s = "partial";
+	return sysfs_emit(buf, "%s\n", s);
+}
+static DEVICE_ATTR_RO(online);
+
+/* CXD_NODE_ATTR() - a read-only file showing one field of cxd_node_state. */
+#define CXD_NODE_ATTR(_name)						\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	struct cxd_node_state st;					\
+									\
+	cxd_node_get_state(cxd_dev_to_live(dev), &st);				\
+	return sysfs_emit(buf, "%llu\n", st._name);			\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+CXD_NODE_ATTR(online_bytes);
+CXD_NODE_ATTR(movable_bytes);
+CXD_NODE_ATTR(node_used_bytes);
+
+static struct attribute *cxd_node_attrs[] = {
+	&dev_attr_target_node.attr,
+	&dev_attr_dax_device.attr,
+	&dev_attr_adistance.attr,
+	&dev_attr_online.attr,
+	&dev_attr_online_bytes.attr,
+	&dev_attr_movable_bytes.attr,
+	&dev_attr_node_used_bytes.attr,
+	NULL,
+};
+
+static const struct attribute_group cxd_node_group = {
+	.attrs = cxd_node_attrs,
+};
+
+/*
+ * Node-mode latency (hotplug/nodelat.c): node_latency/ holds "enabled" and
+ * the counters of struct cxd_nodelat_stats; only for node-mode devices.
+ */
+static ssize_t enabled_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  cxd_dev_to_live(dev)->cfg_dev->cfg.node_latency ? 1 : 0);
+}
+static DEVICE_ATTR_RO(enabled);
+
+#define CXD_NODELAT_ATTR(_name)						\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	struct cxd_nodelat_stats st;					\
+									\
+	cxd_nodelat_get_stats(cxd_dev_to_live(dev)->node->lat, &st);	\
+	return sysfs_emit(buf, "%llu\n", st._name);			\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+CXD_NODELAT_ATTR(tracked_mms);
+CXD_NODELAT_ATTR(first_touches);
+CXD_NODELAT_ATTR(hint_faults);
+CXD_NODELAT_ATTR(evicted_ptes);
+CXD_NODELAT_ATTR(evictions_unmapped);
+CXD_NODELAT_ATTR(late_writebacks);
+CXD_NODELAT_ATTR(thp_untracked_pages);
+CXD_NODELAT_ATTR(kernel_accesses);
+CXD_NODELAT_ATTR(events_dropped);
+CXD_NODELAT_ATTR(pending);
+
+static struct attribute *cxd_nodelat_attrs[] = {
+	&dev_attr_enabled.attr,
+	&dev_attr_tracked_mms.attr,
+	&dev_attr_first_touches.attr,
+	&dev_attr_hint_faults.attr,
+	&dev_attr_evicted_ptes.attr,
+	&dev_attr_evictions_unmapped.attr,
+	&dev_attr_late_writebacks.attr,
+	&dev_attr_thp_untracked_pages.attr,
+	&dev_attr_kernel_accesses.attr,
+	&dev_attr_events_dropped.attr,
+	&dev_attr_pending.attr,
+	NULL,
+};
+
+static const struct attribute_group cxd_nodelat_group = {
+	.name = "node_latency",
+	.attrs = cxd_nodelat_attrs,
+};
+
+static const struct attribute_group *cxd_node_groups[] = {
+	&cxd_node_group,
+	&cxd_nodelat_group,
+	NULL,
+};
+
+
+/* ------------------------------------------------------- power on/off -- */
+
+/*
+ * cxd_mode_ops.attach: no char device (the memory is reached as NUMA
+ * memory), only the class device with the node-mode files, added once the
+ * range is registered.
+ */
+static int cxd_node_attach(struct cxd_dev *d, struct cxd_live *live)
+{
+	int ret;
+
+	live->dev.devt = 0;
+	live->dev.groups = cxd_node_groups;
+	ret = cxd_node_register(d, live);
+	if (ret)
+		return ret;
+	ret = device_add(&live->dev);
+	if (ret) {
+		cxd_warn(d, "power: cannot add " CXD_NAME "%d: %d", d->index, ret);
+		cxd_node_unregister(live);
+		return ret;
+	}
+	return 0;
+}
+
+/* cxd_mode_ops.detach, once cxd_node_close() returned 0. */
+static void cxd_node_detach(struct cxd_live *live)
+{
+	device_del(&live->dev);
+	cxd_node_unregister(live);
+}
+
+static const struct cxd_mode_ops cxd_node_ops = {
+	.attach		= cxd_node_attach,
+	.close		= cxd_node_close,
+	.detach		= cxd_node_detach,
+};
+
+/**
+ * cxd_node_init() - module load: let kmem ask us for our nodes' tiers, watch
+ * memory onlining (cxd_node_mem_notify()), and register the mode.
+ * Context: module init.
+ * Return: 0 or a negative errno from registering
+ * either.
+ */
+int cxd_node_init(void)
+{
+	int ret = register_memory_notifier(&cxd_node_mem_nb);
+
+	if (ret)
+		return ret;
+	ret = cxd_tier_init();
+	if (ret) {
+		unregister_memory_notifier(&cxd_node_mem_nb);
+		return ret;
+	}
+	cxd_mode_register(CXD_MODE_NODE, &cxd_node_ops);
+	return 0;
+}
+
+/** cxd_node_exit() - module unload; no node-mode device is powered. */
+void cxd_node_exit(void)
+{
+	cxd_tier_exit();
+	unregister_memory_notifier(&cxd_node_mem_nb);
+}
+

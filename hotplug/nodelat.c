@@ -69,6 +69,7 @@
 #include "compat.h"
 #include "cxdvirt.h"
 #include "node.h"
+#include "nodelat.h"
 
 /**
  * cxd_nodelat_supported() - can this kernel run node_latency?
@@ -95,7 +96,7 @@ struct cxd_nl_mm {
  * struct cxd_nodelat - node-mode latency state of one powered device.
  * @list:	entry in cxd_nl_devs (RCU; the hooks look devices up there).
  * @ref:	see "Lifetime" above.
- * @l:		the device; a reference on @l->dev is held.
+ * @live:		the device; a reference on @live->dev is held.
  * @name:	device name, for log lines.
  * @pfn_lo:	first pfn of the device's range.
  * @pfn_hi:	one past the last pfn.
@@ -113,7 +114,7 @@ struct cxd_nl_mm {
 struct cxd_nodelat {
 	struct list_head list;
 	struct kref ref;
-	struct cxd_live *l;
+	struct cxd_live *live;
 	const char *name;
 	unsigned long pfn_lo;
 	unsigned long pfn_hi;
@@ -166,7 +167,7 @@ static void cxd_nl_release(struct kref *ref)
 		kfree(m);
 	}
 	kvfree(nl->va);
-	put_device(&nl->l->dev);
+	put_device(&nl->live->dev);
 	kfree(nl);
 }
 
@@ -391,7 +392,7 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 	bool found[CXD_MAX_VICTIMS > CXD_NL_DRAIN_BATCH ?
 		   CXD_MAX_VICTIMS : CXD_NL_DRAIN_BATCH] = { };
 	bool dirty[ARRAY_SIZE(found)] = { };
-	struct cxd_live *l = nl->l;
+	struct cxd_live *live = nl->live;
 	struct mm_struct **mms;
 	unsigned int i, j, nm;
 	bool changed = false;
@@ -430,9 +431,9 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 		if (!found[i])
 			atomic64_inc(&nl->st.evict_unmapped);
 		if (dirty[i] && !v[i].dirty) {
-			cxd_model_lock(l);
-			cxd_model_late_writeback(&l->model, v[i].page, now);
-			spin_unlock(&l->lock);
+			cxd_model_lock(live);
+			cxd_model_late_writeback(&live->model, v[i].page, now);
+			spin_unlock(&live->lock);
 			atomic64_inc(&nl->st.late_writebacks);
 		}
 	}
@@ -447,15 +448,15 @@ static void cxd_nl_drain_work(struct work_struct *work)
 	struct cxd_nodelat *nl = container_of(work, struct cxd_nodelat,
 					      drain_work);
 	struct cxd_victim v[CXD_NL_DRAIN_BATCH];
-	struct cxd_live *l = nl->l;
+	struct cxd_live *live = nl->live;
 	unsigned int n;
 
 	do {
-		cxd_model_lock(l);
-		n = cxd_model_drain(&l->model, ktime_get_ns(), v,
+		cxd_model_lock(live);
+		n = cxd_model_drain(&live->model, ktime_get_ns(), v,
 				    CXD_NL_DRAIN_BATCH);
-		spin_unlock(&l->lock);
-		cxd_trace_drain(l, v, n);
+		spin_unlock(&live->lock);
+		cxd_trace_drain(live, v, n);
 		cxd_nl_evict(nl, v, n);
 		cond_resched();
 	} while (n == CXD_NL_DRAIN_BATCH && !READ_ONCE(nl->stopping));
@@ -474,7 +475,7 @@ static void cxd_nl_drain_work(struct work_struct *work)
 static void cxd_nl_access(struct cxd_nodelat *nl, u64 page, unsigned long va,
 			  struct mm_struct *mm, unsigned int flags, u64 t0)
 {
-	struct cxd_live *l = nl->l;
+	struct cxd_live *live = nl->live;
 	struct cxd_access *acc;
 	struct cxd_nl_mm *m;
 
@@ -490,10 +491,10 @@ static void cxd_nl_access(struct cxd_nodelat *nl, u64 page, unsigned long va,
 		atomic64_inc(&nl->st.dropped);
 		return;
 	}
-	cxd_model_lock(l);
-	cxd_model_access(&l->model, page, flags, t0, acc);
-	spin_unlock(&l->lock);
-	cxd_trace_access(l, page, t0, acc);
+	cxd_model_lock(live);
+	cxd_model_access(&live->model, page, flags, t0, acc);
+	spin_unlock(&live->lock);
+	cxd_trace_access(live, page, t0, acc);
 	/* The queued drain holds a reference: this task_work's may be the last. */
 	if (acc->drain && !READ_ONCE(nl->stopping)) {
 		kref_get(&nl->ref);
@@ -505,7 +506,7 @@ static void cxd_nl_access(struct cxd_nodelat *nl, u64 page, unsigned long va,
 	if (!acc->hit || acc->late)
 		cxd_wait_until(acc->done_ns);
 	if (!acc->hit)
-		cxd_account_miss(l, page, flags & CXD_ACC_WRITE, t0, acc, NULL);
+		cxd_account_miss(live, page, flags & CXD_ACC_WRITE, t0, acc, NULL);
 	kfree(acc);
 }
 
@@ -728,7 +729,7 @@ static void cxd_nl_hooks_put(void)
  */
 static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 {
-	struct cxd_live *l = nl->l;
+	struct cxd_live *live = nl->live;
 	u64 touched[CXD_NL_SCAN_BATCH], dirtied[CXD_NL_SCAN_BATCH];
 	unsigned int nt = 0, nd = 0, i, j, nm;
 	struct mm_struct **mms;
@@ -741,7 +742,7 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 
 		mmap_read_lock(mm);
 		inc_tlb_flush_pending(mm);
-		for (page = 0; page < l->npages; page++) {
+		for (page = 0; page < live->npages; page++) {
 			struct cxd_nl_pte p = { .protnone = false };
 
 			if (!READ_ONCE(nl->va[page]))
@@ -754,14 +755,14 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 				dirtied[nd++] = page;
 			cleared |= p.young || p.dirty;
 			if (nt == CXD_NL_SCAN_BATCH || nd == CXD_NL_SCAN_BATCH) {
-				cxd_model_lock(l);
+				cxd_model_lock(live);
 				for (i = 0; i < nt; i++)
-					cxd_cache_touch(&l->model.cache,
+					cxd_cache_touch(&live->model.cache,
 							touched[i]);
 				for (i = 0; i < nd; i++)
-					cxd_cache_set_dirty(&l->model.cache,
+					cxd_cache_set_dirty(&live->model.cache,
 							    dirtied[i]);
-				spin_unlock(&l->lock);
+				spin_unlock(&live->lock);
 				atomic64_add(nt, &nl->st.scan_touched);
 				nt = 0;
 				nd = 0;
@@ -774,14 +775,14 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 		}
 		mmap_read_unlock(mm);
 	}
-	cxd_model_lock(l);
+	cxd_model_lock(live);
 	for (i = 0; i < nt; i++)
-		cxd_cache_touch(&l->model.cache, touched[i]);
+		cxd_cache_touch(&live->model.cache, touched[i]);
 	for (i = 0; i < nd; i++)
-		cxd_cache_set_dirty(&l->model.cache, dirtied[i]);
-	l->scan_passes++;
-	l->scan_touched += nt;
-	spin_unlock(&l->lock);
+		cxd_cache_set_dirty(&live->model.cache, dirtied[i]);
+	live->scan_passes++;
+	live->scan_touched += nt;
+	spin_unlock(&live->lock);
 	atomic64_add(nt, &nl->st.scan_touched);
 	atomic64_inc(&nl->st.scan_passes);
 	/* The accessed and dirty bits are set again only on a TLB fill. */
@@ -797,7 +798,7 @@ static void cxd_nl_scan_work(struct work_struct *work)
 {
 	struct cxd_nodelat *nl = container_of(to_delayed_work(work),
 					      struct cxd_nodelat, scan_work);
-	unsigned int ms = READ_ONCE(nl->l->scan_interval_ms);
+	unsigned int ms = READ_ONCE(nl->live->scan_interval_ms);
 
 	cxd_nl_mm_prune(nl);
 	if (ms)
@@ -810,20 +811,20 @@ static void cxd_nl_scan_work(struct work_struct *work)
 /* ----------------------------------------------------------------- API -- */
 
 /**
- * cxd_nodelat_start() - apply the model to the memory of node-mode device @l.
- * @l:		powered node-mode device (its model is initialised).
+ * cxd_nodelat_start() - apply the model to the memory of node-mode device @live.
+ * @live:		powered node-mode device (its model is initialised).
  * @name:	device name, for log lines; must outlive the state.
  * @start:	first byte of the device's range.
  * @size:	bytes.
  * @scan_interval_ms: accessed-bit scan period, ms (0: off); follows
- *		@l->scan_interval_ms from then on (a live attribute).
+ *		@live->scan_interval_ms from then on (a live attribute).
  * @out:	receives the new state.
  *
  * Context: process; caller holds cxd_cfg_mutex.
  * Return: 0; -ENOMEM; -EOPNOTSUPP (one log line) when the hooks cannot be
  * attached on this kernel.
  */
-int cxd_nodelat_start(struct cxd_live *l, const char *name, u64 start,
+int cxd_nodelat_start(struct cxd_live *live, const char *name, u64 start,
 		      u64 size, unsigned int scan_interval_ms,
 		      struct cxd_nodelat **out)
 {
@@ -839,8 +840,8 @@ int cxd_nodelat_start(struct cxd_live *l, const char *name, u64 start,
 		return -ENOMEM;
 	}
 	kref_init(&nl->ref);
-	nl->l = l;
-	get_device(&l->dev);
+	nl->live = live;
+	get_device(&live->dev);
 	nl->name = name;
 	nl->pfn_lo = PHYS_PFN(start);
 	nl->pfn_hi = PHYS_PFN(start + size);
@@ -857,7 +858,7 @@ int cxd_nodelat_start(struct cxd_live *l, const char *name, u64 start,
 	spin_lock(&cxd_nl_devs_lock);
 	list_add_tail_rcu(&nl->list, &cxd_nl_devs);
 	spin_unlock(&cxd_nl_devs_lock);
-	WRITE_ONCE(l->scan_interval_ms, scan_interval_ms);
+	WRITE_ONCE(live->scan_interval_ms, scan_interval_ms);
 	queue_delayed_work(system_unbound_wq, &nl->scan_work, 0);
 	*out = nl;
 	return 0;
@@ -914,7 +915,7 @@ void cxd_nodelat_get_stats(struct cxd_nodelat *nl,
 }
 #else /* !CXD_NODE_LATENCY */
 
-int cxd_nodelat_start(struct cxd_live *l, const char *name, u64 start,
+int cxd_nodelat_start(struct cxd_live *live, const char *name, u64 start,
 		      u64 size, unsigned int scan_interval_ms,
 		      struct cxd_nodelat **out)
 {

@@ -103,9 +103,9 @@ for a in $feat; do
 done
 stats=$(sed -n -e 's/^CXD_[A-Z]*_ATTR(\([a-z_0-9]*\)[,)].*/\1/p' \
 	-e 's/^static DEVICE_ATTR_[RW]O(\([a-z_0-9]*\)).*/\1/p' \
-	-e 's/.*__BIN_ATTR_RO(\([a-z_0-9]*\),.*/\1/p' driver/sysfs.c | grep -v '^_' | sort -u)
+	-e 's/.*__BIN_ATTR_RO(\([a-z_0-9]*\),.*/\1/p' driver/sysfs.c hotplug/node.c | grep -v '^_' | sort -u)
 [ -n "$stats" ]
-ok $? "the module's stats files found in driver/sysfs.c"
+ok $? "the module's stats files found in driver/sysfs.c and hotplug/node.c"
 for s in $stats; do
 	grep -qE "^\.B (stats/)?$s\$" "$tmp/page"
 	ok $? "cxdvirt(4): sysfs $s"

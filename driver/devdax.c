@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxdvirt devdax mode: /dev/cxdvirtN, a devdax-style character device.
+ *
+ * Power-on gives the device a private inode on the module's pseudo
+ * filesystem (one address_space for every mapping, whatever device node it
+ * is opened through), its backing memory (runtime pages, or a reserved range
+ * mapped write-back) and the char device. mmap() maps the device with
+ * fault.c's vm_operations; scan.c tracks the mappings.
+ *
+ * Power-off refuses with -EBUSY while any file of the device is open (an
+ * mmap holds its file open): struct cxd_live, "Open files".
+ */
+#include <linux/cdev.h>
+#include <linux/fs.h>
+#include <linux/gfp.h>
+#include <linux/io.h>
+#include <linux/ioport.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/module.h>
+#include <linux/mount.h>
+#include <linux/pagemap.h>
+#include <linux/pseudo_fs.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "compat.h"
+#include "cxdvirt.h"
+#include "node.h"
+
+#define CXD_FS_MAGIC	0x63786476	/* "cxdv" */
+
+static struct vfsmount *cxd_mnt;
+
+static int cxd_fs_init_fs_context(struct fs_context *fc)
+{
+	return init_pseudo(fc, CXD_FS_MAGIC) ? 0 : -ENOMEM;
+}
+
+static struct file_system_type cxd_fs_type = {
+	.name		 = CXD_NAME,
+	.init_fs_context = cxd_fs_init_fs_context,
+	.kill_sb	 = kill_anon_super,
+};
+
+/*
+ * Drop the device's reference on each runtime page. A page the kernel
+ * still holds (a pipe that vmsplice()d it, I/O in flight) is freed by its
+ * last put_page(), not here; it leaves the device's address_space first,
+ * under the page lock, which is what set_page_dirty_lock() at the end of
+ * such I/O takes before it follows page->mapping.
+ * Context: process, may sleep; no mapping of the device is left.
+ */
+static void cxd_free_pages(struct cxd_live *live)
+{
+	struct page *page;
+	u64 i;
+
+	if (!live->pages)
+		return;
+	for (i = 0; i < live->npages; i++) {
+		page = live->pages[i];
+		if (page) {
+			lock_page(page);
+			page_folio(page)->mapping = NULL;
+			unlock_page(page);
+			put_page(page);
+		}
+		if (!(i % 1024))
+			cond_resched();	/* millions of pages for a large device */
+	}
+	kvfree(live->pages);
+	live->pages = NULL;
+}
+
+/*
+ * Runtime backing: one zeroed page per device page, on cfg.backing_node.
+ * Each page belongs to the device's address_space at index = device page,
+ * as a page-cache page would (device-dax does the same with its pages): a
+ * shared futex in the mapping is keyed by (inode, index), and dirtying
+ * the page is a no-op of the pseudo inode (noop_dirty_folio).
+ */
+static int cxd_alloc_pages(struct cxd_dev *d, struct cxd_live *live)
+{
+	gfp_t gfp = GFP_HIGHUSER | __GFP_ZERO | __GFP_NOWARN | __GFP_RETRY_MAYFAIL;
+	int node = d->cfg.backing_node;
+	u64 i;
+
+	if (node != NUMA_NO_NODE)
+		gfp |= __GFP_THISNODE;
+	live->pages = kvcalloc(live->npages, sizeof(*live->pages), GFP_KERNEL);
+	if (!live->pages)
+		return -ENOMEM;
+	for (i = 0; i < live->npages; i++) {
+		live->pages[i] = alloc_pages_node(node, gfp, 0);
+		if (!live->pages[i]) {
+			cxd_warn(d, "power: cannot allocate %llu bytes of backing memory on node %d",
+				 d->cfg.capacity, node);
+			cxd_free_pages(live);
+			return -ENOMEM;
+		}
+		page_folio(live->pages[i])->mapping = live->inode->i_mapping;
+		page_folio(live->pages[i])->index = i;
+		if (!(i % 1024))
+			cond_resched();
+	}
+	return 0;
+}
+
+#define CXD_CLEAR_CHUNK	(2ul << 20)
+
+/*
+ * Zero @size bytes at @va, 2 MiB at a time with a reschedule point between:
+ * a reserved range keeps whatever an earlier power cycle, or its time as
+ * node-mode System RAM, left in it, and that must not reach the next user.
+ */
+static void cxd_clear_range(void *va, u64 size)
+{
+	u64 off, n;
+
+	for (off = 0; off < size; off += n) {
+		n = min_t(u64, size - off, CXD_CLEAR_CHUNK);
+		memset(va + off, 0, n);
+		cond_resched();
+	}
+}
+
+/*
+ * Reserved-range backing: a physical range reserved at boot with
+ * memmap=SIZE$ADDR. It must be reserved memory (not System RAM, not a hole),
+ * and free. It is zeroed at every power-on, like runtime backing. Mapping
+ * it write-back once registers a WB memtype for the range, so PFN mappings
+ * of it inherit WB instead of UC- (x86 PAT).
+ */
+static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *live)
+{
+	u64 start = d->cfg.phys_addr, size = d->cfg.capacity;
+
+	/* First: a node device's memory may already be System RAM (kmem). */
+	if (cxd_node_range_taken(start, size)) {
+		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) overlaps a node-mode device",
+			 start, size);
+		return -EINVAL;
+	}
+	if (cxd_check_reserved_range(d, start, size))
+		return -EINVAL;
+	snprintf(live->res_name, sizeof(live->res_name), CXD_NAME ":%s",
+		 config_item_name(&d->item));
+	live->res = request_mem_region(start, size, live->res_name);
+	if (!live->res) {
+		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) is busy (another device or driver owns part of it)",
+			 start, size);
+		return -EINVAL;
+	}
+	live->wb_map = memremap(start, size, MEMREMAP_WB);
+	if (!live->wb_map) {
+		cxd_warn(d, "power: cannot map phys_addr range write-back");
+		release_mem_region(start, size);
+		live->res = NULL;
+		return -ENOMEM;
+	}
+	live->phys = start;
+	cxd_clear_range(live->wb_map, size);
+	return 0;
+}
+
+static void cxd_release_backing(struct cxd_live *live)
+{
+	cxd_free_pages(live);
+	if (live->wb_map) {
+		memunmap(live->wb_map);
+		live->wb_map = NULL;
+	}
+	if (live->res) {
+		release_mem_region(live->res->start, resource_size(live->res));
+		live->res = NULL;
+	}
+}
+
+static int cxd_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct cxd_live *live = file->private_data;
+
+	/*
+	 * VM_MAYSHARE, not VM_SHARED: for a file opened read-only the kernel
+	 * clears VM_SHARED (and VM_MAYWRITE) from a MAP_SHARED mapping, which
+	 * is still shared. devdax (check_vma()) tests VM_MAYSHARE too.
+	 */
+	if (!(vma->vm_flags & VM_MAYSHARE)) {
+		pr_info_ratelimited(CXD_NAME "%d: %s[%d]: MAP_PRIVATE is not supported, use MAP_SHARED\n",
+				    MINOR(live->dev.devt), current->comm,
+				    task_pid_nr(current));
+		return -EINVAL;
+	}
+	if (cxd_vma_track(live, vma))
+		return -ENOMEM;
+	vma->vm_ops = &cxd_vm_ops;
+	/*
+	 * Runtime pages are mapped by the core as normal, refcounted pages
+	 * (->fault returns them), which get_user_pages() can pin (O_DIRECT,
+	 * shared futexes, vmsplice). A reserved range has no struct pages:
+	 * special PTEs, which need VM_MIXEDMAP. Runtime mappings carry it
+	 * too, as device-dax's VMAs are special to mm: mlock() neither splits
+	 * nor locks them, NUMA balancing leaves them alone (the pages are
+	 * not on the LRU; there is nothing to lock or migrate). Not
+	 * VM_PFNMAP, not VM_DONTEXPAND: MADV_DONTNEED zaps, and mremap may
+	 * grow the mapping (faults past the device's end raise SIGBUS), as
+	 * with device-dax; from 6.12 (at the latest) mm refuses to grow a
+	 * VM_MIXEDMAP mapping in place (ENOMEM), see docs/interface.md.
+	 */
+	vm_flags_set(vma, VM_MIXEDMAP | VM_DONTDUMP);
+	return 0;
+}
+
+/**
+ * cxd_open() - open /dev/cxdvirtN: count the file, and point it at the
+ * device's private address_space, so that every mapping, through any device
+ * node, is reached by unmap_mapping_pages().
+ * @inode:	the device node's inode.
+ * @file:	the new file.
+ *
+ * The file counts once, in open_count (struct cxd_live, "Open files"): the
+ * open that makes it 1 pins the configfs item, so rmdir fails with -EBUSY
+ * while the device is open, and power-off fails with -EBUSY while it is not
+ * zero.
+ *
+ * Context: process, may sleep; takes open_mutex, then configfs's locks.
+ * Return: 0, or -ENODEV once power-off has begun or while the configfs
+ * folder is being removed.
+ */
+static int cxd_open(struct inode *inode, struct file *file)
+{
+	struct cxd_live *live = container_of(inode->i_cdev, struct cxd_live, cdev);
+	bool first;
+	int ret = 0;
+
+	mutex_lock(&live->open_mutex);
+	first = !live->open_count;	/* changes only under @open_mutex */
+	if (first && cxd_dev_pin(live->cfg_dev))
+		ret = -ENODEV;
+	if (!ret) {
+		spin_lock(&live->open_lock);
+		if (live->dead)
+			ret = -ENODEV;
+		else
+			live->open_count++;
+		spin_unlock(&live->open_lock);
+		if (ret && first)
+			cxd_dev_unpin(live->cfg_dev);
+	}
+	mutex_unlock(&live->open_mutex);
+	if (ret)
+		return ret;
+	file->private_data = live;
+	file->f_mapping = live->inode->i_mapping;
+	return 0;
+}
+
+/*
+ * The last file of the device (its last mapping gone too): power-off and
+ * rmdir may go ahead. @live outlives this call: the file still holds the cdev.
+ */
+static int cxd_release(struct inode *inode, struct file *file)
+{
+	struct cxd_live *live = file->private_data;
+	bool last;
+
+	mutex_lock(&live->open_mutex);
+	spin_lock(&live->open_lock);
+	last = !--live->open_count;
+	spin_unlock(&live->open_lock);
+	if (last)
+		cxd_dev_unpin(live->cfg_dev);
+	mutex_unlock(&live->open_mutex);
+	return 0;
+}
+
+static const struct file_operations cxd_fops = {
+	.owner		= THIS_MODULE,
+	.open		= cxd_open,
+	.release	= cxd_release,
+	.mmap		= cxd_mmap,
+	CXD_FOPS_MAP_SYNC,
+	.llseek		= noop_llseek,
+};
+
+/* Power-on (cxd_mode_ops.attach): backing, char device, scan. */
+static int cxd_devdax_attach(struct cxd_dev *d, struct cxd_live *live)
+{
+	const struct cxd_cfg *c = &d->cfg;
+	int ret;
+
+	live->inode = alloc_anon_inode(cxd_mnt->mnt_sb);
+	if (IS_ERR(live->inode)) {
+		ret = PTR_ERR(live->inode);
+		live->inode = NULL;
+		return ret;
+	}
+
+	ret = c->phys_addr ? cxd_claim_range(d, live) : cxd_alloc_pages(d, live);
+	if (ret)
+		return ret;
+
+	cdev_init(&live->cdev, &cxd_fops);
+	live->cdev.owner = THIS_MODULE;
+	ret = cdev_device_add(&live->cdev, &live->dev);
+	if (ret) {
+		cxd_warn(d, "power: cannot add /dev/" CXD_NAME "%d: %d",
+			 d->index, ret);
+		return ret;
+	}
+	cxd_scan_set_interval(live, c->scan_interval_ms);
+	return 0;
+}
+
+/*
+ * Power-off may go (cxd_mode_ops.close) once no file is open: none is
+ * mapped then, and no fault can run. From then on no open succeeds.
+ */
+static int cxd_devdax_close(struct cxd_live *live)
+{
+	spin_lock(&live->open_lock);
+	if (live->open_count) {
+		spin_unlock(&live->open_lock);
+		cxd_warn(live->cfg_dev, "power: device is open or mapped (%u users)",
+			 live->open_count);
+		return -EBUSY;
+	}
+	live->dead = true;
+	spin_unlock(&live->open_lock);
+	return 0;
+}
+
+static void cxd_devdax_detach(struct cxd_live *live)
+{
+	cdev_device_del(&live->cdev, &live->dev);
+}
+
+/* The last reference is gone (cxd_mode_ops.release). */
+static void cxd_devdax_release(struct cxd_live *live)
+{
+	cxd_release_backing(live);
+	if (live->inode)
+		iput(live->inode);
+}
+
+static const struct cxd_mode_ops cxd_devdax_ops = {
+	.attach		= cxd_devdax_attach,
+	.close		= cxd_devdax_close,
+	.detach		= cxd_devdax_detach,
+	.evict		= cxd_evict_page,	/* fault.c */
+	.release	= cxd_devdax_release,
+};
+
+/**
+ * cxd_devdax_init() - module load: mount the pseudo filesystem that gives
+ * every device its private inode, and register the mode.
+ * Context: module init.
+ * Return: 0 or kern_mount()'s negative errno.
+ */
+int cxd_devdax_init(void)
+{
+	cxd_mnt = kern_mount(&cxd_fs_type);
+	if (IS_ERR(cxd_mnt))
+		return PTR_ERR(cxd_mnt);
+	cxd_mode_register(CXD_MODE_DEVDAX, &cxd_devdax_ops);
+	return 0;
+}
+
+/** cxd_devdax_exit() - module unload; no device is powered. */
+void cxd_devdax_exit(void)
+{
+	kern_unmount(cxd_mnt);
+}

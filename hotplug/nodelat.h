@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cxdvirt node-mode latency (hotplug/nodelat.c): the device model applied to
+ * the memory of a node-mode device; used by hotplug/node.c.
+ */
+#ifndef CXDVIRT_HOTPLUG_NODELAT_H
+#define CXDVIRT_HOTPLUG_NODELAT_H
+
+#include <linux/types.h>
+
+struct cxd_live;
+struct cxd_nodelat;
+
+/**
+ * struct cxd_nodelat_stats - node-mode latency counters (hotplug/nodelat.c).
+ * @tracked_mms:	address spaces the device's pages are looked up in.
+ * @first_touches:	accesses seen as a new page of the node being mapped.
+ * @hint_faults:	accesses seen as a fault on a PROT_NONE page.
+ * @evicted_ptes:	PTEs made PROT_NONE by evictions.
+ * @evictions_unmapped:	victims found mapped nowhere (freed, migrated, or
+ *			mapped where the hooks never saw them).
+ * @late_writebacks:	victims the model evicted clean whose PTE was dirty
+ *			(written while resident): charged a write-back then.
+ * @thp_untracked_pages: pages of the node mapped as THP, which the model
+ *			cannot track (residency is per 4 KiB page).
+ * @kernel_accesses:	accesses by kernel threads, not charged.
+ * @events_dropped:	accesses lost to a failed allocation.
+ * @pending:		accesses queued on tasks and not yet run.
+ */
+struct cxd_nodelat_stats {
+	u64 tracked_mms;
+	u64 first_touches;
+	u64 hint_faults;
+	u64 evicted_ptes;
+	u64 evictions_unmapped;
+	u64 late_writebacks;
+	u64 thp_untracked_pages;
+	u64 kernel_accesses;
+	u64 events_dropped;
+	u64 pending;
+};
+
+int cxd_nodelat_start(struct cxd_live *live, const char *name, u64 start,
+		      u64 size, unsigned int scan_interval_ms,
+		      struct cxd_nodelat **out);
+void cxd_nodelat_stop(struct cxd_nodelat *nl);
+void cxd_nodelat_get_stats(struct cxd_nodelat *nl,
+			   struct cxd_nodelat_stats *st);
+
+#endif /* CXDVIRT_HOTPLUG_NODELAT_H */
