@@ -18,6 +18,7 @@
 #   make build-matrix  -Werror module builds for Debian trixie 6.12 and sid 7.x
 #   make check-matrix  build + guest suite on bookworm 6.1, trixie 6.12, sid 7.x
 #   make C=1        the module build with sparse
+#   make kernel-doc the module's and model's kernel-doc comments, 0 warnings
 #   make check-debug  the guest suite on a KASAN/lockdep/kmemleak kernel built
 #                   from Debian's linux-source-6.1 (cached; tests/lane/check-debug.sh)
 #   make stress     the guest stress test alone for STRESS_SECONDS (default 300),
@@ -162,6 +163,7 @@ check: deps
 	$(MAKE) all
 	$(MAKE) sparse
 	$(MAKE) checkpatch
+	$(MAKE) kernel-doc
 	$(MAKE) man-lint
 	$(MAKE) unit
 	$(MAKE) mutation
