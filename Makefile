@@ -20,11 +20,11 @@
 #   make C=1        the module build with sparse
 #   make kernel-doc the module's and model's kernel-doc comments, 0 warnings
 #   make check-debug  the guest suite on a KASAN/lockdep/kmemleak kernel built
-#                   from Debian's linux-source-6.1 (cached; tests/lane/check-debug.sh)
+#                   from Debian's linux-source-6.1 (cached; tests/vm/check-debug.sh)
 #   make stress     the guest stress test alone for STRESS_SECONDS (default 300),
 #                   STRESS_SEED=N to replay a run
 #   make bench      the benchmark in the guest on 6.1, then on 6.12 and 7.x ->
-#                   docs/performance.md, docs/performance-cdf.png (tests/lane/bench.sh)
+#                   docs/performance.md, docs/performance-cdf.png (tests/bench/bench.sh)
 #   make bench-model  the model's instructions per miss (valgrind), 16K vs 4M
 #                   cache lines, every policy -> docs/model-cost.md
 #   make bench-repro  the benchmark twice (QEMU -icount), per-row agreement
@@ -72,9 +72,9 @@ module:
 sparse:
 	$(MAKE) module C=2 CF=-Wsparse-error
 
-# The kernel's checkpatch.pl over the module's sources (tests/lane/checkpatch.sh).
+# The kernel's checkpatch.pl over the module's sources (tests/static/checkpatch.sh).
 checkpatch:
-	tests/lane/checkpatch.sh
+	tests/static/checkpatch.sh
 
 tools: $(TOOLS) $(MODEL_LIB) $(UTIL_LIB)
 
@@ -109,7 +109,7 @@ tools/cxdvirt-sim: $(wildcard tools/sim/*.c tools/sim/*.h) $(MODEL_SRCS) $(MODEL
 	$(CC) $(CFLAGS) -flto $(TOOLS_CFLAGS) -o $@ $(filter %.c,$^) $(UTIL_LIB) $(TOOLS_LIBS_DEV)
 
 deps:
-	tests/lane/install-deps.sh
+	tests/vm/install-deps.sh
 
 # libFuzzer target over the model's sources (tests/fuzz/README.md).
 FUZZ_BIN := tests/fuzz/build/fuzz_model
@@ -157,7 +157,7 @@ mutation:
 	tests/mutation/run.sh -m $(MUTATION_MIN_PCT) $(MUTANTS)
 
 guest: all
-	tests/lane/run-guest.sh
+	tests/vm/run-guest.sh
 
 check: deps
 	$(MAKE) all
@@ -188,34 +188,34 @@ kernel-doc:
 
 # The stress test (tests/guest/85-stress.sh) alone, for longer: STRESS_SECONDS
 # (default 300) of the content-checked stress in one guest; STRESS_SEED
-# replays a run (the seed is printed in tests/lane/out/tap/85-stress.tap).
+# replays a run (the seed is printed in tests/vm/out/tap/85-stress.tap).
 .PHONY: stress
 STRESS_SECONDS ?= 300
 stress: all
-	tests/lane/run-guest.sh --tests '85*' \
+	tests/vm/run-guest.sh --tests '85*' \
 		--test-timeout $$(( $(STRESS_SECONDS) + 120 )) \
 		--timeout $$(( $(STRESS_SECONDS) + 600 )) \
 		--append 'cxdvirt.stress_seconds=$(STRESS_SECONDS)$(if $(STRESS_SEED), cxdvirt.stress_seed=$(STRESS_SEED))'
 
-# The kernel matrix (tests/lane/matrix.sh): Debian bookworm 6.1 (the host),
+# The kernel matrix (tests/vm/matrix.sh): Debian bookworm 6.1 (the host),
 # trixie 6.12 and sid 7.x, the newer two built with -Werror in a cached chroot
 # of their suite. build-matrix: only those two builds; check-matrix: all three
 # builds, each followed by the guest suite on that kernel.
 .PHONY: build-matrix check-matrix
 build-matrix: deps
-	tests/lane/matrix.sh --build-only trixie sid
+	tests/vm/matrix.sh --build-only trixie sid
 
 check-matrix: deps
 	$(MAKE) all
-	tests/lane/matrix.sh bookworm trixie sid
+	tests/vm/matrix.sh bookworm trixie sid
 
 # The debug-kernel lane: build (once, cached under /var/cache/cxdvirt) a guest
-# kernel with KASAN, lockdep, kmemleak and friends (tests/lane/debug.config),
+# kernel with KASAN, lockdep, kmemleak and friends (tests/vm/debug.config),
 # build cxdvirt.ko against it, run the guest suite, fail on any splat.
 # DEBUG_CACHED_ONLY=1 skips the lane when that kernel is not built yet.
 .PHONY: check-debug
 check-debug: deps
-	tests/lane/check-debug.sh $(if $(DEBUG_CACHED_ONLY),--cached-only)
+	tests/vm/check-debug.sh $(if $(DEBUG_CACHED_ONLY),--cached-only)
 
 # Instructions per miss of the device model under callgrind, for caches of
 # 16K and 4M lines under every policy (tests/bench/model-cost.sh): prints a
@@ -243,14 +243,14 @@ $(GEN_TRACE): tests/bench/gen-trace.c tools/sim/trace_bin.c tools/sim/sim.h $(MO
 bench-sim: tools/cxdvirt-sim $(GEN_TRACE)
 	tests/bench/sim-speed.sh tools/cxdvirt-sim $(GEN_TRACE) docs/performance.md
 
-# The benchmark (tests/lane/bench.sh): one guest run of every row of
+# The benchmark (tests/bench/bench.sh): one guest run of every row of
 # docs/performance.md, plus row 6 from bench-model; writes the document and
 # docs/performance-cdf.png. Then one more run and table for each newer kernel
 # of the matrix (trixie 6.12, sid 7.x; BENCH_ARGS='--kernels bookworm' skips them).
 .PHONY: bench
 bench: deps
 	$(MAKE) all
-	tests/lane/bench.sh $(BENCH_ARGS)
+	tests/bench/bench.sh $(BENCH_ARGS)
 
 # ---------------------------------------------------------------- install --
 # make install [DESTDIR=/scratch] [PREFIX=/usr/local] [KDIR=...]
@@ -348,18 +348,18 @@ dkms-remove:
 
 # make dkms, dkms build and dkms install into a scratch root against the
 # lane's headers (host untouched), then the guest boots the lane kernel
-# with the module DKMS installed (tests/lane/dkms-guest.sh).
+# with the module DKMS installed (tests/vm/dkms-guest.sh).
 .PHONY: check-dkms
 check-dkms: tools
-	tests/lane/dkms-guest.sh
+	tests/vm/dkms-guest.sh
 
 # Node mode on a guest without an empty node: cxdvirt-dev acpi-tables in a
-# first boot, the second boot with its SRAT + HMAT (tests/lane/acpi-guest.sh).
+# first boot, the second boot with its SRAT + HMAT (tests/vm/acpi-guest.sh).
 .PHONY: check-acpi
 check-acpi: all
-	tests/lane/acpi-guest.sh
+	tests/vm/acpi-guest.sh
 
-# Reproducibility (tests/lane/bench-repro.sh): the benchmark twice on 6.1
+# Reproducibility (tests/bench/bench-repro.sh): the benchmark twice on 6.1
 # (rows 1-5), then each row's agreement between the two runs, into
 # docs/performance.md ("Reproducibility"). By default under QEMU -icount
 # (deterministic virtual time), both guests at once; BENCH_REPRO_ARGS=''
@@ -368,11 +368,11 @@ check-acpi: all
 BENCH_REPRO_ARGS ?= --icount shift=0,sleep=off --parallel
 bench-repro: deps
 	$(MAKE) all
-	tests/lane/bench-repro.sh --doc docs/performance.md $(BENCH_REPRO_ARGS)
+	tests/bench/bench-repro.sh --doc docs/performance.md $(BENCH_REPRO_ARGS)
 
 demo: deps
 	$(MAKE) all
-	tests/lane/demo.sh
+	tests/vm/demo.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null

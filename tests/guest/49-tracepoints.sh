@@ -138,7 +138,7 @@ if command -v perf > /dev/null && perf version > /dev/null 2>&1; then
 	is "$(perf script -i /tmp/perf.data -F event 2>/dev/null | grep -c cxdvirt_miss)" \
 		"$(stat_get $D misses)" "perf record 'cxdvirt:*': cxdvirt_miss samples == stats/misses"
 else
-	skip "perf: cxdvirt_miss count == stats/misses" "no perf in the guest (linux-perf on the host, tests/lane/install-deps.sh)"
+	skip "perf: cxdvirt_miss count == stats/misses" "no perf in the guest (linux-perf on the host, tests/vm/install-deps.sh)"
 fi
 
 dev_rm $D

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Backing from the range reserved at boot with memmap=1G$4G
-# (0x100000000..0x13fffffff; tests/lane/lib.sh): power on, write, evict,
+# (0x100000000..0x13fffffff; tests/vm/lib.sh): power on, write, evict,
 # verify.
 . /tests/lib.sh
 

@@ -56,7 +56,7 @@ if command -v mandoc > /dev/null; then
 		ok $? "mandoc -Tlint $(basename "$p") $(head -c 300 "$tmp/lint")"
 	done
 else
-	echo "ok $((n += 1)) - # SKIP mandoc not installed (tests/lane/install-deps.sh)"
+	echo "ok $((n += 1)) - # SKIP mandoc not installed (tests/vm/install-deps.sh)"
 fi
 
 # ------------------------------------------------------- cxdvirt-bench/sim --

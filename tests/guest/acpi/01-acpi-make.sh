@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# First boot of tests/lane/acpi-guest.sh, on a layout without an empty node
+# First boot of tests/vm/acpi-guest.sh, on a layout without an empty node
 # (nodes 0-1, both with memory; memmap=1G$4G hides 1G of node 1): print the
 # node lists, run cxdvirt-dev acpi-tables on this machine and send the cpio
 # to the host as base64 diag lines ("# ACPI-CPIO ...").

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Second boot of tests/lane/acpi-guest.sh: the same machine booted with the
+# Second boot of tests/vm/acpi-guest.sh: the same machine booted with the
 # cpio of 01-acpi-make.sh in front of the initramfs. The reserved range is
 # now a node of its own: node 2 is possible and empty, a node-mode device
 # onlines its memory there, and access0/initiators/read_latency shows the

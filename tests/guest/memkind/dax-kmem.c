@@ -6,7 +6,7 @@
  * target nodes) where each page lives: all of them must be on NODE.
  *
  * Prints unnumbered TAP lines for tests/guest/lib.sh run_sub. Built by
- * tests/lane/build-initramfs.sh when libmemkind-dev is installed.
+ * tests/vm/build-initramfs.sh when libmemkind-dev is installed.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -19,7 +19,7 @@
 # parameters to init as environment variables):
 #   cxdvirt_test_timeout=SECS   per-test limit (default 150)
 #   cxdvirt_mode=demo           run /demo.sh instead of the tests
-#   cxdvirt_debug=1             a debug kernel (tests/lane/check-debug.sh):
+#   cxdvirt_debug=1             a debug kernel (tests/vm/check-debug.sh):
 #                               timing tests widen their upper bounds
 
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
@@ -118,7 +118,7 @@ rmmod_test() {
 	fi
 }
 
-# kmemleak (debug kernels, tests/lane/debug.config): kmemleak_scan FILE
+# kmemleak (debug kernels, tests/vm/debug.config): kmemleak_scan FILE
 # scans twice (an object is reported only once it has stayed unreferenced
 # and unchanged across a scan) and saves the report to FILE.
 KMEMLEAK=/sys/kernel/debug/kmemleak

@@ -15,7 +15,7 @@
 # problem (BUG:, WARNING:, Oops, panic, lockdep, KASAN, soft lockup,
 # hung task, Call Trace).
 #
-# OUT (default tests/lane/out) gets console.log (the whole guest console),
+# OUT (default tests/vm/out) gets console.log (the whole guest console),
 # guest-tap.log (the raw TAP port), tap/, initramfs.cpio.gz.
 # Environment: KDIR (headers tree, for the default KVER), CXDVIRT_CACHE
 # (kernel cache), CXDVIRT_KO (module to test instead of ./cxdvirt.ko),
@@ -23,9 +23,9 @@
 # CXDVIRT_EARLY_CPIO (a cpio in front of the initramfs), CXDVIRT_NUMA
 # (two-node: the layout without an empty node, see lib.sh).
 # --kernel-dir DIR: a ready kernel folder (vmlinuz, lib/modules/KVER with
-# modules.dep) instead of fetch-kernel.sh's; tests/lane/matrix.sh uses it.
+# modules.dep) instead of fetch-kernel.sh's; tests/vm/matrix.sh uses it.
 # --test-timeout: the guest's per-test limit (default 150 s); --append: extra
-# guest kernel command line (tests/lane/check-debug.sh uses both).
+# guest kernel command line (tests/vm/check-debug.sh uses both).
 set -euo pipefail
 
 LANE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -57,7 +57,7 @@ done
 
 [ -n "$kver" ] || kver=$(lane_default_kver)
 [ -n "$kver" ] || lane_die "no kernel version (install linux-headers-amd64 or pass --kver)"
-command -v qemu-system-x86_64 >/dev/null || lane_die "qemu-system-x86_64 missing (tests/lane/install-deps.sh)"
+command -v qemu-system-x86_64 >/dev/null || lane_die "qemu-system-x86_64 missing (tests/vm/install-deps.sh)"
 command -v prove >/dev/null || lane_die "prove missing (perl)"
 
 [ -n "$kdir_img" ] || kdir_img=$("$LANE_DIR/fetch-kernel.sh" "$kver")
@@ -67,7 +67,7 @@ initrd=$out/initramfs.cpio.gz
 	--out "$initrd" --tests "$tests"
 
 # CXDVIRT_EARLY_CPIO: an uncompressed cpio put in front of the initramfs
-# (ACPI table overrides, tests/lane/acpi-guest.sh).
+# (ACPI table overrides, tests/vm/acpi-guest.sh).
 if [ -n "${CXDVIRT_EARLY_CPIO:-}" ]; then
 	cat "$CXDVIRT_EARLY_CPIO" "$initrd" > "$out/initrd-early.img"
 	initrd=$out/initrd-early.img

@@ -4,7 +4,7 @@
 # debug-kernel.sh [--check] [--fragment FILE]
 #
 # Build (once) the debug guest kernel: Debian bookworm's linux-source-6.1,
-# `make defconfig kvm_guest.config`, then tests/lane/debug.config merged
+# `make defconfig kvm_guest.config`, then tests/vm/debug.config merged
 # with scripts/kconfig/merge_config.sh (KASAN, lockdep, kmemleak, ...).
 # Prints the cache folder on stdout. It holds:
 #

@@ -4,9 +4,9 @@
 # bench-repro.sh [--out DIR] [--doc FILE] [--parallel] [BENCH.SH ARGS...]
 # bench-repro.sh --compare DIR1 DIR2 [--doc FILE]
 #
-# `make bench-repro`: run the benchmark (tests/lane/bench.sh, 6.1 only,
+# `make bench-repro`: run the benchmark (tests/bench/bench.sh, 6.1 only,
 # without row 6) twice, one run after the other, into DIR/run1 and
-# DIR/run2 (default tests/lane/out/bench-repro), and print how far each row
+# DIR/run2 (default tests/vm/out/bench-repro), and print how far each row
 # of the two runs' tables agrees: |a - b| / mean(a, b) of the first figure
 # of the `measured` column. Ratio rows (1, 1b, 2, 2b, 2c, 3 accuracy, 4, 5)
 # must agree within 5%; the P99.9 / P50 tails within a factor of 1.5.
@@ -21,7 +21,8 @@
 # Exits 1 if a row that has figures in both runs disagrees.
 set -euo pipefail
 
-LANE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+LANE_DIR=$(cd "$HERE/../vm" && pwd)	# the guest harness
 . "$LANE_DIR/lib.sh"
 
 out=$LANE_DIR/out/bench-repro
@@ -56,7 +57,7 @@ if [ -z "$cmp1" ]; then
 		rm -rf "$d"
 		mkdir -p "$d"
 		date -u +%FT%TZ > "$d/start"
-		"$LANE_DIR/bench.sh" --kernels '' --no-model --out "$d" --doc "$d/perf.md" \
+		"$HERE/bench.sh" --kernels '' --no-model --out "$d" --doc "$d/perf.md" \
 			${args[@]+"${args[@]}"} > "$d/bench.log" 2>&1
 	}
 	lane_log "benchmark twice ($mode); logs: $out/run1/bench.log, $out/run2/bench.log"
@@ -86,7 +87,7 @@ sec=$(mktemp)
 trap 'rm -f "$sec"' EXIT
 rc=0
 {
-echo "<!-- $marker: begin (make bench-repro, tests/lane/bench-repro.sh; do not edit) -->"
+echo "<!-- $marker: begin (make bench-repro, tests/bench/bench-repro.sh; do not edit) -->"
 echo "$title"
 echo
 echo "\`make bench-repro\`: the benchmark twice ($mode), rows 1-5, the first"
@@ -173,7 +174,7 @@ What QEMU -icount shows, and what it cannot:
   runs of `make bench-repro` boot in parallel.
 
 The results at the top of docs/performance.md are run 1 of the pair, every
-row and the scale figures (`tests/lane/bench.sh --from OUT/run1/guest-tap.log
+row and the scale figures (`tests/bench/bench.sh --from OUT/run1/guest-tap.log
 --out OUT/run1 --kernels ''`, row 6 measured on the host then), so the
 document, its agreement figures and the code are of one commit.
 EOF_NOTES

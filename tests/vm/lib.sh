@@ -52,7 +52,7 @@ lane_cache_root() {
 }
 
 # Console lines that mean the guest kernel went wrong. Most splats of the
-# debug kernel (tests/lane/debug.config) start with BUG: or WARNING: too; the
+# debug kernel (tests/vm/debug.config) start with BUG: or WARNING: too; the
 # hung task detector says "INFO: task X blocked for more than N seconds",
 # debugobjects "ODEBUG:".
 LANE_BAD_RE='BUG:|WARNING:|Oops|panic|lockdep|KASAN|soft lockup|hung task|Call Trace'
@@ -92,11 +92,11 @@ lane_bad_context() {
 #   node3  512M at 0x120000000, hidden by the same memmap=; also owns the
 #          hotplug range (slots/maxmem). Nodes 2 and 3 are possible but have
 #          no memory: node-mode devices can bring them up.
-# CXDVIRT_NUMA=two-node: no empty node instead (tests/lane/acpi-guest.sh):
+# CXDVIRT_NUMA=two-node: no empty node instead (tests/vm/acpi-guest.sh):
 #   node0  CPUs + 1536M; node1 2560M (1.5G-3G and 4G-5G), whose 4G-5G the
 #          same memmap=1G$4G hides. The firmware's SRAT has nodes 0-1 only.
 # Returns QEMU's status; 124 when the timeout fired.
-# Environment (tests/lane/bench.sh --icount): LANE_QEMU_ACCEL replaces
+# Environment (tests/bench/bench.sh --icount): LANE_QEMU_ACCEL replaces
 # "tcg,thread=multi"; LANE_QEMU_EXTRA is split into more QEMU arguments;
 # LANE_QEMU_CPU replaces the CPU model "max" (check-debug.sh).
 lane_boot() {

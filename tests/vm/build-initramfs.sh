@@ -7,7 +7,7 @@
 #
 # Build the test guest's initramfs (gzip'd newc cpio):
 #
-#   /init                   tests/lane/guest-init.sh (or --init SCRIPT)
+#   /init                   tests/vm/guest-init.sh (or --init SCRIPT)
 #   /bin/busybox + applets  busybox-static
 #   /cxdvirt.ko             the module from the repo root (or --module KO;
 #                           missing: /init reports the insmod failure)

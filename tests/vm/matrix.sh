@@ -21,7 +21,7 @@
 # keyed by suite, mirror and package list (a stamp file); a rerun only checks
 # the stamp. The sources (Kbuild and the folders it names) are copied into the
 # chroot and built there; cxdvirt.ko is copied out to
-# tests/lane/out/matrix/<suite>/. The guest kernel is that suite's
+# tests/vm/out/matrix/<suite>/. The guest kernel is that suite's
 # linux-image of the same version as the chroot's headers, downloaded with a
 # private apt state (the host's apt is not touched, nothing is installed on
 # the host) and unpacked into $CXDVIRT_CACHE/kernels/<version>/, the layout
@@ -32,8 +32,8 @@
 #                before building; also done by itself when the suite's
 #                mirror no longer has the image matching the chroot's headers
 # `prepare`      only make the chroot and the guest kernel ready
-# Unless --build-only, tests/lane/out/matrix/<suite>/guest-kernel then holds
-# "KVER KERNEL-DIR" of the prepared guest kernel (tests/lane/bench.sh reads it).
+# Unless --build-only, tests/vm/out/matrix/<suite>/guest-kernel then holds
+# "KVER KERNEL-DIR" of the prepared guest kernel (tests/bench/bench.sh reads it).
 #
 # Environment: CXDVIRT_CACHE, CXDVIRT_MIRROR (Debian mirror; default: the
 # one the host's apt sources use for its Debian suite),
@@ -118,7 +118,7 @@ chroot_prepare() {
 		echo "$dir"
 		return
 	fi
-	command -v debootstrap >/dev/null || lane_die "debootstrap missing (tests/lane/install-deps.sh)"
+	command -v debootstrap >/dev/null || lane_die "debootstrap missing (tests/vm/install-deps.sh)"
 	local t0 tmp
 	t0=$(now)
 	tmp="$dir.new"
@@ -270,7 +270,7 @@ build_in_chroot() {
 }
 
 run_suite() {
-	local suite=$1 out="$REPO_ROOT/tests/lane/out/matrix/$1"
+	local suite=$1 out="$REPO_ROOT/tests/vm/out/matrix/$1"
 	local t0 t_prep t_build t_guest dir kver pkgver kdir_img rc
 	mkdir -p "$out"
 	t0=$(now)

@@ -16,7 +16,7 @@
 #   4. checks that modprobe resolves cxdvirt to the module DKMS installed;
 #   5. boots the guest on that kernel folder with that installed module
 #      (CXDVIRT_KO), not ./cxdvirt.ko, and runs GLOB (default '10*').
-# The DKMS transcript is OUT/dkms.log (OUT default tests/lane/out/dkms).
+# The DKMS transcript is OUT/dkms.log (OUT default tests/vm/out/dkms).
 set -euo pipefail
 
 LANE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -37,7 +37,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$kver" ] || kver=$(lane_default_kver)
 [ -n "$kver" ] || lane_die "no kernel version (install linux-headers-amd64 or pass --kver)"
-command -v dkms > /dev/null || lane_die "dkms missing (tests/lane/install-deps.sh)"
+command -v dkms > /dev/null || lane_die "dkms missing (tests/vm/install-deps.sh)"
 command -v unshare > /dev/null || lane_die "unshare missing (util-linux)"
 hdr=/usr/src/linux-headers-$kver
 [ -d "$hdr" ] || lane_die "no headers at $hdr"

@@ -17,7 +17,8 @@
 #       has no kernel macros.
 set -euo pipefail
 
-LANE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+LANE_DIR=$(cd "$HERE/../vm" && pwd)	# the guest harness
 . "$LANE_DIR/lib.sh"
 cd "$REPO_ROOT"
 

@@ -14,7 +14,7 @@
 #      tests/guest/acpi/02-acpi-node.sh checks node 2 is possible and
 #      empty, a node-mode device onlines there, and
 #      node2/access0/initiators/read_latency is the modeled value.
-# OUT (default tests/lane/out/acpi) gets boot1/, boot2/ and acpi.cpio.
+# OUT (default tests/vm/out/acpi) gets boot1/, boot2/ and acpi.cpio.
 set -euo pipefail
 
 LANE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

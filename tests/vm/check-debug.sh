@@ -5,7 +5,7 @@
 #                [--test-timeout SECS] [-v]
 #
 # The debug-kernel lane (make check-debug): build (or reuse) the debug guest
-# kernel of tests/lane/debug-kernel.sh (KASAN, lockdep, DEBUG_ATOMIC_SLEEP,
+# kernel of tests/vm/debug-kernel.sh (KASAN, lockdep, DEBUG_ATOMIC_SLEEP,
 # DEBUG_VM, kmemleak, debugobjects, soft lockup and hung task detectors),
 # build cxdvirt.ko against that tree, and run the whole guest suite on it with
 # run-guest.sh. The run fails on any failing test and on any kernel splat on
@@ -13,7 +13,7 @@
 # test fails on a kmemleak report involving cxdvirt.
 #
 # The module is built in OUT/module (a copy of the sources), so the stock
-# ./cxdvirt.ko is left alone. OUT is tests/lane/out/debug: console.log,
+# ./cxdvirt.ko is left alone. OUT is tests/vm/out/debug: console.log,
 # tap/, times (kernel build and suite seconds).
 #
 # --cached-only: skip (exit 0, with a note) when the debug kernel is not

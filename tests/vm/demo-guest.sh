@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Guest side of tests/lane/demo.sh, run by /init as /demo.sh. Settings come
+# Guest side of tests/vm/demo.sh, run by /init as /demo.sh. Settings come
 # from /demo.env, written by demo.sh. Creates one device per preset, runs
 # cxdvirt-bench on each and prints its JSON between marker lines:
 #

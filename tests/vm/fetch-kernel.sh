@@ -16,14 +16,14 @@
 #
 # KVER defaults to the release of the headers tree in KDIR (see lib.sh).
 # Cache: $CXDVIRT_CACHE/kernels/<pkgver>/, default /var/cache/cxdvirt, and
-# tests/lane/.cache when that is not writable.
+# tests/vm/.cache when that is not writable.
 set -euo pipefail
 
 LANE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$LANE_DIR/lib.sh"
 
 kver=${1:-$(lane_default_kver)}
-[ -n "$kver" ] || lane_die "no kernel version: install linux-headers-amd64 (tests/lane/install-deps.sh) or pass KVER"
+[ -n "$kver" ] || lane_die "no kernel version: install linux-headers-amd64 (tests/vm/install-deps.sh) or pass KVER"
 
 pkg="linux-image-$kver"
 
