@@ -254,6 +254,22 @@ static inline void cxd_queue_inserted(struct cxd_cache *c,
 }
 
 /*
+ * The insert of the two-queue policies (2Q, S3-FIFO): a line that comes back
+ * from the ghost list goes to the main queue, a new one to the small queue.
+ */
+static inline void cxd_queue_inserted_small(struct cxd_cache *c,
+					    struct cxd_cache_set *set,
+					    uint32_t line, bool ghost)
+{
+	if (ghost) {
+		cxd_queue_push_tail(c, &set->main, line);
+	} else {
+		c->lines[line].flags |= CXD_LINE_SMALL;
+		cxd_queue_push_tail(c, &set->small, line);
+	}
+}
+
+/*
  * A hint to the CPU to fetch @addr's cache line (a compiler builtin: no
  * kernel or libc call). The model's state is larger than the CPU caches
  * and an access touches random lines of it; fetching the next victim's

@@ -27,17 +27,6 @@ static uint32_t twoq_ghost_cap(const struct cxd_cache *c)
  * set is full, A1in's oldest line is evicted (and ghosted) if A1in holds
  * more than Kin = a1in_cap lines or Am is empty, else Am's least recent.
  */
-static void twoq_inserted(struct cxd_cache *c, struct cxd_cache_set *set,
-			  uint32_t line, bool ghost)
-{
-	if (ghost) {
-		cxd_queue_push_tail(c, &set->main, line);
-	} else {
-		c->lines[line].flags |= CXD_LINE_SMALL;
-		cxd_queue_push_tail(c, &set->small, line);
-	}
-}
-
 static void twoq_touched(struct cxd_cache *c, struct cxd_cache_set *set,
 			 uint32_t line)
 {
@@ -63,7 +52,7 @@ static uint32_t twoq_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 
 const struct cxd_policy_ops cxd_policy_2q = {
 	.setup		= twoq_setup,
-	.inserted	= twoq_inserted,
+	.inserted	= cxd_queue_inserted_small,
 	.touched	= twoq_touched,
 	.evict		= twoq_evict,
 	.ghost_cap	= twoq_ghost_cap,

@@ -26,17 +26,6 @@ static void s3_set_freq(struct cxd_cache *c, uint32_t line, uint32_t f)
 			      (uint8_t)(f << CXD_LINE_FREQ_SHIFT);
 }
 
-static void s3_inserted(struct cxd_cache *c, struct cxd_cache_set *set,
-			uint32_t line, bool ghost)
-{
-	if (ghost) {
-		cxd_queue_push_tail(c, &set->main, line);
-	} else {
-		c->lines[line].flags |= CXD_LINE_SMALL;
-		cxd_queue_push_tail(c, &set->small, line);
-	}
-}
-
 static void s3_touched(struct cxd_cache *c, struct cxd_cache_set *set,
 		       uint32_t line)
 {
@@ -99,7 +88,7 @@ static uint32_t s3_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 
 const struct cxd_policy_ops cxd_policy_s3fifo = {
 	.setup		= s3_setup,
-	.inserted	= s3_inserted,
+	.inserted	= cxd_queue_inserted_small,
 	.touched	= s3_touched,
 	.evict		= s3_evict,
 	.ghosts		= true,

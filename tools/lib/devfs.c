@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,7 +281,8 @@ int cxu_sysfs_path(int index, const char *rel, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-int cxu_mkdir(const char *name, char *why, size_t whylen)
+/* mkdir or rmdir of configfs folder @name; the kernel's reason into @why. */
+static int dir_op(const char *name, bool make, char *why, size_t whylen)
 {
 	struct cxu_kmsg_mark mark;
 	char path[4096];
@@ -290,31 +292,23 @@ int cxu_mkdir(const char *name, char *why, size_t whylen)
 	if (cxu_dev_path(name, NULL, path, sizeof(path)))
 		return -ENAMETOOLONG;
 	cxu_kmsg_mark(&mark);
-	if (mkdir(path, 0755)) {
+	if (make ? mkdir(path, 0755) : rmdir(path)) {
 		err = -errno;
-		if (err != -EEXIST)
+		if (!make || err != -EEXIST)
 			cxu_kmsg_reason(&mark, name, why, whylen);
 	}
 	cxu_kmsg_release(&mark);
 	return err;
 }
 
+int cxu_mkdir(const char *name, char *why, size_t whylen)
+{
+	return dir_op(name, true, why, whylen);
+}
+
 int cxu_rmdir(const char *name, char *why, size_t whylen)
 {
-	struct cxu_kmsg_mark mark;
-	char path[4096];
-	int err = 0;
-
-	why[0] = '\0';
-	if (cxu_dev_path(name, NULL, path, sizeof(path)))
-		return -ENAMETOOLONG;
-	cxu_kmsg_mark(&mark);
-	if (rmdir(path)) {
-		err = -errno;
-		cxu_kmsg_reason(&mark, name, why, whylen);
-	}
-	cxu_kmsg_release(&mark);
-	return err;
+	return dir_op(name, false, why, whylen);
 }
 
 int cxu_sysfs_read(int index, const char *rel, char *buf, size_t len)

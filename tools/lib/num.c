@@ -10,17 +10,6 @@
 
 #include "cxu_num.h"
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * Parse the digits at *sp (decimal, or hex after "0x"), advance *sp past
  * them. Return 0, -EINVAL if there is no digit, -ERANGE on overflow.
@@ -36,7 +25,7 @@ static int parse_digits(const char **sp, uint64_t *out)
 		s += 2;
 	}
 	for (; *s; s++, n++) {
-		d = hexval(*s);
+		d = cxu_hex_digit(*s);
 		if (d < 0 || d >= base)
 			break;
 		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)

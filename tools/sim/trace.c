@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cxu_msg.h"
+#include "cxu_num.h"
 #include "sim.h"
 
 static const char *const format_names[] = {
@@ -108,17 +109,6 @@ int trace_parse_dec(const char **s, const char *e, uint64_t *v)
 	return 0;
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /**
  * trace_parse_hex() - hexadecimal digits (no 0x) at [*@s, @e) into *@v.
  * @s: start; moved past the digits.
@@ -133,9 +123,9 @@ int trace_parse_hex(const char **s, const char *e, uint64_t *v)
 	uint64_t x = 0;
 	int d;
 
-	if (p == e || hex_digit(*p) < 0)
+	if (p == e || cxu_hex_digit(*p) < 0)
 		return -1;
-	for (; p < e && (d = hex_digit(*p)) >= 0; p++) {
+	for (; p < e && (d = cxu_hex_digit(*p)) >= 0; p++) {
 		if (x >> 60)
 			return -1;
 		x = x << 4 | (uint64_t)d;
