@@ -179,11 +179,10 @@ static int cxd_param_parse(struct cxd_dev *d, const struct cxd_param *p,
 	switch (p->type) {
 	case CXD_PT_ENUM:
 		if (!cxd_name_arg(page, count, buf, sizeof(buf))) {
-			for (i = 0; i <= p->max && p->names(i); i++) {
-				if (!strcmp(buf, p->names(i))) {
-					*v = i;
-					return 0;
-				}
+			iv = cxd_param_enum_value(p, buf);
+			if (iv >= 0) {
+				*v = iv;
+				return 0;
 			}
 			if ((p->flags & CXD_P_NUMALIAS) &&
 			    !kstrtouint(buf, 10, &i) && i <= p->max) {

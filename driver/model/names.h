@@ -12,15 +12,6 @@
 #include "cxdvirt/model.h"
 
 /**
- * cxd_str_eq() - are two NUL-terminated strings equal?
- * @a: a string.
- * @b: another string.
- *
- * Return: true if equal (exact, case-sensitive).
- */
-bool cxd_str_eq(const char *a, const char *b);
-
-/**
  * cxd_name_index() - index of @name in @names.
  * @names: [@n] names (NULL entries are skipped).
  * @n:     entries in @names.

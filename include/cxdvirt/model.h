@@ -590,6 +590,17 @@ enum cxd_prefetch_mode {
 /* Victims one access can produce: its own and one per prefetched page. */
 #define CXD_MAX_VICTIMS		(1u + CXD_MAX_PREFETCH_DEGREE)
 
+/**
+ * cxd_str_eq() - are two NUL-terminated strings equal?
+ * @a: a string.
+ * @b: another string.
+ *
+ * The model's one string comparison (the model calls no libc), also the
+ * name lookup of every enum parameter (cxd_param_enum_value(), params.h).
+ * Return: true if equal (exact, case-sensitive).
+ */
+bool cxd_str_eq(const char *a, const char *b);
+
 /** cxd_prefetch_name() - "none", "next", "stride", "bop", "leap", "fdp"; NULL if unknown. */
 const char *cxd_prefetch_name(enum cxd_prefetch_mode mode);
 /** cxd_prefetch_parse() - mode for @name (exact), or -1. */

@@ -310,6 +310,25 @@ struct cxd_param {
 #define CXD_P_NAME_(g, n, f, t, lo, hi, def, fl, u, nm)	#n " "
 
 /**
+ * cxd_param_enum_value() - the value named @s of enum parameter @p.
+ * @p:	a CXD_PT_ENUM parameter.
+ * @s:	the name, NUL-terminated, exact.
+ *
+ * The one name lookup of configfs and cxdvirt-sim.
+ * Return: the value, 0 .. @p->max, or -1 if @s is none of @p's names.
+ */
+static inline int cxd_param_enum_value(const struct cxd_param *p,
+				       const char *s)
+{
+	unsigned int i;
+
+	for (i = 0; i <= p->max && p->names(i); i++)
+		if (cxd_str_eq(s, p->names(i)))
+			return (int)i;
+	return -1;
+}
+
+/**
  * cxd_param_bad() - is @v outside the bounds of @p?
  * @p:	parameter.
  * @v:	value; for CXD_PT_INT the two's complement of a negative value.

@@ -243,7 +243,7 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 	char lo[24], hi[24];
 	const char *why;
 	uint64_t v = 0;
-	unsigned int i;
+	int e;
 
 	sim_why[0] = '\0';
 	if (!strcmp(key, "faults")) {
@@ -275,11 +275,9 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 	case CXD_PT_ENUM:
 		if (!val)
 			return -1;
-		for (i = 0; i <= p->max && p->names(i); i++)
-			if (!strcmp(val, p->names(i)))
-				break;
-		if (i <= p->max && p->names(i))
-			v = i;
+		e = cxd_param_enum_value(p, val);
+		if (e >= 0)
+			v = e;
 		else if (!(p->flags & CXD_P_NUMALIAS) || *val < '0' ||
 			 *val > '9' || parse_u64(val, &v, false) || v > p->max)
 			return -1;
