@@ -84,7 +84,7 @@ fi
 # replay BIN TRACE POLICY OUT: one timed replay; appends M/s to OUT.rates,
 # wall s to OUT.walls, keeps the JSON in OUT.json
 replay() {
-	"$1" --timing --json --cache $CACHE --policy "$3" "$2" \
+	"$1" --timing --json --preset znand --cache $CACHE --policy "$3" "$2" \
 		> "$4.json" 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
 	sed -n 's/.*replay 1: \([0-9.]*\) s, cpu \([0-9.]*\) s.*/\1 \2/p' "$tmp/err" > "$tmp/t"
 	read -r wall cpu < "$tmp/t"
