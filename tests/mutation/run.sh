@@ -71,8 +71,8 @@ while IFS= read -r line || [ -n "$line" ]; do
 		continue
 	fi
 	case "$file" in
-	driver/model/*.c) ;;
-	*) echo "mutation: $LIST:$lineno: $file is not a model source (driver/model/*.c)" >&2
+	driver/model/*.c | driver/model/*.h) ;;
+	*) echo "mutation: $LIST:$lineno: $file is not a model source (driver/model/*.[ch])" >&2
 	   bad=1; continue ;;
 	esac
 	if [ ! -f "$TOP/$file" ]; then
@@ -115,7 +115,7 @@ rm -f "$W"/driver/model/*.o "$W"/driver/model/.*.cmd "$W"/hotplug/*.o "$W"/hotpl
 cp -r "$TOP/tests/unit" "$TOP/tests/tools" "$W/tests/"
 rm -rf "$W/tools/obj" "$W/tools/libcxdmodel.a" "$W/tests/unit/build"
 rm -f "$W/tools/cxdvirt-dev" "$W/tools/cxdvirt-bench" "$W/tools/cxdvirt-sim"
-cp "$W"/driver/model/*.c "$SCRATCH/orig/"
+cp "$W"/driver/model/*.[ch] "$SCRATCH/orig/"
 
 LOG=$SCRATCH/log
 UNIT_TESTS=$(cd "$W/tests/unit" && ls test_*.c | sed 's/^/build\//; s/\.c$//')
@@ -177,7 +177,7 @@ for i in "${!names[@]}"; do
 	base=$(basename "$file")
 	# Restore every model source (fresh mtimes: make rebuilds what a
 	# previous mutant changed), then mutate one.
-	for f in "$SCRATCH"/orig/*.c; do
+	for f in "$SCRATCH"/orig/*.[ch]; do
 		cmp -s "$f" "$W/driver/model/$(basename "$f")" ||
 			cp "$f" "$W/driver/model/$(basename "$f")"
 	done
@@ -213,7 +213,7 @@ for i in "${!names[@]}"; do
 	printf '%3d/%d %-28s killed by %s\n' $((i + 1)) "$total" "$name" "$KILLER"
 	killed=$((killed + 1))
 done
-for f in "$SCRATCH"/orig/*.c; do cp "$f" "$W/driver/model/"; done
+for f in "$SCRATCH"/orig/*.[ch]; do cp "$f" "$W/driver/model/"; done
 
 elapsed=$(($(date +%s) - start))
 valid=$((total - errors))
