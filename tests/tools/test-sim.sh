@@ -47,7 +47,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=58
+plan=63
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -168,6 +168,26 @@ check "--faults: misses, hits, native hits, dirty evictions" "6 0 1 1" \
 "$sim" --capacity 2M --cache 8K --json "$tmp/faults" >"$tmp/json" 2>&1
 check "without --faults the re-access is a model hit" "6 1 0" \
 	"$(jfield misses <"$tmp/json") $(jfield hits <"$tmp/json") $(jfield native_hits <"$tmp/json")"
+
+"$sim" --capacity 2M --cache 8K --faults "$tmp/faults" >"$tmp/out" 2>&1
+check "--faults: the hit ratio counts native hits (1 of 7)" "14.29%" \
+	"$(field "$tmp/out" 'hit ratio')"
+
+# The preset is applied first, wherever it stands; explicit NAND options
+# win over it, also under --compare preset=...
+"$sim" --t-read-ns 1000 --preset tlc --json "$tmp/faults" >"$tmp/json" 2>&1
+check "--t-read-ns before --preset still wins" "1000" "$(jfield t_read_ns <"$tmp/json")"
+"$sim" --t-read-ns 1000 --compare preset=znand,tlc --json "$tmp/faults" >"$tmp/json" 2>&1
+check "--compare preset=... keeps an explicit --t-read-ns" "1000 1000" \
+	"$(sed -n 's/^ *"t_read_ns":\([0-9]*\),*$/\1/p' "$tmp/json" | tr '\n' ' ' | sed 's/ $//')"
+"$sim" --cache-size 4097 "$tmp/faults" >/dev/null 2>"$tmp/err"
+check "a cache size that is not a multiple of 4K is refused, as in configfs" \
+	"cxdvirt-sim: --cache-size and --capacity must be multiples of 4K, as in configfs" \
+	"$(cat "$tmp/err")"
+"$sim" >/dev/null 2>"$tmp/err"
+check "no TRACE: a one-line reason, then where help is" \
+	"cxdvirt-sim: no TRACE given|Try 'cxdvirt-sim --help'." \
+	"$(tr '\n' '|' <"$tmp/err" | sed 's/|$//')"
 
 printf 'R 1\nX 2\n' >"$tmp/bad"
 if "$sim" "$tmp/bad" >/dev/null 2>"$tmp/err"; then

@@ -349,6 +349,11 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 		cxu_err("cache size out of range");
 		return -1;
 	}
+	if (cfg->cache_size % CXD_HOST_PAGE_SIZE ||
+	    cfg->capacity % CXD_HOST_PAGE_SIZE) {
+		cxu_err("--cache-size and --capacity must be multiples of 4K, as in configfs");
+		return -1;
+	}
 	mc.npages = cfg->capacity / CXD_HOST_PAGE_SIZE;
 	if (!mc.npages) {
 		mc.npages = t->max_page + 1;
@@ -544,7 +549,8 @@ static json_object *metrics_json(const struct sim_cfg *cfg,
 	json_object_object_add(o, "native_hits", json_object_new_uint64(x->native_hits));
 	json_object_object_add(o, "misses", json_object_new_uint64(s->misses));
 	json_object_object_add(o, "hit_ratio",
-			       json_object_new_double(ratio(s->hits, x->accesses)));
+			       json_object_new_double(ratio(s->hits + x->native_hits,
+							    x->accesses)));
 	json_object_object_add(o, "read_misses", json_object_new_uint64(s->read_misses));
 	json_object_object_add(o, "write_misses", json_object_new_uint64(s->write_misses));
 	json_object_object_add(o, "write_allocs", json_object_new_uint64(s->write_allocs));
@@ -639,8 +645,9 @@ static void row_setting(char *b, size_t n, const struct sim_cfg *c,
 
 ROW_U64(accesses, x->accesses)
 ROW_U64(hits, x->st.hits)
+ROW_U64(native_hits, x->native_hits)
 ROW_U64(misses, x->st.misses)
-ROW_PCT(hit_ratio, x->st.hits, x->accesses)
+ROW_PCT(hit_ratio, x->st.hits + x->native_hits, x->accesses)
 ROW_U64(read_misses, x->st.read_misses)
 ROW_U64(write_misses, x->st.write_misses)
 ROW_U64(lat_mean, x->lat.count ? x->lat_sum / x->lat.count : 0)
@@ -686,6 +693,7 @@ static const struct row rows[] = {
 	{ "setting (preset/policy/prefetch)", row_setting },
 	{ "accesses", row_accesses },
 	{ "hits", row_hits },
+	{ "native hits (--faults)", row_native_hits },
 	{ "misses", row_misses },
 	{ "hit ratio", row_hit_ratio },
 	{ "read misses", row_read_misses },
@@ -809,6 +817,30 @@ static void build_opts(void)
 	memset(&long_opts[n], 0, sizeof(long_opts[n]));
 }
 
+/*
+ * Set up @cfg from the command line's device options: @preset (may be
+ * NULL) first, then the @n options @name[i] = @val[i] in their order.
+ * Return: 0, or -1 after printing which option was refused and why.
+ */
+static int apply_opts(struct sim_cfg *cfg, const char *preset,
+		      const char *const *name, const char *const *val, int n)
+{
+	int i;
+
+	if (preset && sim_set(cfg, "preset", preset)) {
+		cxu_err("--preset: bad value '%s'%s", preset, sim_why);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (sim_set(cfg, name[i], val[i])) {
+			cxu_err("--%s: bad value '%s'%s", name[i],
+				val[i] ? val[i] : "", sim_why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sim_cfg base;
@@ -822,7 +854,9 @@ int main(int argc, char **argv)
 	double t0, t1, c0, c1;
 	struct trace t;
 	json_object *root, *arr;
-	int opt, idx, ret = 0;
+	int opt, idx, ret = 0, nex = 0;
+	const char **ex_name, **ex_val, *preset = NULL;
+	struct sim_cfg defaults;
 
 	cxu_set_prog("cxdvirt-sim");
 	/* The table's defaults, as a new configfs device has them. */
@@ -831,14 +865,25 @@ int main(int argc, char **argv)
 	base.capacity = 0;	/* the trace's extent */
 	base.preset = "default";
 	build_opts();
+	/*
+	 * The device options are applied after the loop: --preset first,
+	 * then the others in their order, so an explicit NAND setting wins
+	 * over the preset wherever it is given (as in cxdvirt-dev create).
+	 */
+	ex_name = calloc(argc, sizeof(*ex_name));
+	ex_val = calloc(argc, sizeof(*ex_val));
+	if (!ex_name || !ex_val)
+		return 1;
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "h", long_opts, &idx)) != -1) {
 		switch (opt) {
 		case 0:
-			if (sim_set(&base, long_opts[idx].name, optarg)) {
-				cxu_err("--%s: bad value '%s'%s", long_opts[idx].name,
-					optarg ? optarg : "", sim_why);
-				return 2;
+			if (!strcmp(long_opts[idx].name, "preset")) {
+				preset = optarg;
+				break;
 			}
+			ex_name[nex] = long_opts[idx].name;
+			ex_val[nex++] = optarg;
 			break;
 		case 'f':
 			if (trace_format_parse(optarg) < 0) {
@@ -869,14 +914,16 @@ int main(int argc, char **argv)
 			usage(stdout, &base);
 			return 0;
 		default:
-			usage(stderr, &base);
-			return 2;
+			return cxu_usage_err(NULL, "unrecognized option '%s'",
+					     argv[optind - 1]);
 		}
 	}
-	if (optind != argc - 1) {
-		usage(stderr, &base);
+	if (optind != argc - 1)
+		return cxu_usage_err(NULL, optind == argc ? "no TRACE given" :
+				     "one TRACE only");
+	defaults = base;
+	if (apply_opts(&base, preset, ex_name, ex_val, nex))
 		return 2;
-	}
 
 	cfgs[0] = base;
 	if (compare) {
@@ -894,12 +941,20 @@ int main(int argc, char **argv)
 					MAX_COMPARE);
 				return 2;
 			}
-			cfgs[n] = base;
 			cvals[n] = tok;
-			if (sim_set(&cfgs[n], ckey, tok)) {
-				cxu_err("--compare %s: bad value '%s'%s", ckey,
-					tok, sim_why);
-				return 2;
+			if (!strcmp(ckey, "preset")) {
+				/* Each preset, under the explicit settings. */
+				cfgs[n] = defaults;
+				if (apply_opts(&cfgs[n], tok, ex_name, ex_val,
+					       nex))
+					return 2;
+			} else {
+				cfgs[n] = base;
+				if (sim_set(&cfgs[n], ckey, tok)) {
+					cxu_err("--compare %s: bad value '%s'%s",
+						ckey, tok, sim_why);
+					return 2;
+				}
 			}
 			n++;
 		}
