@@ -47,7 +47,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=63
+plan=66
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -188,6 +188,17 @@ check "a cache size that is not a multiple of 4K is refused, as in configfs" \
 check "no TRACE: a one-line reason, then where help is" \
 	"cxdvirt-sim: no TRACE given|Try 'cxdvirt-sim --help'." \
 	"$(tr '\n' '|' <"$tmp/err" | sed 's/|$//')"
+
+"$sim" --policy bogus "$tmp/faults" >/dev/null 2>"$tmp/err"
+check "a bad name lists the choices" \
+	"cxdvirt-sim: --policy: bad value 'bogus' (one of: fifo lifo clock lru s3fifo random cflru 2q)" \
+	"$(cat "$tmp/err")"
+"$sim" --compare bogus=1,2 "$tmp/faults" >/dev/null 2>"$tmp/err"
+check "--compare with an unknown key says so" \
+	"cxdvirt-sim: --compare bogus: bad value '1' (no such option)" "$(cat "$tmp/err")"
+"$sim" --capacity 2M --cache 8K --compare skip-unwritten=off,on --json "$tmp/faults" >"$tmp/json" 2>&1
+check "--compare takes off/on for a flag" "false true" \
+	"$(sed -n 's/^ *"skip_unwritten":\([a-z0-9]*\),*$/\1/p' "$tmp/json" | tr '\n' ' ' | sed 's/ $//')"
 
 printf 'R 1\nX 2\n' >"$tmp/bad"
 if "$sim" "$tmp/bad" >/dev/null 2>"$tmp/err"; then

@@ -151,14 +151,36 @@ static void opt_name(char *buf, size_t len, const struct cxd_param *p)
 			buf[i] = '-';
 }
 
+/* @p's names joined by @sep into @buf (@len bytes). Return: @buf. */
+static const char *enum_names(char *buf, size_t len, const struct cxd_param *p,
+			      const char *sep)
+{
+	unsigned int v;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (v = 0; v <= p->max && p->names(v) && n < len; v++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", v ? sep : "",
+				      p->names(v));
+	return buf;
+}
+
+/* A flag's value: none (the flag alone), 1/on or 0/off. Return: 0/1, -1. */
+static int flag_value(const char *val)
+{
+	if (!val || !strcmp(val, "1") || !strcmp(val, "on"))
+		return 1;
+	if (!strcmp(val, "0") || !strcmp(val, "off"))
+		return 0;
+	return -1;
+}
+
 /* One line of --help per device parameter: bounds or names, default. */
 static void usage_params(FILE *out, const struct sim_cfg *def)
 {
 	char opt[48], lo[24], hi[24], dv[24], names[96];
 	const struct cxd_param *p;
-	unsigned int v;
 	size_t i;
-	int n;
 
 	for (i = 0; i < SIM_NPARAMS; i++) {
 		p = &sim_params[i];
@@ -167,15 +189,11 @@ static void usage_params(FILE *out, const struct sim_cfg *def)
 		if (p->id == CXD_PARAM_capacity)
 			snprintf(dv, sizeof(dv), "the trace's extent");
 		if (p->type == CXD_PT_ENUM) {
-			n = 0;
-			names[0] = '\0';
-			for (v = 0; v <= p->max && p->names(v); v++)
-				n += snprintf(names + n, sizeof(names) - (size_t)n,
-					      "%s%s", v ? "|" : "", p->names(v));
-			fprintf(out, "  %-26s %s (default %s)\n", opt, names, dv);
+			fprintf(out, "  %-26s %s (default %s)\n", opt,
+				enum_names(names, sizeof(names), p, "|"), dv);
 		} else if (p->type == CXD_PT_BOOL) {
-			fprintf(out, "  %-26s on (default %s)\n", opt,
-				sim_get(def, p->id) ? "on" : "off");
+			fprintf(out, "  %-26s flag; 0|1|off|on in --compare (default %s)\n",
+				opt, sim_get(def, p->id) ? "on" : "off");
 		} else {
 			fprintf(out, "  %-26s [%s, %s]%s%s (default %s)\n", opt,
 				fmt_value(lo, sizeof(lo), p, (uint64_t)p->min),
@@ -247,44 +265,71 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 
 	sim_why[0] = '\0';
 	if (!strcmp(key, "faults")) {
-		if (val && strcmp(val, "0") && strcmp(val, "1"))
+		e = flag_value(val);
+		if (e < 0) {
+			snprintf(sim_why, sizeof(sim_why), " (0, 1, off or on)");
 			return -1;
-		cfg->faults = !val || !strcmp(val, "1");
+		}
+		cfg->faults = e;
 		return 0;
 	}
-	if (!p && !val)
-		return -1;
 	if (!strcmp(key, "preset")) {
-		ps = cxd_preset_find(val);
-		if (!ps)
+		ps = val ? cxd_preset_find(val) : NULL;
+		if (!ps) {
+			int n = snprintf(sim_why, sizeof(sim_why), " (one of:");
+
+			for (e = 0; cxd_preset_at(e) && n < (int)sizeof(sim_why); e++)
+				n += snprintf(sim_why + n, sizeof(sim_why) - n,
+					      " %s", cxd_preset_at(e)->name);
+			if (n < (int)sizeof(sim_why))
+				snprintf(sim_why + n, sizeof(sim_why) - n, ")");
 			return -1;
+		}
 		cfg->nand = ps->nand;
 		cfg->preset = ps->name;
 		return 0;
 	}
-	if (!strcmp(key, "think"))
-		return parse_u64(val, &cfg->think_ns, false);
-	if (!p)
+	if (!strcmp(key, "think")) {
+		if (!parse_u64(val, &cfg->think_ns, false))
+			return 0;
+		snprintf(sim_why, sizeof(sim_why), " (not a number of ns)");
 		return -1;
+	}
+	if (!p) {
+		snprintf(sim_why, sizeof(sim_why), " (no such option)");
+		return -1;
+	}
 	switch (p->type) {
 	case CXD_PT_BOOL:
-		if (val && strcmp(val, "0") && strcmp(val, "1"))
+		e = flag_value(val);
+		if (e < 0) {
+			snprintf(sim_why, sizeof(sim_why), " (0, 1, off or on)");
 			return -1;
-		v = !val || !strcmp(val, "1");
+		}
+		v = (uint64_t)e;
 		break;
 	case CXD_PT_ENUM:
-		if (!val)
+		e = val ? cxd_param_enum_value(p, val) : -1;
+		if (e >= 0) {
+			v = (uint64_t)e;
+		} else if (!val || !(p->flags & CXD_P_NUMALIAS) || *val < '0' ||
+			   *val > '9' || parse_u64(val, &v, false) ||
+			   v > p->max) {
+			char names[96];
+
+			snprintf(sim_why, sizeof(sim_why), " (one of: %s)",
+				 enum_names(names, sizeof(names), p, " "));
 			return -1;
-		e = cxd_param_enum_value(p, val);
-		if (e >= 0)
-			v = e;
-		else if (!(p->flags & CXD_P_NUMALIAS) || *val < '0' ||
-			 *val > '9' || parse_u64(val, &v, false) || v > p->max)
-			return -1;
+		}
 		break;
 	default:
-		if (!val || parse_u64(val, &v, p->flags & CXD_P_SUFFIX))
+		if (!val || parse_u64(val, &v, p->flags & CXD_P_SUFFIX)) {
+			snprintf(sim_why, sizeof(sim_why), "%s",
+				 p->flags & CXD_P_SUFFIX ?
+				 " (not a size: a number with an optional K, M, G or T suffix)" :
+				 " (not a number: decimal or 0x-hex)");
 			return -1;
+		}
 		break;
 	}
 	why = cxd_param_bad(p, v);
