@@ -14,6 +14,9 @@
 #
 # Cache: $CXDVIRT_CACHE/debug-kernel/<key>/ (default /var/cache/cxdvirt),
 # key = source package version + hash of the fragment and of this recipe.
+# The hash covers the fragment's every byte, comments too: editing even a
+# comment of debug.config costs a 20-35 min rebuild on every warm cache
+# (its header still names the folder by its old name, tests/lane).
 # A second call with the same key only checks a stamp file. The source
 # package is fetched with `apt-get download` and never installed.
 #
