@@ -329,6 +329,11 @@ static ssize_t cxd_param_store(struct cxd_dev *d, int id, const char *page,
 		goto out;
 	}
 	why = cxd_param_relate(d, id, v, &ret);
+	if (why && ret == -EOPNOTSUPP) {
+		/* Not this value but this kernel: say only that. */
+		cxd_warn(d, "%s: %s", p->name, why);
+		goto out;
+	}
 	if (why) {
 		cxd_warn(d, "%s: %s rejected: %s", p->name,
 			 cxd_fmt_bound(val, sizeof(val), p, v), why);
