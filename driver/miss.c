@@ -12,6 +12,7 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
 
 #include "cxdvirt.h"
@@ -40,13 +41,41 @@ bool cxd_wait_sleeps(u64 ns)
 	return ns > min(READ_ONCE(spin_max_ns), CXD_SPIN_CAP_NS);
 }
 
+/*
+ * Busy-wait until CLOCK_MONOTONIC time @deadline (ns).
+ *
+ * The spin measures the remaining time with local_clock() (the TSC on
+ * x86) and reads CLOCK_MONOTONIC only to take the remaining time and to
+ * confirm the deadline. Spinning on ktime_get_ns() itself would read the
+ * clocksource in a tight loop; when that is the HPET (the usual choice of
+ * a guest whose TSC the kernel marked unstable), each read is an MMIO
+ * access, and a QEMU TCG guest then serialises every vCPU on those reads.
+ * If local_clock() runs slow, or the task moves to a CPU whose
+ * local_clock() differs, the loop goes round again from a fresh
+ * CLOCK_MONOTONIC read: the wait never ends before @deadline.
+ */
+static void cxd_spin_until(u64 deadline)
+{
+	for (;;) {
+		u64 now = ktime_get_ns();
+		u64 left, start;
+
+		if (now >= deadline)
+			return;
+		left = deadline - now;
+		start = local_clock();
+		while (local_clock() - start < left)
+			cpu_relax();
+	}
+}
+
 /**
  * cxd_wait_until() - return at CLOCK_MONOTONIC time @deadline (ns), not
  * before, unless a fatal signal arrives.
  * @deadline:	absolute CLOCK_MONOTONIC time, ns.
  *
- * Short waits spin on ktime; long ones sleep (killable) on an absolute
- * hrtimer until wake_early_ns before the deadline, then spin. A wake-up
+ * Short waits spin (cxd_spin_until()); long ones sleep (killable) on an
+ * absolute hrtimer until wake_early_ns before the deadline, then spin. A wake-up
  * before that time (spurious, or a signal that is not fatal) sleeps again,
  * so the spin never exceeds CXD_SPIN_CAP_NS.
  *
@@ -71,8 +100,7 @@ int cxd_wait_until(u64 deadline)
 			schedule_hrtimeout(&wake, HRTIMER_MODE_ABS);
 		}
 	}
-	while (ktime_get_ns() < deadline)
-		cpu_relax();
+	cxd_spin_until(deadline);
 	return 0;
 }
 
