@@ -76,6 +76,17 @@ for v in "${BAD_NAME[@]}"; do
 		CXDVIRT_SYSFS="$tmp/sys" $DEV create d0 --preset "$v"
 done
 check "cxdvirt-dev: unknown verb" $DEV frobnicate
+# getopt's own message names the program and the verb.
+for verb in create set list stats; do
+	check "cxdvirt-dev $verb --bogus" $DEV $verb d0 --bogus
+	n=$((n + 1))
+	if head -n 1 "$tmp/err" | grep -q "^cxdvirt-dev $verb: unrecognized option '--bogus'"; then
+		echo "ok $n - cxdvirt-dev $verb --bogus: the message names the program and the verb"
+	else
+		echo "not ok $n - cxdvirt-dev $verb --bogus: $(head -n 1 "$tmp/err")"
+		fails=$((fails + 1))
+	fi
+done
 check "cxdvirt-dev: name too long" env CXDVIRT_CONFIGFS="$tmp/cfs" \
 	CXDVIRT_SYSFS="$tmp/sys" $DEV create "$(head -c 64 /dev/zero | tr '\0' n)"
 n=$((n + 1))

@@ -34,6 +34,7 @@ good() {
 	put "$P/sys/kernel/numa_balancing" 0
 	put "$P/cmdline" 'BOOT_IMAGE=/vmlinuz root=/dev/sda1 ro memmap=1G$4G quiet'
 	put "$P/mounts" 'sysfs /sys sysfs rw 0 0' 'configfs /sys/kernel/config configfs rw,relatime 0 0'
+	printf 'nodev\tsysfs\nnodev\tconfigfs\n\text4\n' > "$P/filesystems"
 	put "$P/iomem" \
 		'00000000-00000fff : Reserved' \
 		'00001000-0009ffff : System RAM' \
@@ -125,6 +126,10 @@ case_ not-loaded 2 warn 'cxdvirt is not loaded' \
 	'rm -r $S/module/cxdvirt'
 case_ no-configfs 1 FAIL 'configfs is not mounted' \
 	'sed -i /configfs/d $P/mounts'
+case_ configfs-module 1 FAIL 'configfs is not loaded \(not in /proc/filesystems\)' \
+	'sed -i /configfs/d $P/mounts $P/filesystems $M/modules.builtin; echo kernel/fs/configfs/configfs.ko: >> $M/modules.dep'
+case_ configfs-missing 1 FAIL 'this kernel has no configfs' \
+	'sed -i /configfs/d $P/mounts $P/filesystems $M/modules.builtin'
 case_ memmap-truncated 1 FAIL 'memmap=4G has no address: the kernel limited RAM to 4G' \
 	'sed -i "s/memmap=1G\\\$4G/memmap=4G/" $P/cmdline'
 case_ memmap-dollar-lost 1 FAIL "memmap=4G0x100000000: the '\\$' between size and address is lost" \

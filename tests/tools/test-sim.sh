@@ -47,7 +47,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=66
+plan=67
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -183,6 +183,10 @@ check "--compare preset=... keeps an explicit --t-read-ns" "1000 1000" \
 "$sim" --cache-size 4097 "$tmp/faults" >/dev/null 2>"$tmp/err"
 check "a cache size that is not a multiple of 4K is refused, as in configfs" \
 	"cxdvirt-sim: --cache-size and --capacity must be multiples of 4K, as in configfs" \
+	"$(cat "$tmp/err")"
+"$sim" --cache-size 64K --ways 3 "$tmp/faults" >/dev/null 2>"$tmp/err"
+check "a --ways that does not divide the cache is refused by name" \
+	"cxdvirt-sim: --ways 3 does not divide the cache's 16 lines (--cache-size)" \
 	"$(cat "$tmp/err")"
 "$sim" >/dev/null 2>"$tmp/err"
 check "no TRACE: a one-line reason, then where help is" \

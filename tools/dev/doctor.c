@@ -242,12 +242,46 @@ static bool mod_listed(const char *text, const char *name, char *path,
 	return false;
 }
 
+/*
+ * configfs: mounted; else registered (/proc/filesystems: mount it), or a
+ * module of this kernel (loading cxdvirt loads it), or missing from the
+ * kernel (nothing to mount: the advice is another kernel).
+ */
+static void check_configfs(struct doctor *d)
+{
+	char p[PATH_MAX], *mounts, *fs, *dep, *builtin;
+
+	mounts = slurp(root_path(p, sizeof(p), d->proc, "mounts"));
+	fs = slurp(root_path(p, sizeof(p), d->proc, "filesystems"));
+	dep = slurp(root_path(p, sizeof(p), d->moddir, "modules.dep"));
+	builtin = slurp(root_path(p, sizeof(p), d->moddir, "modules.builtin"));
+	if (mounts && strstr(mounts, " configfs "))
+		report(d, "configfs", DOC_OK, NULL, "configfs is mounted");
+	else if (!fs || strstr(fs, "\tconfigfs\n") ||
+		 (builtin && mod_listed(builtin, "configfs", NULL, 0)))
+		report(d, "configfs", DOC_FAIL,
+		       "mount -t configfs configfs /sys/kernel/config",
+		       "configfs is not mounted: devices cannot be created");
+	else if (dep && mod_listed(dep, "configfs", NULL, 0))
+		report(d, "configfs", DOC_FAIL,
+		       "modprobe configfs (modprobe cxdvirt loads it too), then mount -t configfs configfs /sys/kernel/config",
+		       "configfs is not loaded (not in /proc/filesystems): devices cannot be created");
+	else
+		report(d, "configfs", DOC_FAIL,
+		       "boot a kernel with CONFIG_CONFIGFS_FS (Debian's have it)",
+		       "this kernel has no configfs (not in /proc/filesystems, not a module): cxdvirt cannot be configured");
+	free(mounts);
+	free(fs);
+	free(dep);
+	free(builtin);
+}
+
 static void check_module(struct doctor *d)
 {
 	char buf[256], p[PATH_MAX], rel[PATH_MAX], fix[512];
 	bool loaded = exists(d->sys, "module/cxdvirt");
 	bool enforce = false, lockdown = false;
-	char *dep, *mounts;
+	char *dep;
 	int sig;
 
 	dep = slurp(root_path(p, sizeof(p), d->moddir, "modules.dep"));
@@ -314,14 +348,7 @@ static void check_module(struct doctor *d)
 		report(d, "module.loaded", DOC_WARN, "modprobe cxdvirt",
 		       "cxdvirt is not loaded");
 
-	mounts = slurp(root_path(p, sizeof(p), d->proc, "mounts"));
-	if (mounts && strstr(mounts, " configfs "))
-		report(d, "configfs", DOC_OK, NULL, "configfs is mounted");
-	else
-		report(d, "configfs", DOC_FAIL,
-		       "mount -t configfs configfs /sys/kernel/config",
-		       "configfs is not mounted: devices cannot be created");
-	free(mounts);
+	check_configfs(d);
 }
 
 /* ------------------------------------------------------------ memmap -- */

@@ -210,6 +210,7 @@ int main(int argc, char **argv)
 		{ "version",	no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static char prog_verb[64];
 	struct verb_ctx ctx = { .json = false };
 	const struct verb *v;
 	int c;
@@ -241,6 +242,9 @@ int main(int argc, char **argv)
 		return cxu_usage_err(NULL, "unknown verb '%s'", argv[optind]);
 	argc -= optind;
 	argv += optind;
+	/* getopt's own messages name argv[0]: "cxdvirt-dev create: ..." */
+	snprintf(prog_verb, sizeof(prog_verb), PROG " %s", v->name);
+	argv[0] = prog_verb;
 	optind = 0;	/* restart getopt for the verb's own options */
 	return v->fn(argc, argv, &ctx);
 }

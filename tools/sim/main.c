@@ -420,8 +420,12 @@ static int run(const struct sim_cfg *cfg, const struct trace *t,
 		return -1;
 	}
 	if (!cxd_model_cfg_state_size(&mc)) {
-		cxu_err("bad cache shape (lines %u, ways %u, pages %" PRIu64 ")",
-			mc.nlines, mc.ways, mc.npages);
+		if (mc.ways && mc.nlines % mc.ways)
+			cxu_err("--ways %u does not divide the cache's %u lines (--cache-size)",
+				mc.ways, mc.nlines);
+		else
+			cxu_err("bad cache shape (--cache-size %u lines, --ways %u, --capacity %" PRIu64 " pages)",
+				mc.nlines, mc.ways, mc.npages);
 		return -1;
 	}
 	mem = aligned_alloc(8, (cxd_model_cfg_state_size(&mc) + 7) & ~7ul);
