@@ -14,16 +14,18 @@
  *       allocation and zeroing any first touch pays), in [LO, HI] x
  *       MODEL_NS (default 1.0, 1.3); median hit below median miss / 10.
  *   nodelat cyclic NODE DEV NPAGES
- *       writes NPAGES pages, then reads them cyclically twice; prints the
- *       device's misses of each read pass ("pass N misses M").
+ *       writes NPAGES pages, empties the cache (flush_cache()), then reads
+ *       them cyclically twice; prints the device's misses of each read
+ *       pass ("pass N misses M").
  *   nodelat hot NODE DEV NPAGES PASSES
- *       writes NPAGES pages, then 1 + PASSES cyclic read passes over pages
- *       1..NPAGES-1, reading the hot page 0 after every 8 of them; prints
- *       the device's misses of the last PASSES passes ("hot misses M"; the
- *       first pass clears out lines earlier users left in the cache). With NPAGES
- *       above the cache, every cold access misses under any policy; the
- *       hot page misses once a pass under FIFO and, with the accessed-bit
- *       scan, not at all under LRU.
+ *       writes NPAGES pages, empties the cache, then 1 + PASSES cyclic read
+ *       passes over pages 1..NPAGES-1, reading the hot page 0 after every 8
+ *       of them; prints the device's misses of the last PASSES passes ("hot
+ *       misses M"; the first pass evicts the flush's lines), then, as
+ *       comments, each pass's counters and each 2 MiB region's misses in
+ *       one more pass. With NPAGES above the cache, every cold access
+ *       misses under any policy; the hot page misses once a pass under FIFO
+ *       and, with the accessed-bit scan, not at all under LRU.
  *   nodelat replay NODE TRACE NPAGES
  *       writes pages 0..NPAGES-1 in order, then replays TRACE (`R|W PAGE`)
  *       on them, one word per access.
@@ -141,6 +143,37 @@ static int cmd_lat(int argc, char **argv)
 	return tap_exit();
 }
 
+/*
+ * Empty the device cache of every line that was there before: write one
+ * word of each page of a second buffer of 2 x the cache's lines, then unmap
+ * it. Pages freed by earlier programs may come back to this one while their
+ * lines are still cached (a first touch then hits, as it would on the
+ * device), and a FIFO started from such an arbitrary order does not thrash
+ * on a cyclic scan: it settles into a cycle of fewer misses. Of the
+ * buffer's first touches at most "lines" can hit, so at least "lines" miss,
+ * and FIFO and LRU both evict every older line (the caller's buffer,
+ * allocated and not touched meanwhile, included) before any of these.
+ * Return: 0, or -1 (with a TAP failure) if the buffer cannot be had.
+ */
+static int flush_cache(int node, const char *dev)
+{
+	char p[256];
+	int64_t lines;
+	unsigned long n, i;
+	volatile char *x;
+
+	sys_path(p, sizeof(p), dev, "cache_size");
+	lines = read_i64(p) / PAGE;
+	n = 2 * (unsigned long)(lines > 0 ? lines : 0);
+	x = n ? node_buf(node, n) : NULL;
+	if (!ok(x != NULL, "flush buffer of %lu pages (2 x the cache's lines)", n))
+		return -1;
+	for (i = 0; i < n; i++)
+		x[i * PAGE] = 1;
+	munmap((void *)x, n * PAGE);
+	return 0;
+}
+
 static int cmd_cyclic(int argc, char **argv)
 {
 	int node = atoi(argv[2]);
@@ -154,6 +187,8 @@ static int cmd_cyclic(int argc, char **argv)
 		return tap_exit();
 	for (i = 0; i < n; i++)
 		b[i * PAGE] = 1;
+	if (flush_cache(node, dev))
+		return tap_exit();
 	for (pass = 1; pass <= 2; pass++) {
 		m = dev_stat(dev, "misses");
 		for (i = 0; i < n; i++)
@@ -162,6 +197,37 @@ static int cmd_cyclic(int argc, char **argv)
 		       dev_stat(dev, "misses") - m);
 	}
 	return tap_exit();
+}
+
+/*
+ * After the measured passes: one more pass, reading the device's misses
+ * after each page, to print the misses and the node of each 2 MiB region
+ * of the buffer (a diagnostic: one region that never misses points at its
+ * page table or its placement).
+ */
+static int64_t nl_stat(const char *dev, const char *name)
+{
+	char p[256], rel[128];
+
+	snprintf(rel, sizeof(rel), "node_latency/%s", name);
+	sys_path(p, sizeof(p), dev, rel);
+	return read_i64(p);
+}
+
+static void hot_regions(volatile char *b, unsigned long n, const char *dev)
+{
+	unsigned long i, r, nr = (n + 511) / 512;
+	int64_t m, m1;
+
+	printf("# buffer at %p\n", (void *)b);
+	for (r = 0; r < nr; r++) {
+		m = dev_stat(dev, "misses");
+		for (i = r * 512; i < n && i < (r + 1) * 512; i++)
+			(void)b[i * PAGE];
+		m1 = dev_stat(dev, "misses");
+		printf("# region %lu: %" PRId64 " misses, page %lu on node %d\n",
+		       r, m1 - m, r * 512, page_node((void *)(b + r * 512 * PAGE)));
+	}
 }
 
 static int cmd_hot(int argc, char **argv)
@@ -177,17 +243,27 @@ static int cmd_hot(int argc, char **argv)
 		return tap_exit();
 	for (i = 0; i < n; i++)
 		b[i * PAGE] = 1;
-	/* One unmeasured pass: lines left by earlier users of the device are gone. */
+	if (flush_cache(node, dev))
+		return tap_exit();
+	/* One unmeasured pass: the flush buffer's lines are gone. */
 	for (p = 0; p <= passes; p++) {
+		int64_t pm = dev_stat(dev, "misses"), ph = nl_stat(dev, "hint_faults");
+		int64_t pe = nl_stat(dev, "evicted_ptes"), pv = dev_stat(dev, "evictions");
+
 		if (p == 1)
-			m = dev_stat(dev, "misses");
+			m = pm;
 		for (i = 1; i < n; i++) {
 			(void)b[i * PAGE];
 			if (!(i % 8))
 				(void)b[0];
 		}
+		printf("# pass %lu: misses +%" PRId64 ", hint_faults +%" PRId64
+		       ", evictions +%" PRId64 ", evicted_ptes +%" PRId64 "\n", p,
+		       dev_stat(dev, "misses") - pm, nl_stat(dev, "hint_faults") - ph,
+		       dev_stat(dev, "evictions") - pv, nl_stat(dev, "evicted_ptes") - pe);
 	}
 	printf("hot misses %" PRId64 "\n", dev_stat(dev, "misses") - m);
+	hot_regions(b, n, dev);
 	return tap_exit();
 }
 
