@@ -103,7 +103,15 @@ lane_boot() {
 	local kernel=$1 initrd=$2 console=$3 taplog=$4 tmo=$5
 	shift 5
 	local append="console=ttyS0,115200 panic=-1 memmap=1G\$4G mitigations=off"
-	append="$append nmi_watchdog=0 $*"
+	# watchdog_thresh=60: the soft-lockup detector reports a CPU that has
+	# not scheduled for 120 s instead of 20 s. Under TCG a vCPU can crawl
+	# through a `rep` string instruction for tens of seconds, one
+	# iteration per host timer tick: seen in clear_page_rep/_erms and
+	# copy_mc_enhanced_fast_string (page faults, migration), 23-55 s, on
+	# an idle host in the debug lane and on a loaded one in the others,
+	# with the other vCPU idle. A real lockup still trips it, and every
+	# test has its own timeout (docs/testing.md).
+	append="$append nmi_watchdog=0 watchdog_thresh=60 $*"
 	local numa=(
 		-object memory-backend-ram,id=m0,size=1536M
 		-object memory-backend-ram,id=m1,size=1536M
