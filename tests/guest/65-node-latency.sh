@@ -177,7 +177,17 @@ cmp_ok "$(stat_get $D drain_evictions)" -gt 0 \
 cmp_ok "$(stat_get $D writebacks)" -gt 0 "dirty victims were written back ($(stat_get $D writebacks))"
 dev_set $D writeback evict > /dev/null
 
-if command -v stress-ng > /dev/null; then
+# stress-ng and redis are workloads over the paths checked above, not new
+# paths. On the debug kernel under TCG they drive the guest into a livelock
+# in timer interrupts: a task advances one instruction (one `rep` iteration
+# of clear_page or a COW copy) per tick, for minutes, with soft lockups
+# and RCU stalls on the console (docs/testing.md). They run on the other
+# kernels.
+WL_SKIP=
+[ "$DEBUG" = 1 ] && WL_SKIP="the debug kernel under TCG livelocks in timer interrupts under this load (docs/testing.md)"
+if [ -n "$WL_SKIP" ]; then
+	skip "stress-ng --verify on the node" "$WL_SKIP"
+elif command -v stress-ng > /dev/null; then
 	m0=$(stat_get $D misses)
 	numactl --membind=$NODE stress-ng --vm 2 --vm-bytes 6M --verify \
 		--timeout 5s > /tmp/stress-ng.out 2>&1
@@ -189,7 +199,9 @@ else
 fi
 
 # 4. redis-server bound to the node under redis-benchmark.
-if command -v redis-server > /dev/null && command -v redis-benchmark > /dev/null; then
+if [ -n "$WL_SKIP" ]; then
+	skip "redis on the node" "$WL_SKIP"
+elif command -v redis-server > /dev/null && command -v redis-benchmark > /dev/null; then
 	m0=$(stat_get $D misses)
 	mkdir -p /tmp/redis-nl
 	SOCK=/tmp/redis-nl/redis.sock
