@@ -245,15 +245,15 @@ static bool mod_listed(const char *text, const char *name, char *path,
 /*
  * configfs: mounted; else registered (/proc/filesystems: mount it), or a
  * module of this kernel (loading cxdvirt loads it), or missing from the
- * kernel (nothing to mount: the advice is another kernel).
+ * kernel (nothing to mount: the advice is another kernel). @dep: the
+ * text of modules.dep, or NULL.
  */
-static void check_configfs(struct doctor *d)
+static void check_configfs(struct doctor *d, const char *dep)
 {
-	char p[PATH_MAX], *mounts, *fs, *dep, *builtin;
+	char p[PATH_MAX], *mounts, *fs, *builtin;
 
 	mounts = slurp(root_path(p, sizeof(p), d->proc, "mounts"));
 	fs = slurp(root_path(p, sizeof(p), d->proc, "filesystems"));
-	dep = slurp(root_path(p, sizeof(p), d->moddir, "modules.dep"));
 	builtin = slurp(root_path(p, sizeof(p), d->moddir, "modules.builtin"));
 	if (mounts && strstr(mounts, " configfs "))
 		report(d, "configfs", DOC_OK, NULL, "configfs is mounted");
@@ -272,7 +272,6 @@ static void check_configfs(struct doctor *d)
 		       "this kernel has no configfs (not in /proc/filesystems, not a module): cxdvirt cannot be configured");
 	free(mounts);
 	free(fs);
-	free(dep);
 	free(builtin);
 }
 
@@ -300,7 +299,6 @@ static void check_module(struct doctor *d)
 		       "cxdvirt.ko is not installed for kernel %s (%s)", d->kver,
 		       dep ? "not in modules.dep" : "no modules.dep");
 	}
-	free(dep);
 
 	/* Loadable: module support, module loading on, then signatures. */
 	if (!exists(d->proc, "modules")) {
@@ -348,7 +346,8 @@ static void check_module(struct doctor *d)
 		report(d, "module.loaded", DOC_WARN, "modprobe cxdvirt",
 		       "cxdvirt is not loaded");
 
-	check_configfs(d);
+	check_configfs(d, dep);
+	free(dep);
 }
 
 /* ------------------------------------------------------------ memmap -- */

@@ -21,9 +21,8 @@
  *       writes NPAGES pages, empties the cache, then 1 + PASSES cyclic read
  *       passes over pages 1..NPAGES-1, reading the hot page 0 after every 8
  *       of them; prints the device's misses of the last PASSES passes ("hot
- *       misses M"; the first pass evicts the flush's lines), then, as
- *       comments, each pass's counters and each 2 MiB region's misses in
- *       one more pass. With NPAGES above the cache, every cold access
+ *       misses M"; the first pass evicts the flush's lines) and, as
+ *       comments, each pass's counters. With NPAGES above the cache, every cold access
  *       misses under any policy; the hot page misses once a pass under FIFO
  *       and, with the accessed-bit scan, not at all under LRU.
  *   nodelat replay NODE TRACE NPAGES
@@ -199,12 +198,7 @@ static int cmd_cyclic(int argc, char **argv)
 	return tap_exit();
 }
 
-/*
- * After the measured passes: one more pass, reading the device's misses
- * after each page, to print the misses and the node of each 2 MiB region
- * of the buffer (a diagnostic: one region that never misses points at its
- * page table or its placement).
- */
+/* node_latency/NAME of device DEV, as dev_stat() reads stats/NAME. */
 static int64_t nl_stat(const char *dev, const char *name)
 {
 	char p[256], rel[128];
@@ -212,22 +206,6 @@ static int64_t nl_stat(const char *dev, const char *name)
 	snprintf(rel, sizeof(rel), "node_latency/%s", name);
 	sys_path(p, sizeof(p), dev, rel);
 	return read_i64(p);
-}
-
-static void hot_regions(volatile char *b, unsigned long n, const char *dev)
-{
-	unsigned long i, r, nr = (n + 511) / 512;
-	int64_t m, m1;
-
-	printf("# buffer at %p\n", (void *)b);
-	for (r = 0; r < nr; r++) {
-		m = dev_stat(dev, "misses");
-		for (i = r * 512; i < n && i < (r + 1) * 512; i++)
-			(void)b[i * PAGE];
-		m1 = dev_stat(dev, "misses");
-		printf("# region %lu: %" PRId64 " misses, page %lu on node %d\n",
-		       r, m1 - m, r * 512, page_node((void *)(b + r * 512 * PAGE)));
-	}
 }
 
 static int cmd_hot(int argc, char **argv)
@@ -263,7 +241,6 @@ static int cmd_hot(int argc, char **argv)
 		       dev_stat(dev, "evictions") - pv, nl_stat(dev, "evicted_ptes") - pe);
 	}
 	printf("hot misses %" PRId64 "\n", dev_stat(dev, "misses") - m);
-	hot_regions(b, n, dev);
 	return tap_exit();
 }
 
