@@ -68,27 +68,6 @@ static inline void cxd_release_fault_lock(struct vm_fault *vmf)
 #endif
 
 /*
- * Map a reserved-range pfn (no struct page) as a special PTE in a
- * VM_MIXEDMAP mapping, read-only under write notification. pfn_t was
- * removed (sid's 7.2 takes a plain pfn, 6.12 a pfn_t); the release that
- * removed it is assumed to be 6.17.
- */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 17, 0)
-#include <linux/pfn_t.h>
-static inline vm_fault_t cxd_insert_mixed(struct vm_area_struct *vma,
-					  unsigned long addr, unsigned long pfn)
-{
-	return vmf_insert_mixed(vma, addr, __pfn_to_pfn_t(pfn, 0));
-}
-#else
-static inline vm_fault_t cxd_insert_mixed(struct vm_area_struct *vma,
-					  unsigned long addr, unsigned long pfn)
-{
-	return vmf_insert_mixed(vma, addr, pfn);
-}
-#endif
-
-/*
  * Declare that mmap() accepts MAP_SHARED_VALIDATE | MAP_SYNC, as
  * device-dax does: file_operations.mmap_supported_flags up to 6.10, the
  * FOP_MMAP_SYNC bit of file_operations.fop_flags from 6.11 (6.12 and 7.2

@@ -169,9 +169,10 @@ struct cxd_mode_ops {
  * @inode:	devdax: private inode, the one address_space of every
  *		mapping of the device.
  * @npages:	device pages (capacity / 4 KiB).
- * @pages:	devdax runtime backing, one page per device page, or NULL.
- * @phys:	devdax reserved-range backing: first byte, or 0.
- * @wb_map:	devdax reserved-range backing, mapped write-back, or NULL.
+ * @pages:	devdax: the page of each device page (runtime pages, or the
+ *		reserved range's ZONE_DEVICE pages).
+ * @pgmap:	devdax reserved-range backing: its ZONE_DEVICE pages
+ *		(memremap_pages() done), or NULL.
  * @res:	devdax reserved-range backing, claimed in /proc/iomem.
  * @res_name:	name of @res in /proc/iomem.
  * @lock:	see Locking.
@@ -250,8 +251,7 @@ struct cxd_live {
 
 	u64 npages;
 	struct page **pages;
-	phys_addr_t phys;
-	void *wb_map;
+	struct dev_pagemap *pgmap;
 	struct resource *res;
 	char res_name[CXD_NAME_MAX + sizeof(CXD_NAME ":")];
 

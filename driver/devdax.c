@@ -5,7 +5,7 @@
  * Power-on gives the device a private inode on the module's pseudo
  * filesystem (one address_space for every mapping, whatever device node it
  * is opened through), its backing memory (runtime pages, or a reserved range
- * mapped write-back) and the char device. mmap() maps the device with
+ * given ZONE_DEVICE pages) and the char device. mmap() maps the device with
  * fault.c's vm_operations; scan.c tracks the mappings.
  *
  * Power-off refuses with -EBUSY while any file of the device is open (an
@@ -14,8 +14,8 @@
 #include <linux/cdev.h>
 #include <linux/fs.h>
 #include <linux/gfp.h>
-#include <linux/io.h>
 #include <linux/ioport.h>
+#include <linux/memremap.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/module.h>
@@ -46,11 +46,15 @@ static struct file_system_type cxd_fs_type = {
 };
 
 /*
- * Drop the device's reference on each runtime page. A page the kernel
- * still holds (a pipe that vmsplice()d it, I/O in flight) is freed by its
- * last put_page(), not here; it leaves the device's address_space first,
- * under the page lock, which is what set_page_dirty_lock() at the end of
- * such I/O takes before it follows page->mapping.
+ * Take every page out of the device's address_space, under its page lock
+ * (set_page_dirty_lock() at the end of I/O takes it before it follows
+ * page->mapping), and drop the device's reference on each runtime page. A
+ * runtime page the kernel still holds (a pipe that vmsplice()d it, I/O in
+ * flight) is freed by its last put_page(), not here. A reserved range's
+ * ZONE_DEVICE pages keep their reference (the pgmap's base count of 1,
+ * never dropped: MEMORY_DEVICE_GENERIC pages are not freed to an
+ * allocator) until memunmap_pages(); power-off has checked that none is
+ * held any more (cxd_devdax_close()).
  * Context: process, may sleep; no mapping of the device is left.
  */
 static void cxd_free_pages(struct cxd_live *live)
@@ -66,13 +70,21 @@ static void cxd_free_pages(struct cxd_live *live)
 			lock_page(page);
 			page_folio(page)->mapping = NULL;
 			unlock_page(page);
-			put_page(page);
+			if (!live->pgmap)
+				put_page(page);
 		}
 		if (!(i % 1024))
 			cond_resched();	/* millions of pages for a large device */
 	}
 	kvfree(live->pages);
 	live->pages = NULL;
+}
+
+/* Page @i of the device belongs to its address_space at index @i. */
+static void cxd_page_own(struct cxd_live *live, u64 i)
+{
+	page_folio(live->pages[i])->mapping = live->inode->i_mapping;
+	page_folio(live->pages[i])->index = i;
 }
 
 /*
@@ -101,8 +113,7 @@ static int cxd_alloc_pages(struct cxd_dev *d, struct cxd_live *live)
 			cxd_free_pages(live);
 			return -ENOMEM;
 		}
-		page_folio(live->pages[i])->mapping = live->inode->i_mapping;
-		page_folio(live->pages[i])->index = i;
+		cxd_page_own(live, i);
 		if (!(i % 1024))
 			cond_resched();
 	}
@@ -130,13 +141,20 @@ static void cxd_clear_range(void *va, u64 size)
 /*
  * Reserved-range backing: a physical range reserved at boot with
  * memmap=SIZE$ADDR. It must be reserved memory (not System RAM, not a hole),
- * and free. It is zeroed at every power-on, like runtime backing. Mapping
- * it write-back once registers a WB memtype for the range, so PFN mappings
- * of it inherit WB instead of UC- (x86 PAT).
+ * and free. It gets struct pages, in ZONE_DEVICE, as device-dax gives its
+ * range (memremap_pages(), MEMORY_DEVICE_GENERIC: a write-back direct
+ * mapping, pages with a base reference count of 1 that the kernel can pin),
+ * and from then on is mapped exactly like runtime backing. It is zeroed at
+ * every power-on, like runtime backing. The pages' node is the powering
+ * CPU's (NUMA_NO_NODE): it only decides where their NR_FILE_MAPPED count
+ * goes, as the range's own node may have no memory online.
  */
 static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *live)
 {
 	u64 start = d->cfg.phys_addr, size = d->cfg.capacity;
+	struct dev_pagemap *pgmap;
+	void *va;
+	u64 i;
 
 	/* First: a node device's memory may already be System RAM (kmem). */
 	if (cxd_node_range_taken(start, size)) {
@@ -146,6 +164,9 @@ static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *live)
 	}
 	if (cxd_check_reserved_range(d, start, size))
 		return -EINVAL;
+	live->pages = kvcalloc(live->npages, sizeof(*live->pages), GFP_KERNEL);
+	if (!live->pages)
+		return -ENOMEM;
 	snprintf(live->res_name, sizeof(live->res_name), CXD_NAME ":%s",
 		 config_item_name(&d->item));
 	live->res = request_mem_region(start, size, live->res_name);
@@ -154,24 +175,38 @@ static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *live)
 			 start, size);
 		return -EINVAL;
 	}
-	live->wb_map = memremap(start, size, MEMREMAP_WB);
-	if (!live->wb_map) {
-		cxd_warn(d, "power: cannot map phys_addr range write-back");
-		release_mem_region(start, size);
-		live->res = NULL;
+	pgmap = kzalloc(sizeof(*pgmap), GFP_KERNEL);
+	if (!pgmap)
 		return -ENOMEM;
+	pgmap->type = MEMORY_DEVICE_GENERIC;
+	pgmap->range.start = start;
+	pgmap->range.end = start + size - 1;
+	pgmap->nr_range = 1;
+	va = memremap_pages(pgmap, NUMA_NO_NODE);
+	if (IS_ERR(va)) {
+		cxd_warn(d, "power: cannot give phys_addr range [0x%llx, +%llu) struct pages (memremap_pages: %ld)",
+			 start, size, PTR_ERR(va));
+		kfree(pgmap);
+		return PTR_ERR(va);
 	}
-	live->phys = start;
-	cxd_clear_range(live->wb_map, size);
+	live->pgmap = pgmap;
+	cxd_clear_range(va, size);
+	for (i = 0; i < live->npages; i++) {
+		live->pages[i] = pfn_to_page(PHYS_PFN(start) + i);
+		cxd_page_own(live, i);
+		if (!(i % 1024))
+			cond_resched();
+	}
 	return 0;
 }
 
 static void cxd_release_backing(struct cxd_live *live)
 {
 	cxd_free_pages(live);
-	if (live->wb_map) {
-		memunmap(live->wb_map);
-		live->wb_map = NULL;
+	if (live->pgmap) {
+		memunmap_pages(live->pgmap);
+		kfree(live->pgmap);
+		live->pgmap = NULL;
 	}
 	if (live->res) {
 		release_mem_region(live->res->start, resource_size(live->res));
@@ -198,13 +233,13 @@ static int cxd_mmap(struct file *file, struct vm_area_struct *vma)
 		return -ENOMEM;
 	vma->vm_ops = &cxd_vm_ops;
 	/*
-	 * Runtime pages are mapped by the core as normal, refcounted pages
-	 * (->fault returns them), which get_user_pages() can pin (O_DIRECT,
-	 * shared futexes, vmsplice). A reserved range has no struct pages:
-	 * special PTEs, which need VM_MIXEDMAP. Runtime mappings carry it
-	 * too, as device-dax's VMAs are special to mm: mlock() neither splits
-	 * nor locks them, NUMA balancing leaves them alone (the pages are
-	 * not on the LRU; there is nothing to lock or migrate). Not
+	 * Device pages (runtime or ZONE_DEVICE) are mapped by the core as
+	 * normal, refcounted pages (->fault returns them), which
+	 * get_user_pages() can pin (O_DIRECT, shared futexes, vmsplice).
+	 * The mappings carry VM_MIXEDMAP, as device-dax's VMAs are special
+	 * to mm: mlock() neither splits nor locks them, NUMA balancing
+	 * leaves them alone (the pages are not on the LRU; there is nothing
+	 * to lock or migrate). Not
 	 * VM_PFNMAP, not VM_DONTEXPAND: MADV_DONTNEED zaps, and mremap may
 	 * grow the mapping (faults past the device's end raise SIGBUS), as
 	 * with device-dax; from 6.12 (at the latest) mm refuses to grow a
@@ -316,11 +351,36 @@ static int cxd_devdax_attach(struct cxd_dev *d, struct cxd_live *live)
 }
 
 /*
+ * A reserved range's first page that the kernel still holds once no file
+ * is open (a pipe that vmsplice()d it), or -1. Its struct pages go away
+ * at power-off (memunmap_pages()), so such a page must keep the device
+ * powered; a runtime page does not (cxd_free_pages()).
+ */
+static s64 cxd_first_pinned(struct cxd_live *live)
+{
+	u64 i;
+
+	if (!live->pgmap)
+		return -1;
+	for (i = 0; i < live->npages; i++) {
+		if (page_ref_count(live->pages[i]) > 1)
+			return i;
+		if (!(i % 1024))
+			cond_resched();
+	}
+	return -1;
+}
+
+/*
  * Power-off may go (cxd_mode_ops.close) once no file is open: none is
- * mapped then, and no fault can run. From then on no open succeeds.
+ * mapped then, and no fault can run. From then on no open succeeds. With a
+ * reserved range, not while the kernel still holds one of its pages
+ * either.
  */
 static int cxd_devdax_close(struct cxd_live *live)
 {
+	s64 pinned;
+
 	spin_lock(&live->open_lock);
 	if (live->open_count) {
 		spin_unlock(&live->open_lock);
@@ -330,6 +390,15 @@ static int cxd_devdax_close(struct cxd_live *live)
 	}
 	live->dead = true;
 	spin_unlock(&live->open_lock);
+	pinned = cxd_first_pinned(live);
+	if (pinned >= 0) {
+		spin_lock(&live->open_lock);
+		live->dead = false;
+		spin_unlock(&live->open_lock);
+		cxd_warn(live->cfg_dev, "power: device page %lld of the reserved range is still held by the kernel (vmsplice, I/O in flight)",
+			 pinned);
+		return -EBUSY;
+	}
 	return 0;
 }
 

@@ -12,12 +12,12 @@
  *      waits, killable hrtimer sleep plus a short spin for long ones); a
  *      wait that sleeps drops mmap_lock and ends in VM_FAULT_RETRY when the
  *      fault may be retried (cxd_can_drop_lock());
- *   4. the page is mapped: a runtime page is handed to the core (locked,
- *      as a page-cache page), which maps it as a refcounted page the
- *      kernel can pin, like device-dax's; a reserved range gets special
- *      PTEs (VM_MIXEDMAP).
+ *   4. the page is mapped: it is handed to the core (locked, as a
+ *      page-cache page), which maps it as a refcounted page the kernel can
+ *      pin, like device-dax's. Both backings have struct pages: runtime
+ *      pages, or a reserved range's ZONE_DEVICE pages (devdax.c).
  * Read faults map read-only; the first write goes through ->page_mkwrite
- * (->pfn_mkwrite for a reserved range) and marks the line dirty. A fault on
+ * and marks the line dirty. A fault on
  * a resident page ("minor hit") maps it without NAND time.
  *
  * Ordering between a fault mapping page P and an eviction of P: a fault
@@ -31,10 +31,10 @@
  * between because mapping requires P resident and held. Whichever order
  * the two run in, no PTE of a non-resident page survives.
  *
- * A runtime page is mapped by the core after ->fault returns, so there
- * the hold ends earlier, once the fault has locked the page; the page
- * lock then covers the rest (the core installs the PTE before unlocking),
- * and eviction unmaps a runtime page under its page lock. A write fault's
+ * A page is mapped by the core after ->fault returns, so the hold ends
+ * earlier, once the fault has locked the page; the page lock then covers
+ * the rest (the core installs the PTE before unlocking), and eviction
+ * unmaps a page under its page lock. A write fault's
  * ->page_mkwrite re-checks residency under the page lock before the core
  * maps the page writable.
  */
@@ -72,12 +72,12 @@ static void cxd_unmap_page(struct cxd_live *live, u64 pgoff)
  * @pgoff:	the victim's device page.
  *
  *
- * A runtime page is unmapped under its page lock: a fault hands its page
+ * A page is unmapped under its page lock: a fault hands its page
  * to the core locked (cxd_fault()), and the core installs the PTE before
  * unlocking it, so a victim whose fault released its line but whose PTE is
  * not in place yet is unmapped only once the PTE exists.
  *
- * A runtime page that still has references beyond the device's own once
+ * A page that still has references beyond the device's own once
  * its PTEs are gone is held by the kernel (get_user_pages: O_DIRECT in
  * flight, a pipe, ...): it is evicted all the same and counted
  * (stats/pinned_evictions). The data stays where it is, in the page, so
@@ -89,13 +89,8 @@ static void cxd_unmap_page(struct cxd_live *live, u64 pgoff)
  */
 void cxd_evict_page(struct cxd_live *live, u64 pgoff)
 {
-	struct page *page;
+	struct page *page = live->pages[pgoff];
 
-	if (!live->pages) {
-		cxd_unmap_page(live, pgoff);
-		return;
-	}
-	page = live->pages[pgoff];
 	lock_page(page);
 	cxd_unmap_page(live, pgoff);
 	unlock_page(page);
@@ -146,8 +141,8 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	struct cxd_miss_stages st = { 0 };
 	struct cxd_access acc;
 	unsigned long *pf;
+	struct page *page;
 	unsigned int i;
-	vm_fault_t ret;
 	bool filled;
 	u64 t0, deadline;
 	int err;
@@ -249,46 +244,32 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	if (!acc.hit)
 		cxd_account_miss(live, pgoff, write, t0, &acc, &st);
 
-	if (live->pages) {
-		/*
-		 * A runtime page goes to the core, locked, with a reference,
-		 * as a page-cache page does: the core maps it (writable for a
-		 * write fault, after ->page_mkwrite) as a normal, refcounted
-		 * page the kernel can pin. It is locked before the line is
-		 * released, so an eviction from then on waits for the PTE
-		 * (cxd_evict_page()).
-		 */
-		struct page *page = live->pages[pgoff];
-
-		get_page(page);
-		lock_page(page);
-		/* Held lines are never evicted: this only fails on a model reset. */
-		if (!cxd_release_line(live, pgoff)) {
-			unlock_page(page);
-			put_page(page);
-			clear_and_wake_up_bit(CXD_PG_LOCK, pf);
-			return VM_FAULT_NOPAGE;
-		}
-		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
-		vmf->page = page;
-		return VM_FAULT_LOCKED;
-	}
-
 	/*
-	 * A reserved range has no struct pages: a special PTE, read-only; a
-	 * write then faults once more into ->pfn_mkwrite, which finds the
-	 * line dirty already.
+	 * The page goes to the core, locked, with a reference, as a
+	 * page-cache page does: the core maps it (writable for a write fault,
+	 * after ->page_mkwrite) as a normal, refcounted page the kernel can
+	 * pin. It is locked before the line is released, so an eviction from
+	 * then on waits for the PTE (cxd_evict_page()).
 	 */
-	ret = cxd_insert_mixed(vma, vmf->address, PHYS_PFN(live->phys) + pgoff);
-	if (!cxd_release_line(live, pgoff))
-		cxd_unmap_page(live, pgoff);
+	page = live->pages[pgoff];
+	get_page(page);
+	lock_page(page);
+	/* Held lines are never evicted: this only fails on a model reset. */
+	if (!cxd_release_line(live, pgoff)) {
+		unlock_page(page);
+		put_page(page);
+		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
+		return VM_FAULT_NOPAGE;
+	}
 	clear_and_wake_up_bit(CXD_PG_LOCK, pf);
-	return ret;
+	vmf->page = page;
+	return VM_FAULT_LOCKED;
 }
 
 /*
  * First write to a read-only mapped page: mark its line dirty. If the line
  * was evicted under us, drop the stale PTE and let the access fault again.
+ * Caller holds the page lock.
  * Return: 0 (make the PTE writable) or VM_FAULT_NOPAGE.
  */
 static vm_fault_t cxd_mkwrite(struct vm_fault *vmf)
@@ -310,7 +291,7 @@ static vm_fault_t cxd_mkwrite(struct vm_fault *vmf)
 }
 
 /*
- * A runtime page's PTE. The core expects the page locked on success
+ * ->page_mkwrite. The core expects the page locked on success
  * (VM_FAULT_LOCKED), as for page-cache pages: it then sets the PTE
  * writable and the page dirty (a no-op for the device's address_space).
  */
@@ -325,40 +306,6 @@ static vm_fault_t cxd_page_mkwrite(struct vm_fault *vmf)
 		return ret;
 	}
 	return VM_FAULT_LOCKED;
-}
-
-/*
- * ->access: /proc/PID/mem and ptrace on a reserved range, whose special
- * PTEs get_user_pages() cannot follow (runtime pages never get here: GUP
- * pins them and faults them in through the model). Copies straight from
- * or to the range, at most to the end of the page at @addr; not a model
- * access (no miss time, like the kernel's own accesses through its
- * direct map), but a write marks a resident line dirty.
- * Context: mmap_lock held.
- * Return: bytes copied, or -EINVAL past the
- * device's end.
- */
-static int cxd_vm_access(struct vm_area_struct *vma, unsigned long addr,
-			 void *buf, int len, int write)
-{
-	struct cxd_live *live = vma_live(vma);
-	u64 pgoff = vma->vm_pgoff + ((addr - vma->vm_start) >> PAGE_SHIFT);
-	unsigned long off = offset_in_page(addr);
-	void *va;
-
-	if (pgoff >= live->npages || !live->wb_map)
-		return -EINVAL;
-	len = min_t(unsigned long, len, PAGE_SIZE - off);
-	va = live->wb_map + (pgoff << PAGE_SHIFT) + off;
-	if (write) {
-		memcpy(va, buf, len);
-		cxd_model_lock(live);
-		cxd_cache_set_dirty(&live->model.cache, pgoff);
-		spin_unlock(&live->lock);
-	} else {
-		memcpy(buf, va, len);
-	}
-	return len;
 }
 
 /* A mapping was split (mprotect, partial munmap), copied (fork) or moved. */
@@ -379,6 +326,4 @@ const struct vm_operations_struct cxd_vm_ops = {
 	.close		= cxd_vm_close,
 	.fault		= cxd_fault,
 	.page_mkwrite	= cxd_page_mkwrite,
-	.pfn_mkwrite	= cxd_mkwrite,	/* a reserved range's special PTE */
-	.access		= cxd_vm_access,
 };

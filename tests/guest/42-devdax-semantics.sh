@@ -3,26 +3,22 @@
 # devdax semantics (progs/daxsem.c): the same checks on /dev/cxdvirtN with
 # runtime-page backing, with a reserved range (phys_addr), and on the
 # kernel's own device-dax (/dev/daxX.Y, made by a node-mode device) as the
-# reference. A check listed in RUNTIME_DIFF or PHYS_DIFF must still differ.
-# Then, with runtime pages: O_DIRECT while the pages under I/O are evicted,
-# and a page pinned in a pipe across power-off.
+# reference. A check listed in DIFF must still differ. Then, with each
+# backing: O_DIRECT while the pages under I/O are evicted, and a page pinned
+# in a pipe across power-off.
 . /tests/lib.sh
 
 D=dsem
 LOOPIMG=/tmp/daxsem.img
 BASE=0x100000000
-# Checks that differ from device-dax, per backing (docs/interface.md): a
-# reserved range has no struct pages, so get_user_pages() cannot pin it.
-RUNTIME_DIFF=
-PHYS_DIFF=odirect-out,odirect-in,vmsplice,futex-shared,condvar-shared
-# After 6.1 (6.12 and 7.2 seen), mm grows a VM_MIXEDMAP mapping in place
-# only through a VMA merge, which it refuses for such mappings (ENOMEM).
+# Checks that differ from device-dax, with both backings
+# (docs/interface.md): after 6.1 (6.12 and 7.2 seen), mm grows a
+# VM_MIXEDMAP mapping in place only through a VMA merge, which it refuses
+# for such mappings (ENOMEM).
+DIFF=
 case $(uname -r) in
 6.1.*) ;;
-*)
-	RUNTIME_DIFF=mremap-grow,mremap-grow-past-end
-	PHYS_DIFF=$PHYS_DIFF,$RUNTIME_DIFF
-	;;
+*) DIFF=mremap-grow,mremap-grow-past-end ;;
 esac
 
 cleanup() {
@@ -54,7 +50,7 @@ dev_create $D capacity=16M cache_size=1M t_read_ns=2000 || bail "create $D"
 dev_on $D || bail "power on $D"
 klog_clear
 run_sub "runtime pages" "$PROGS/daxsem" check -s 16777216 $BLK \
-	${RUNTIME_DIFF:+-d $RUNTIME_DIFF} "$(dev_node $D)"
+	${DIFF:+-d $DIFF} "$(dev_node $D)"
 diag "runtime: misses $(stat_get $D misses) evictions $(stat_get $D evictions) pinned_evictions $(stat_get $D pinned_evictions)"
 dev_rm $D
 ok $? "remove $D"
@@ -65,7 +61,8 @@ dev_create $P phys_addr=$BASE capacity=16M cache_size=1M t_read_ns=2000 ||
 	bail "create $P"
 dev_on $P || bail "power on $P"
 run_sub "reserved range" "$PROGS/daxsem" check -s 16777216 $BLK \
-	${PHYS_DIFF:+-d $PHYS_DIFF} "$(dev_node $P)"
+	${DIFF:+-d $DIFF} "$(dev_node $P)"
+diag "reserved range: misses $(stat_get $P misses) evictions $(stat_get $P evictions) pinned_evictions $(stat_get $P pinned_evictions)"
 dev_rm $P
 ok $? "remove $P"
 
@@ -95,47 +92,69 @@ dev_rm $R
 ok $? "remove $R"
 
 # 4. O_DIRECT while the pages under I/O are evicted: 16 cache lines, the
-# I/O uses 32 pages, another process touches 4M.
-if [ -n "$LOOP" ]; then
-	dev_create $D capacity=16M cache_size=64K t_read_ns=2000 || bail "create $D"
-	dev_on $D || bail "power on $D"
-	run_sub "inflight" "$PROGS/daxsem" inflight "$(dev_node $D)" "$LOOP" 5 4194304
+# I/O uses 32 pages, another process touches 4M. With each backing.
+inflight() { # NAME [phys_addr=...]
+	dev_create $D capacity=16M cache_size=64K t_read_ns=2000 $2 ||
+		bail "create $D ($1)"
+	dev_on $D || bail "power on $D ($1)"
+	run_sub "inflight, $1" "$PROGS/daxsem" inflight "$(dev_node $D)" "$LOOP" 5 4194304
 	m=$(stat_get $D misses)
 	e=$(stat_get $D evictions)
 	u=$(cat "$(dev_sys $D)/cache_used")
 	pe=$(stat_get $D pinned_evictions)
-	diag "inflight: misses $m evictions $e cache_used $u pinned_evictions $pe"
-	cmp_ok "$e" -gt 100 "pages were evicted meanwhile ($e)"
-	cmp_ok "$pe" -gt 0 "some were evicted while under I/O (pinned_evictions $pe)"
-	cmp_ok "$u" -le 65536 "cache_used within cache_size ($u)"
-	cmp_ok "$m" -ge "$e" "misses ($m) >= evictions ($e)"
+	diag "inflight, $1: misses $m evictions $e cache_used $u pinned_evictions $pe"
+	cmp_ok "$e" -gt 100 "$1: pages were evicted meanwhile ($e)"
+	cmp_ok "$pe" -gt 0 "$1: some were evicted while under I/O (pinned_evictions $pe)"
+	cmp_ok "$u" -le 65536 "$1: cache_used within cache_size ($u)"
+	cmp_ok "$m" -ge "$e" "$1: misses ($m) >= evictions ($e)"
 	dev_rm $D
-	ok $? "remove $D"
+	ok $? "$1: remove $D"
+}
+if [ -n "$LOOP" ]; then
+	inflight "runtime pages"
+	inflight "reserved range" phys_addr=$BASE
 else
 	skip "inflight" "no loop device"
 fi
 
-# 5. A page pinned in a pipe outlives the mapping, the file and power-off.
-dev_create $D capacity=4M cache_size=64K t_read_ns=2000 || bail "create $D"
-dev_on $D || bail "power on $D"
-rm -f /tmp/pin.ready /tmp/pin.go
-"$PROGS/daxsem" pinhold "$(dev_node $D)" /tmp/pin.ready /tmp/pin.go > /tmp/pin.out 2>&1 &
-PIN=$!
-i=0
-while [ ! -e /tmp/pin.ready ] && kill -0 $PIN 2>/dev/null && [ $i -lt 600 ]; do
-	sleep 0.1; i=$((i + 1))
-done
-if [ -e /tmp/pin.ready ]; then
-	is "$(dev_set $D power 0)" OK "power off with a page still pinned"
-	dev_on $D
-	ok $? "power on again while the old page is pinned"
-fi
-touch /tmp/pin.go
-wait $PIN
-rc=$?
-while IFS= read -r line; do diag "pinhold: $line"; done < /tmp/pin.out
-ok $rc "pinhold: the pipe still had the page's data"
-rm -f /tmp/pin.out
-dev_rm $D
-ok $? "remove $D"
+# 5. A page pinned in a pipe outlives the mapping and the file. Runtime
+# pages: power-off too (the page goes back to the kernel with its last
+# user). A reserved range's pages are the device's: power-off waits, with
+# EBUSY, until the pipe lets go.
+pinhold() { # NAME [phys_addr=...]
+	dev_create $D capacity=4M cache_size=64K t_read_ns=2000 $2 ||
+		bail "create $D ($1)"
+	dev_on $D || bail "power on $D ($1)"
+	rm -f /tmp/pin.ready /tmp/pin.go
+	"$PROGS/daxsem" pinhold "$(dev_node $D)" /tmp/pin.ready /tmp/pin.go > /tmp/pin.out 2>&1 &
+	PIN=$!
+	i=0
+	while [ ! -e /tmp/pin.ready ] && kill -0 $PIN 2>/dev/null && [ $i -lt 600 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	if [ ! -e /tmp/pin.ready ]; then
+		fail "$1: pinhold never got ready"
+	elif [ -z "$2" ]; then
+		is "$(dev_set $D power 0)" OK "$1: power off with a page still pinned"
+		dev_on $D
+		ok $? "$1: power on again while the old page is pinned"
+	else
+		klog_clear
+		is "$(dev_set $D power 0)" EBUSY "$1: power off refused while a page is pinned"
+		klog_grep 'device page 2 of the reserved range is still held by the kernel' > /dev/null
+		ok $? "$1: the refusal names the page in the kernel log"
+		is "$(dev_get $D power)" 1 "$1: still powered"
+	fi
+	touch /tmp/pin.go
+	wait $PIN
+	rc=$?
+	while IFS= read -r line; do diag "pinhold: $line"; done < /tmp/pin.out
+	ok $rc "$1: pinhold: the pipe still had the page's data"
+	rm -f /tmp/pin.out
+	[ -n "$2" ] && is "$(dev_set $D power 0)" OK "$1: power off once the pipe is gone"
+	dev_rm $D
+	ok $? "$1: remove $D"
+}
+pinhold "runtime pages"
+pinhold "reserved range" phys_addr=$BASE
 done_testing

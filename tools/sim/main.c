@@ -8,7 +8,7 @@
  * device that sees every access: a page is mapped from its demand access
  * until it is evicted, and an access to a mapped page is a native hit that
  * never reaches the model (a write to a read-only mapped page only marks
- * the line dirty, as ->pfn_mkwrite does). This is exactly what the module
+ * the line dirty, as ->page_mkwrite does). This is exactly what the module
  * sees from one process with its accessed-bit scan off.
  *
  * Time: the first access arrives at 0; each next one arrives think_ns after

@@ -728,7 +728,7 @@ static int do_pinhold(const char *dev, const char *ready, const char *go)
 		return 1;
 	n = read(pfd[0], buf, PAGE);
 	ok(n == PAGE && verify_full(buf, PAGE, 41) < 0,
-	   "the pipe still holds the page's data after power-off (%zd)", n);
+	   "the pipe still holds the page's data (%zd)", n);
 	close(pfd[0]);
 	close(pfd[1]);
 	return tap_exit();
