@@ -402,6 +402,38 @@ static void random_slots(const struct opts *o, int p, unsigned int k, uint64_t *
 		idx[i] = rng_below(&st, nslots);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * r->kernel_own_median_ns from the per-pass device counters (passes
+ * without misses do not count); 0 if no pass had a miss.
+ */
+static void own_median(const struct opts *o, struct result *r)
+{
+	unsigned int i, n = 0;
+	double *v = calloc(o->passes, sizeof(*v));
+
+	if (!v)
+		return;
+	for (i = 0; i < o->passes; i++) {
+		const struct dev_stats *d = &r->pass_delta[i];
+
+		if (d->misses)
+			v[n++] = ((double)d->miss_ns_total - (double)d->model_ns_total) /
+				 (double)d->misses;
+	}
+	if (n) {
+		qsort(v, n, sizeof(v[0]), cmp_double);
+		r->kernel_own_median_ns = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	}
+	free(v);
+}
+
 /* Pick the threshold (r->thr_ns) per the mode and what is known. */
 static void pick_threshold(const struct opts *o, struct result *r,
 			   const uint64_t *lat, size_t n)
@@ -414,6 +446,7 @@ static void pick_threshold(const struct opts *o, struct result *r,
 		r->kernel_model_mean_ns = (double)r->delta.fault_model_ns_total / (double)r->delta.misses;
 		r->kernel_unmap_mean_ns = (double)r->delta.fault_unmap_ns_total / (double)r->delta.misses;
 		r->unmaps_per_miss = (double)r->delta.fault_unmaps / (double)r->delta.misses;
+		own_median(o, r);
 	}
 
 	switch (o->thr_mode) {

@@ -167,6 +167,8 @@ static struct json_object *target_json(const struct opts *o, const struct timer_
 		json_object_object_add(x, "model_mean_ns", json_object_new_double(r->model_mean_ns));
 		json_object_object_add(x, "kernel_miss_mean_ns",
 				       json_object_new_double(r->kernel_miss_mean_ns));
+		json_object_object_add(x, "kernel_own_median_ns",
+				       json_object_new_double(r->kernel_own_median_ns));
 		json_object_object_add(x, "kernel_model_mean_ns",
 				       json_object_new_double(r->kernel_model_mean_ns));
 		json_object_object_add(x, "kernel_unmap_mean_ns",
@@ -199,6 +201,10 @@ static struct json_object *target_json(const struct opts *o, const struct timer_
 					       json_object_new_uint64(r->pass_delta[i].misses));
 			json_object_object_add(x, "device_minor_hits",
 					       json_object_new_uint64(r->pass_delta[i].minor_hits));
+			json_object_object_add(x, "device_miss_ns",
+					       json_object_new_uint64(r->pass_delta[i].miss_ns_total));
+			json_object_object_add(x, "device_model_ns",
+					       json_object_new_uint64(r->pass_delta[i].model_ns_total));
 		}
 		json_object_array_add(arr, x);
 	}
