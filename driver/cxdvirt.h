@@ -34,6 +34,8 @@
 
 #include <cxdvirt/model.h>
 
+struct cxd_resv;
+
 #define CXD_NAME		"cxdvirt"
 #define CXD_NAME_MAX		32
 #define CXD_MAX_DEVICES		256
@@ -171,10 +173,7 @@ struct cxd_mode_ops {
  * @npages:	device pages (capacity / 4 KiB).
  * @pages:	devdax: the page of each device page (runtime pages, or the
  *		reserved range's ZONE_DEVICE pages).
- * @pgmap:	devdax reserved-range backing: its ZONE_DEVICE pages
- *		(memremap_pages() done), or NULL.
- * @res:	devdax reserved-range backing, claimed in /proc/iomem.
- * @res_name:	name of @res in /proc/iomem.
+ * @resv:	devdax reserved-range backing (devdax.c), or NULL.
  * @lock:	see Locking.
  * @reshaping:	a policy switch is under way (under @lock).
  * @reshape_wq:	model users wait here for @reshaping to end.
@@ -251,9 +250,7 @@ struct cxd_live {
 
 	u64 npages;
 	struct page **pages;
-	struct dev_pagemap *pgmap;
-	struct resource *res;
-	char res_name[CXD_NAME_MAX + sizeof(CXD_NAME ":")];
+	struct cxd_resv *resv;
 
 	spinlock_t lock;
 	bool reshaping;

@@ -53,8 +53,7 @@ static struct file_system_type cxd_fs_type = {
  * flight) is freed by its last put_page(), not here. A reserved range's
  * ZONE_DEVICE pages keep their reference (the pgmap's base count of 1,
  * never dropped: MEMORY_DEVICE_GENERIC pages are not freed to an
- * allocator) until memunmap_pages(); power-off has checked that none is
- * held any more (cxd_devdax_close()).
+ * allocator) until memunmap_pages() (cxd_resv_put()).
  * Context: process, may sleep; no mapping of the device is left.
  */
 static void cxd_free_pages(struct cxd_live *live)
@@ -70,7 +69,7 @@ static void cxd_free_pages(struct cxd_live *live)
 			lock_page(page);
 			page_folio(page)->mapping = NULL;
 			unlock_page(page);
-			if (!live->pgmap)
+			if (!live->resv)
 				put_page(page);
 		}
 		if (!(i % 1024))
@@ -138,6 +137,108 @@ static void cxd_clear_range(void *va, u64 size)
 	}
 }
 
+/**
+ * struct cxd_resv - a devdax device's reserved range (memmap=SIZE$ADDR),
+ * claimed in /proc/iomem and given ZONE_DEVICE struct pages. Allocated
+ * apart from struct cxd_live: it outlives its power cycle while the kernel
+ * still holds one of its pages (cxd_resv_put()).
+ * @res:	the claim in /proc/iomem, or NULL.
+ * @name:	@res's name, "cxdvirt:NAME"; lives as long as @res.
+ * @mapped:	memremap_pages() is done: @pgmap's pages exist.
+ * @node:	entry of cxd_held, while the range waits for its pages.
+ * @work:	polls a held range until its pages are let go.
+ * @pgmap:	the pages; last, as it ends in a flexible array.
+ */
+struct cxd_resv {
+	struct resource *res;
+	char name[CXD_NAME_MAX + sizeof(CXD_NAME ":")];
+	bool mapped;
+	struct list_head node;
+	struct delayed_work work;
+	struct dev_pagemap pgmap;
+};
+
+/* Ranges whose pages the kernel still held at power-off (cxd_resv_put()). */
+static LIST_HEAD(cxd_held);
+static DEFINE_MUTEX(cxd_held_mutex);
+
+/* A held range is checked again this often, jiffies. */
+#define CXD_HELD_POLL	HZ
+
+/* The first page of @r that someone besides the range holds, or -1. */
+static s64 cxd_resv_held_page(struct cxd_resv *r)
+{
+	u64 pfn = PHYS_PFN(r->pgmap.range.start), i;
+	u64 n = PHYS_PFN(range_len(&r->pgmap.range));
+
+	if (!r->mapped)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (page_ref_count(pfn_to_page(pfn + i)) > 1)
+			return i;
+		if (!(i % 1024))
+			cond_resched();
+	}
+	return -1;
+}
+
+/* Remove @r's pages, give up its claim and free it. Context: may sleep. */
+static void cxd_resv_free(struct cxd_resv *r)
+{
+	if (r->mapped)
+		memunmap_pages(&r->pgmap);
+	if (r->res)
+		release_mem_region(r->res->start, resource_size(r->res));
+	kfree(r);
+}
+
+static void cxd_resv_poll(struct work_struct *work)
+{
+	struct cxd_resv *r = container_of(to_delayed_work(work),
+					  struct cxd_resv, work);
+	bool taken;
+
+	if (cxd_resv_held_page(r) >= 0) {
+		queue_delayed_work(system_long_wq, &r->work, CXD_HELD_POLL);
+		return;
+	}
+	mutex_lock(&cxd_held_mutex);
+	taken = list_empty(&r->node);	/* module unload has it */
+	list_del_init(&r->node);
+	mutex_unlock(&cxd_held_mutex);
+	if (taken)
+		return;
+	pr_info(CXD_NAME ": %s: the kernel let go of the range's last held page: range released\n",
+		r->name);
+	cxd_resv_free(r);
+}
+
+/*
+ * Power-off's end of a reserved range (from the device's release). Its
+ * struct pages must outlive every reference to them, and a page the
+ * kernel still holds (a pipe with a vmsplice()d page, I/O in flight) has
+ * no callback when it is let go (MEMORY_DEVICE_GENERIC pages are never
+ * freed). So such a range stays claimed, with its pages, and is polled
+ * every CXD_HELD_POLL until they are all let go; power-off itself goes
+ * ahead. Module unload ends the polling (cxd_devdax_exit()).
+ */
+static void cxd_resv_put(struct cxd_dev *d, struct cxd_resv *r)
+{
+	s64 held = cxd_resv_held_page(r);
+
+	if (held < 0) {
+		cxd_resv_free(r);
+		return;
+	}
+	cxd_warn(d, "power: device page %lld of the reserved range is still held by the kernel (vmsplice, I/O in flight): the range stays claimed until it is let go",
+		 held);
+	INIT_DELAYED_WORK(&r->work, cxd_resv_poll);
+	mutex_lock(&cxd_held_mutex);
+	list_add_tail(&r->node, &cxd_held);
+	mutex_unlock(&cxd_held_mutex);
+	queue_delayed_work(system_long_wq, &r->work, CXD_HELD_POLL);
+}
+
 /*
  * Reserved-range backing: a physical range reserved at boot with
  * memmap=SIZE$ADDR. It must be reserved memory (not System RAM, not a hole),
@@ -145,14 +246,15 @@ static void cxd_clear_range(void *va, u64 size)
  * range (memremap_pages(), MEMORY_DEVICE_GENERIC: a write-back direct
  * mapping, pages with a base reference count of 1 that the kernel can pin),
  * and from then on is mapped exactly like runtime backing. It is zeroed at
- * every power-on, like runtime backing. The pages' node is the powering
- * CPU's (NUMA_NO_NODE): it only decides where their NR_FILE_MAPPED count
- * goes, as the range's own node may have no memory online.
+ * every power-on, like runtime backing. The struct pages (64 bytes per
+ * 4 KiB page) come from System RAM of the powering CPU's node
+ * (NUMA_NO_NODE), as the range's own node may have no memory online; the
+ * node only decides where their NR_FILE_MAPPED count goes.
  */
 static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *live)
 {
 	u64 start = d->cfg.phys_addr, size = d->cfg.capacity;
-	struct dev_pagemap *pgmap;
+	struct cxd_resv *r;
 	void *va;
 	u64 i;
 
@@ -165,31 +267,32 @@ static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *live)
 	if (cxd_check_reserved_range(d, start, size))
 		return -EINVAL;
 	live->pages = kvcalloc(live->npages, sizeof(*live->pages), GFP_KERNEL);
-	if (!live->pages)
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!live->pages || !r) {
+		kfree(r);
 		return -ENOMEM;
-	snprintf(live->res_name, sizeof(live->res_name), CXD_NAME ":%s",
+	}
+	INIT_LIST_HEAD(&r->node);
+	live->resv = r;
+	snprintf(r->name, sizeof(r->name), CXD_NAME ":%s",
 		 config_item_name(&d->item));
-	live->res = request_mem_region(start, size, live->res_name);
-	if (!live->res) {
-		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) is busy (another device or driver owns part of it)",
+	r->res = request_mem_region(start, size, r->name);
+	if (!r->res) {
+		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) is busy (another device or driver owns part of it, or the kernel still holds a page of it from an earlier power cycle)",
 			 start, size);
 		return -EINVAL;
 	}
-	pgmap = kzalloc(sizeof(*pgmap), GFP_KERNEL);
-	if (!pgmap)
-		return -ENOMEM;
-	pgmap->type = MEMORY_DEVICE_GENERIC;
-	pgmap->range.start = start;
-	pgmap->range.end = start + size - 1;
-	pgmap->nr_range = 1;
-	va = memremap_pages(pgmap, NUMA_NO_NODE);
+	r->pgmap.type = MEMORY_DEVICE_GENERIC;
+	r->pgmap.range.start = start;
+	r->pgmap.range.end = start + size - 1;
+	r->pgmap.nr_range = 1;
+	va = memremap_pages(&r->pgmap, NUMA_NO_NODE);
 	if (IS_ERR(va)) {
 		cxd_warn(d, "power: cannot give phys_addr range [0x%llx, +%llu) struct pages (memremap_pages: %ld)",
 			 start, size, PTR_ERR(va));
-		kfree(pgmap);
 		return PTR_ERR(va);
 	}
-	live->pgmap = pgmap;
+	r->mapped = true;
 	cxd_clear_range(va, size);
 	for (i = 0; i < live->npages; i++) {
 		live->pages[i] = pfn_to_page(PHYS_PFN(start) + i);
@@ -203,14 +306,9 @@ static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *live)
 static void cxd_release_backing(struct cxd_live *live)
 {
 	cxd_free_pages(live);
-	if (live->pgmap) {
-		memunmap_pages(live->pgmap);
-		kfree(live->pgmap);
-		live->pgmap = NULL;
-	}
-	if (live->res) {
-		release_mem_region(live->res->start, resource_size(live->res));
-		live->res = NULL;
+	if (live->resv) {
+		cxd_resv_put(live->cfg_dev, live->resv);
+		live->resv = NULL;
 	}
 }
 
@@ -351,36 +449,11 @@ static int cxd_devdax_attach(struct cxd_dev *d, struct cxd_live *live)
 }
 
 /*
- * A reserved range's first page that the kernel still holds once no file
- * is open (a pipe that vmsplice()d it), or -1. Its struct pages go away
- * at power-off (memunmap_pages()), so such a page must keep the device
- * powered; a runtime page does not (cxd_free_pages()).
- */
-static s64 cxd_first_pinned(struct cxd_live *live)
-{
-	u64 i;
-
-	if (!live->pgmap)
-		return -1;
-	for (i = 0; i < live->npages; i++) {
-		if (page_ref_count(live->pages[i]) > 1)
-			return i;
-		if (!(i % 1024))
-			cond_resched();
-	}
-	return -1;
-}
-
-/*
  * Power-off may go (cxd_mode_ops.close) once no file is open: none is
- * mapped then, and no fault can run. From then on no open succeeds. With a
- * reserved range, not while the kernel still holds one of its pages
- * either.
+ * mapped then, and no fault can run. From then on no open succeeds.
  */
 static int cxd_devdax_close(struct cxd_live *live)
 {
-	s64 pinned;
-
 	spin_lock(&live->open_lock);
 	if (live->open_count) {
 		spin_unlock(&live->open_lock);
@@ -390,15 +463,6 @@ static int cxd_devdax_close(struct cxd_live *live)
 	}
 	live->dead = true;
 	spin_unlock(&live->open_lock);
-	pinned = cxd_first_pinned(live);
-	if (pinned >= 0) {
-		spin_lock(&live->open_lock);
-		live->dead = false;
-		spin_unlock(&live->open_lock);
-		cxd_warn(live->cfg_dev, "power: device page %lld of the reserved range is still held by the kernel (vmsplice, I/O in flight)",
-			 pinned);
-		return -EBUSY;
-	}
 	return 0;
 }
 
@@ -438,8 +502,30 @@ int cxd_devdax_init(void)
 	return 0;
 }
 
-/** cxd_devdax_exit() - module unload; no device is powered. */
+/**
+ * cxd_devdax_exit() - module unload; no device is powered. A reserved range
+ * whose page the kernel still holds (cxd_resv_put()) is released if it has
+ * been let go meanwhile, else left claimed, with its pages, until reboot:
+ * they refer to no code of the module.
+ */
 void cxd_devdax_exit(void)
 {
+	struct cxd_resv *r;
+
+	for (;;) {
+		mutex_lock(&cxd_held_mutex);
+		r = list_first_entry_or_null(&cxd_held, struct cxd_resv, node);
+		if (r)
+			list_del_init(&r->node);
+		mutex_unlock(&cxd_held_mutex);
+		if (!r)
+			break;
+		cancel_delayed_work_sync(&r->work);
+		if (cxd_resv_held_page(r) < 0)
+			cxd_resv_free(r);
+		else
+			pr_warn(CXD_NAME ": %s: a page is still held by the kernel at unload: the range stays claimed until reboot\n",
+				r->name);
+	}
 	kern_unmount(cxd_mnt);
 }
