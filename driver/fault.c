@@ -39,6 +39,7 @@
  * maps the page writable.
  */
 #include <linux/delay.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
@@ -131,6 +132,23 @@ static bool cxd_can_drop_lock(const struct vm_fault *vmf)
 	       !(vmf->flags & FAULT_FLAG_RETRY_NOWAIT);
 }
 
+/*
+ * Drop the fault's mmap_lock (or per-VMA lock) for a wait, keeping the
+ * device: a reference on the mapping's file keeps the file open (power-off
+ * and rmdir refuse with -EBUSY meanwhile), and with it the char device,
+ * the powered device and the module, until fput() after the wait; the last
+ * fput() then runs from task_work, outside the module and any lock of the
+ * faulting caller. As filemap's maybe_unlock_mmap_for_io().
+ * Return: the file, for fput() once the wait is over.
+ */
+static struct file *cxd_unlock_for_wait(struct vm_fault *vmf)
+{
+	struct file *file = get_file(vmf->vma->vm_file);
+
+	cxd_release_fault_lock(vmf);
+	return file;
+}
+
 static vm_fault_t cxd_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
@@ -141,6 +159,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	struct cxd_miss_stages st = { 0 };
 	struct cxd_access acc;
 	unsigned long *pf;
+	struct file *file;
 	struct page *page;
 	unsigned int i;
 	bool filled;
@@ -154,10 +173,9 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	if (test_and_set_bit_lock(CXD_PG_LOCK, pf)) {
 		/* Another fault is filling the page: wait for it, unlocked if we may. */
 		if (can_drop) {
-			get_device(&live->dev);
-			cxd_release_fault_lock(vmf);
+			file = cxd_unlock_for_wait(vmf);
 			wait_on_bit(pf, CXD_PG_LOCK, TASK_KILLABLE);
-			put_device(&live->dev);
+			fput(file);
 			return VM_FAULT_RETRY;
 		}
 		if (wait_on_bit_lock(pf, CXD_PG_LOCK, TASK_KILLABLE))
@@ -188,10 +206,9 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 		spin_unlock(&live->lock);
 		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
 		if (can_drop) {
-			get_device(&live->dev);
-			cxd_release_fault_lock(vmf);
+			file = cxd_unlock_for_wait(vmf);
 			schedule_timeout_killable(1);
-			put_device(&live->dev);
+			fput(file);
 			return VM_FAULT_RETRY;
 		}
 		usleep_range(20, 100);
@@ -221,8 +238,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	}
 
 	if (can_drop && deadline > t0 && cxd_wait_sleeps(deadline - t0)) {
-		get_device(&live->dev);
-		cxd_release_fault_lock(vmf);
+		file = cxd_unlock_for_wait(vmf);
 		/* vma and vmf->vma may be gone from here on. */
 		if (!cxd_wait_until(deadline)) {
 			if (!acc.hit)
@@ -231,7 +247,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 		}
 		cxd_release_line(live, pgoff);
 		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
-		put_device(&live->dev);
+		fput(file);
 		return VM_FAULT_RETRY;
 	}
 	err = cxd_wait_until(deadline);
