@@ -111,7 +111,10 @@ lane_boot() {
 	# an idle host in the debug lane and on a loaded one in the others,
 	# with the other vCPU idle. A real lockup still trips it, and every
 	# test has its own timeout (docs/testing.md).
-	append="$append nmi_watchdog=0 watchdog_thresh=60 $*"
+	# rcupdate.rcu_cpu_stall_timeout=120: RCU's stall report likewise after
+	# 120 s, not 21 s (a debug-lane crawl in clear_page_erms drew one at
+	# 104 s, in 65-node-latency's memkind section, every test passing).
+	append="$append nmi_watchdog=0 watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120 $*"
 	local numa=(
 		-object memory-backend-ram,id=m0,size=1536M
 		-object memory-backend-ram,id=m1,size=1536M
