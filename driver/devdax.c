@@ -343,11 +343,11 @@ static int cxd_mmap(struct file *file, struct vm_area_struct *vma)
 	 * The mappings carry VM_MIXEDMAP, as device-dax's VMAs are special
 	 * to mm: mlock() neither splits nor locks them, NUMA balancing
 	 * leaves them alone (the pages are not on the LRU; there is nothing
-	 * to lock or migrate). Not
-	 * VM_PFNMAP, not VM_DONTEXPAND: MADV_DONTNEED zaps, and mremap may
-	 * grow the mapping (faults past the device's end raise SIGBUS), as
-	 * with device-dax; from 6.12 (at the latest) mm refuses to grow a
-	 * VM_MIXEDMAP mapping in place (ENOMEM), see docs/interface.md.
+	 * to lock or migrate). Not VM_PFNMAP, not VM_DONTEXPAND:
+	 * MADV_DONTNEED zaps, and mremap may grow the mapping (faults past
+	 * the device's end raise SIGBUS), as with device-dax; from 6.12 (at
+	 * the latest) mm refuses to grow a VM_MIXEDMAP mapping in place
+	 * (ENOMEM), see docs/interface.md.
 	 */
 	vm_flags_set(vma, VM_MIXEDMAP | VM_DONTDUMP);
 	return 0;

@@ -17,8 +17,8 @@
  *      pin, like device-dax's. Both backings have struct pages: runtime
  *      pages, or a reserved range's ZONE_DEVICE pages (devdax.c).
  * Read faults map read-only; the first write goes through ->page_mkwrite
- * and marks the line dirty. A fault on
- * a resident page ("minor hit") maps it without NAND time.
+ * and marks the line dirty. A fault on a resident page ("minor hit") maps
+ * it without NAND time.
  *
  * Ordering between a fault mapping page P and an eviction of P: a fault
  * holds P's line in the model (CXD_ACC_HOLD, cxd_cache_hold()) from its
@@ -34,9 +34,9 @@
  * A page is mapped by the core after ->fault returns, so the hold ends
  * earlier, once the fault has locked the page; the page lock then covers
  * the rest (the core installs the PTE before unlocking), and eviction
- * unmaps a page under its page lock. A write fault's
- * ->page_mkwrite re-checks residency under the page lock before the core
- * maps the page writable.
+ * unmaps a page under its page lock. A write fault's ->page_mkwrite
+ * re-checks residency under the page lock before the core maps the page
+ * writable.
  */
 #include <linux/delay.h>
 #include <linux/file.h>
