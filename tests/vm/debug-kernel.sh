@@ -4,8 +4,9 @@
 # debug-kernel.sh [--check] [--fragment FILE]
 #
 # Build (once) the debug guest kernel: Debian bookworm's linux-source-6.1,
-# `make defconfig kvm_guest.config`, then tests/vm/debug.config merged
-# with scripts/kconfig/merge_config.sh (KASAN, lockdep, kmemleak, ...).
+# `make allnoconfig` with tests/vm/debug.config as KCONFIG_ALLCONFIG: what
+# the guest lane needs plus the debug options (KASAN, lockdep, kmemleak,
+# ...), nothing else.
 # Prints the cache folder on stdout. It holds:
 #
 #   image/vmlinuz, image/lib/modules/KVER/   for run-guest.sh --kernel-dir
@@ -15,8 +16,7 @@
 # Cache: $CXDVIRT_CACHE/debug-kernel/<key>/ (default /var/cache/cxdvirt),
 # key = source package version + hash of the fragment and of this recipe.
 # The hash covers the fragment's every byte, comments too: editing even a
-# comment of debug.config costs a 20-35 min rebuild on every warm cache
-# (its header still names the folder by its old name, tests/lane).
+# comment of debug.config costs a rebuild (7-10 min) on every warm cache.
 # A second call with the same key only checks a stamp file. The source
 # package is fetched with `apt-get download` and never installed.
 #
@@ -30,7 +30,7 @@ LANE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$LANE_DIR/lib.sh"
 
 SRC_PKG=linux-source-6.1
-RECIPE=1	# bump when the build steps below change
+RECIPE=3	# bump when the build steps below change
 fragment=$LANE_DIR/debug.config
 check_only=0
 jobs=${DEBUG_KERNEL_JOBS:-2}
@@ -39,7 +39,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--check) check_only=1; shift ;;
 	--fragment) fragment=$2; shift 2 ;;
-	-h|--help) sed -n '3,23p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,26p' "$0"; exit 0 ;;
 	*) lane_die "debug-kernel: unknown argument $1" ;;
 	esac
 done
@@ -102,11 +102,13 @@ b=$dest/build
 
 # --- configuration ---------------------------------------------------------
 kmake() { nice -n 19 make -C "$b" "$@"; }
-kmake -s defconfig kvm_guest.config >&2
-(cd "$b" && nice -n 19 scripts/kconfig/merge_config.sh -m .config "$fragment") >&2
-kmake -s olddefconfig >&2
-# Every option the fragment sets must survive olddefconfig (a dependency
-# missing from the fragment silently drops it).
+# allnoconfig with the fragment as its "all" file: the fragment's values
+# are set first, every other visible option is "no", and hidden ones take
+# their defaults in the fragment's context (64BIT=y from the start, so
+# 64-bit defaults such as FRAME_WARN=2048 hold).
+KCONFIG_ALLCONFIG=$fragment kmake -s allnoconfig >&2
+# Every option the fragment sets must survive (a dependency missing from
+# the fragment silently drops it).
 bad=0
 while IFS= read -r line; do
 	case $line in
@@ -119,7 +121,7 @@ done < "$fragment"
 [ $bad = 0 ] || lane_die "config fragment not applied as written (see above)"
 
 # --- build -----------------------------------------------------------------
-lane_log "building the debug kernel (make -j$jobs under nice -n 19; tens of minutes)"
+lane_log "building the debug kernel (make -j$jobs under nice -n 19; about 10 minutes)"
 kmake -j"$jobs" bzImage modules >&2
 kmake -s INSTALL_MOD_PATH="$dest/image" INSTALL_MOD_STRIP=1 modules_install >&2
 kver=$(kmake -s kernelrelease)
