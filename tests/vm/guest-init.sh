@@ -67,15 +67,21 @@ both() {
 	echo "$*" >> "$TAPDEV"
 }
 
-# run_tap NAME CMD...: run CMD with its output framed on the TAP port.
+# run_tap NAME CMD...: run CMD with its output framed on the TAP port. The
+# END line also carries the seconds it took (guest uptime) and its budget,
+# $budget seconds or "-" for none: the host records both and warns about a
+# test that used more than half of its budget (tests/vm/lib.sh, lane_times).
 run_tap() {
 	name=$1
 	shift
 	both "CXDVIRT-TAP-BEGIN $name"
 	rm -f /tmp/rc
+	t_start=$(cut -d' ' -f1 /proc/uptime)
 	{ "$@"; echo $? > /tmp/rc; } 2>&1 | tee -a "$TAPDEV"
 	rc=$(cat /tmp/rc 2>/dev/null || echo 255)
-	both "CXDVIRT-TAP-END $name $rc"
+	t_end=$(cut -d' ' -f1 /proc/uptime)
+	secs=$(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.1f", b - a }')
+	both "CXDVIRT-TAP-END $name $rc $secs ${budget:--}"
 	return "$rc"
 }
 
@@ -210,10 +216,10 @@ run_tests() {
 		[ -f "$t" ] || continue
 		name=$(basename "$t" .sh)
 		echo "init: running $name" > /dev/kmsg
-		start=$(cut -d' ' -f1 /proc/uptime)
+		budget=$timeout_s
 		run_tap "$name" run_one "$t" "$timeout_s"
-		end=$(cut -d' ' -f1 /proc/uptime)
-		echo "init: $name done ($start -> $end s)"
+		budget=
+		echo "init: $name done ($secs s of $timeout_s)"
 		left=$(cleanup_devices)
 		[ -n "$left" ] && echo "$left"
 	done

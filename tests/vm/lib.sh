@@ -148,16 +148,21 @@ lane_boot() {
 }
 
 # lane_split_tap TAPLOG OUTDIR: one OUTDIR/NAME.tap and NAME.rc per
-# CXDVIRT-TAP-BEGIN/END frame; prints the names in run order. A frame with
-# no END (the guest died in it) gets rc "died".
+# CXDVIRT-TAP-BEGIN/END frame, and NAME.time ("SECONDS BUDGET", the END
+# line's last two fields) where the guest gave them; prints the names in
+# run order. A frame with no END (the guest died in it) gets rc "died".
 lane_split_tap() {
 	local taplog=$1 dir=$2
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	tr -d '\r' < "$taplog" | awk -v dir="$dir" '
-		function close_open(rc) {
+		function close_open(rc, secs, budget) {
 			if (cur != "") {
 				print rc > (dir "/" cur ".rc"); close(dir "/" cur ".rc")
+				if (secs != "") {
+					print secs, budget > (dir "/" cur ".time")
+					close(dir "/" cur ".time")
+				}
 				close(dir "/" cur ".tap")
 				cur = ""
 			}
@@ -169,10 +174,35 @@ lane_split_tap() {
 			next
 		}
 		/^CXDVIRT-TAP-END / {
-			if (cur == $2) close_open($3)
+			if (cur == $2) close_open($3, $4, $5)
 			next
 		}
 		cur != "" { print >> (dir "/" cur ".tap") }
 		END { close_open("died") }
 	'
+}
+
+# lane_times TAPDIR OUT LABEL NAME...: each test's seconds against its
+# budget (the NAME.time files of lane_split_tap), in the order given, into
+# OUT as
+# "NAME SECONDS BUDGET PERCENT" lines; prints the slowest five and a
+# "lane: over half:" line for every test that used more than half of its
+# budget. A test that sits near its budget fails as soon as the host is busy
+# (docs/testing.md), so such a line asks for the test to be split or made
+# cheaper. Only warns: the test itself passed.
+lane_times() {
+	local dir=$1 out=$2 label=$3 f n
+	shift 3
+	: > "$out"
+	for n in "$@"; do
+		f=$dir/$n.time
+		[ -f "$f" ] || continue
+		awk -v n="$n" '{ b = $2; p = (b ~ /^[0-9]+$/ && b > 0) ? sprintf("%.0f", 100 * $1 / b) : "-"
+			print n, $1, b, p }' "$f" >> "$out"
+	done
+	[ -s "$out" ] || return 0
+	lane_log "$label: slowest tests (seconds, budget, % of budget):"
+	sort -k2,2 -g -r "$out" | head -n 5 | awk '{ printf "lane:   %-26s %7s s  %5s s  %4s%%\n", $1, $2, $3, $4 }' >&2
+	awk -v l="$label" '$4 != "-" && $2 * 2 > $3 {
+		printf "lane: over half: %s: %s took %s s of its %s s budget (%s%%)\n", l, $1, $2, $3, $4 }' "$out" >&2
 }

@@ -24,8 +24,12 @@
 # (two-node: the layout without an empty node, see lib.sh).
 # --kernel-dir DIR: a ready kernel folder (vmlinuz, lib/modules/KVER with
 # modules.dep) instead of fetch-kernel.sh's; tests/vm/matrix.sh uses it.
-# --test-timeout: the guest's per-test limit (default 150 s); --append: extra
-# guest kernel command line (tests/vm/check-debug.sh uses both).
+# --timeout: the whole boot's limit (default 1200 s: the 6.1 suite takes
+# about 350 s, and a boot, like a test, should use at most half of its
+# budget, docs/testing.md "Time budgets"); --test-timeout: the guest's
+# per-test limit (default 150 s); --append: extra guest kernel command line
+# (tests/vm/check-debug.sh uses both). OUT/times.tsv gets each test's
+# seconds against its budget.
 set -euo pipefail
 
 LANE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -34,7 +38,7 @@ LANE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 kver=
 kdir_img=
 tests='*'
-tmo=600
+tmo=1200
 out=$LANE_DIR/out
 verbose=0
 test_timeout=150
@@ -50,7 +54,7 @@ while [ $# -gt 0 ]; do
 	--append) append_extra=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	-v|--verbose) verbose=1; shift ;;
-	-h|--help) sed -n '3,25p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,32p' "$0"; exit 0 ;;
 	*) lane_die "unknown argument $1 (see --help)" ;;
 	esac
 done
@@ -100,6 +104,14 @@ failed=0
 problems=()
 
 names=$(lane_split_tap "$taplog" "$out/tap")
+# Each test's time against its budget (OUT/times.tsv), the guest's against
+# --timeout; a line for anything over half (lib.sh, lane_times).
+# shellcheck disable=SC2086 # one name per word
+lane_times "$out/tap" "$out/times.tsv" "$kver" $names
+awk -v e="$elapsed" -v t="$tmo" -v k="$kver" 'BEGIN {
+	printf "(guest) %s %s %.0f\n", e, t, 100 * e / t
+	if (e * 2 > t)
+		printf "lane: over half: %s: the guest ran %s s of its %s s budget\n", k, e, t > "/dev/stderr" }' >> "$out/times.tsv"
 files=()
 for n in $names; do
 	files+=("$out/tap/$n.tap")
