@@ -224,3 +224,61 @@ klog_clear() {
 klog_grep() {
 	dmesg | grep -- "$1"
 }
+
+# --- node mode with node_latency (65, 68, 69) ---------------------------------
+#
+#   nl_begin NAME      mkdir the device; when this kernel has no node latency
+#                      (node_latency defaults to off, 7.x), skip NAME, remove
+#                      the device and end the test. THP set to never (the
+#                      model's residency is per 4 KiB page); nl_end restores it.
+#   nl_power_up ATTR=V...   configure NL_DEV (8 channels x 4 dies, 1200 MB/s,
+#                      scan off, then the ATTRs), power on, online it as node
+#                      NL_NODE; sets S (sysfs folder), DAX, IDX.
+#   nl_power_down      offline the memory, power off (status 0 if both worked)
+#   nl_end             offline, remove the device, restore THP
+NL_DEV=nodelat
+NL_NODE=2
+NL_BASE=0x100000000
+NL_THP=/sys/kernel/mm/transparent_hugepage/enabled
+NL_THP0=
+
+nl_begin() {
+	NL_THP0=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $NL_THP)
+	mkdir "$CFS/$NL_DEV" || bail "mkdir $NL_DEV"
+	if [ "$(dev_get $NL_DEV node_latency)" = off ]; then
+		skip "$1" "node latency is not supported on $(uname -r)"
+		rmdir "$CFS/$NL_DEV"
+		done_testing
+	fi
+	trap nl_end EXIT
+	echo never > $NL_THP
+}
+
+nl_power_up() {
+	dev_rm $NL_DEV 2>/dev/null
+	dev_create $NL_DEV mode=node phys_addr=$NL_BASE capacity=512M \
+		target_node=$NL_NODE channels=8 dies_per_channel=4 \
+		channel_mbps=1200 scan_interval_ms=0 "$@" || return 1
+	r=$(dev_set $NL_DEV power 1)
+	[ "$r" = OK ] || { diag "power 1: $r"; return 1; }
+	S=$(dev_sys $NL_DEV)
+	DAX=$(cat "$S/dax_device")
+	daxctl reconfigure-device --mode=system-ram "$DAX" > /dev/null 2>&1 ||
+		return 1
+	IDX=cxdvirt$(dev_get $NL_DEV index)
+}
+
+nl_power_down() {
+	daxctl offline-memory "$DAX" > /dev/null 2>&1 || return 1
+	r=$(dev_set $NL_DEV power 0)
+	[ "$r" = OK ] || { diag "power 0: $r"; return 1; }
+	DAX=
+}
+
+nl_end() {
+	[ -n "$DAX" ] && daxctl offline-memory "$DAX" > /dev/null 2>&1
+	DAX=
+	dev_rm $NL_DEV 2>/dev/null
+	[ -n "$NL_THP0" ] && echo "$NL_THP0" > $NL_THP
+	trap - EXIT
+}
