@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The model's counters in stats/ (misses by cause, evictions clean/dirty,
 # prefetch, histograms, per-die busy time, elapsed time) and stats/reset.
-# The per-miss trace (tracepoints) is 49-tracepoints.sh.
+# The per-miss trace (tracepoints) is 51-tracepoints.sh.
 . /tests/lib.sh
 
 D=strace

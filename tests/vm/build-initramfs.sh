@@ -117,7 +117,7 @@ for t in "$REPO_ROOT/tools/cxdvirt-dev" "$REPO_ROOT/tools/cxdvirt-bench" \
 		lane_log "note: $t not built, not in the guest"
 	fi
 done
-# perf (linux-perf) reads the cxdvirt tracepoints in 49-tracepoints.sh.
+# perf (linux-perf) reads the cxdvirt tracepoints in 51-tracepoints.sh.
 for t in numactl daxctl memhog numastat stress-ng redis-server redis-cli redis-benchmark perf; do
 	p=$(command -v "$t" || true)
 	[ -n "$p" ] && copy_bin "$p" "/bin/$t"
