@@ -37,6 +37,7 @@ pass "power on, online as node $NL_NODE ($DAX)"
 is "$(cat "$S/node_latency/enabled")" 1 "sysfs node_latency/enabled"
 is "$(dev_set $NL_DEV node_latency off)" EBUSY "node_latency cannot change while powered"
 
+section "first touches and hits"
 # 1. Miss count and latency: W=200 pages < C=1024 lines; tR 200 us plus
 #    4096 bytes at 1200 MB/s (3414 ns). First pass: first touches (misses);
 #    second pass: hits.
@@ -73,6 +74,7 @@ fi
 mt=$(stat_get $NL_DEV model_ns_total 2>/dev/null || echo 0)
 diag "model_ns_total $mt, miss_ns_total $(stat_get $NL_DEV miss_ns_total)"
 
+section "cyclic scan"
 # 2. Cyclic scan, W=1536 > C=1024 under FIFO, from an emptied cache: every
 #    access of both passes misses (the pages were evicted, made PROT_NONE,
 #    fault again).
@@ -87,6 +89,7 @@ cmp_ok "$(cat "$S/node_latency/evicted_ptes")" -ge 1536 \
 	"evictions made PTEs PROT_NONE ($(cat "$S/node_latency/evicted_ptes"))"
 cmp_ok "$(stat_get $NL_DEV evictions)" -ge 2048 "stats/evictions ($(stat_get $NL_DEV evictions))"
 
+section "hot page under fifo and lru"
 # 2b. Hits reach the policy through the accessed-bit scan of the node's
 #     pages: a hot page read between cold ones misses once a pass under
 #     FIFO, and stays resident under LRU with the scan on.

@@ -14,15 +14,16 @@ REDIS=
 nl_begin "node-mode integrity"
 trap '[ -n "$REDIS" ] && kill "$REDIS" 2>/dev/null; nl_end' EXIT
 
-nl_power_up cache_size=4M t_read_ns=5000 policy=fifo ||
+nl_power_up cache_size=2M t_read_ns=5000 policy=fifo ||
 	bail "power on $NL_DEV in node mode and online it"
 pass "power on, online as node $NL_NODE ($DAX)"
 
 # 3. Integrity under eviction, fork, migration and munmap; a policy switch
 #    while it runs.
+section "verify under eviction, fork, moves, policy switches, drain"
 dev_set $NL_DEV writeback drain > /dev/null
 stats_reset $NL_DEV
-"$PROGS/nodelat" verify $NL_NODE 1536 6 12345 > /tmp/verify.out 2>&1 &
+"$PROGS/nodelat" verify $NL_NODE 768 6 12345 > /tmp/verify.out 2>&1 &
 VP=$!
 for pol in lru clock s3fifo random fifo; do
 	sleep 1
@@ -49,6 +50,7 @@ dev_set $NL_DEV writeback evict > /dev/null
 # the other kernels.
 WL_SKIP=
 [ "$DEBUG" = 1 ] && WL_SKIP="the debug kernel under TCG livelocks in timer interrupts under this load (docs/testing.md)"
+section stress-ng
 if [ -n "$WL_SKIP" ]; then
 	skip "stress-ng --verify on the node" "$WL_SKIP"
 elif command -v stress-ng > /dev/null; then
@@ -63,6 +65,7 @@ else
 fi
 
 # 4. redis-server bound to the node under redis-benchmark.
+section redis
 if [ -n "$WL_SKIP" ]; then
 	skip "redis on the node" "$WL_SKIP"
 elif command -v redis-server > /dev/null && command -v redis-benchmark > /dev/null; then
@@ -92,6 +95,7 @@ fi
 # its pages reach the model. (dax-kmem's own placement check asks move_pages(2),
 # which reports a page the model evicted as not present: docs/numa-mode.md;
 # placement is 64-node-progs' and 66-node-tool's, with node_latency off.)
+section memkind
 if [ -n "$WL_SKIP" ]; then
 	skip "memkind on the node" "$WL_SKIP"
 elif [ -x "$PROGS/dax-kmem" ]; then
@@ -113,6 +117,7 @@ else
 fi
 
 # 5. Offline with tracked pages, power-off: clean, nothing pending.
+section "offline and power off"
 nl_power_down
 ok $? "offline (pages migrate off) and power off"
 

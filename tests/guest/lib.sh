@@ -9,6 +9,8 @@
 #   is_num GOT WANT DESC    numeric equality; K/M/G suffixes and 0x allowed
 #   cmp_ok A OP B DESC      numeric test: OP is one of -eq -ne -lt -le -gt -ge
 #   diag MSG, skip DESC REASON, bail MSG (fail and end the test)
+#   section NAME            a "# == NAME (t=S s)" line, S the seconds since
+#                           the test began: where a slow test spends its time
 #   run_sub DESC CMD...     run a progs/ checker printing "ok - ..." lines and
 #                           number them into this stream
 #   done_testing
@@ -33,6 +35,11 @@ T_FAIL=0
 
 diag() {
 	echo "$*" | sed 's/^/# /'
+}
+
+T_START=$(cut -d' ' -f1 /proc/uptime)
+section() {
+	echo "# == $* (t=$(awk -v a="$T_START" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }') s)"
 }
 
 pass() {
