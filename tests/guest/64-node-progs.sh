@@ -67,19 +67,10 @@ fi
 
 # --- redis ---------------------------------------------------------------
 if command -v redis-server > /dev/null && command -v redis-benchmark > /dev/null; then
-	mkdir -p /tmp/redis
-	# A unix socket: the guest has no network, not even lo.
-	SOCK=/tmp/redis/redis.sock
-	numactl --membind=$NODE redis-server --port 0 --unixsocket $SOCK --save '' \
-		--appendonly no --dir /tmp/redis > /tmp/redis.log 2>&1 &
-	RS=$!
-	i=0
-	until [ "$(redis-cli -s $SOCK ping 2>/dev/null)" = PONG ] || [ $i -ge 50 ]; do
-		sleep 0.2
-		i=$((i + 1))
-	done
+	redis_up $NODE /tmp/redis
+	RS=$REDIS
 	is "$(redis-cli -s $SOCK ping 2>&1)" PONG "redis-server up under membind=$NODE" ||
-		tail -n 5 /tmp/redis.log | sed 's/^/# /'
+		tail -n 5 /tmp/redis/redis.log | sed 's/^/# /'
 	redis-benchmark -s $SOCK -t set,get -n 20000 -r 100000 -d 1024 -q > /tmp/bench.out 2>&1
 	ok $? "redis-benchmark -t set,get -n 20000 -d 1024"
 	tr '\r' '\n' < /tmp/bench.out | grep -E 'requests per second' | sed 's/^/# /'

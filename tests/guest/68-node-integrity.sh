@@ -70,16 +70,8 @@ if [ -n "$WL_SKIP" ]; then
 	skip "redis on the node" "$WL_SKIP"
 elif command -v redis-server > /dev/null && command -v redis-benchmark > /dev/null; then
 	m0=$(stat_get $NL_DEV misses)
-	mkdir -p /tmp/redis-nl
-	SOCK=/tmp/redis-nl/redis.sock
-	numactl --membind=$NL_NODE redis-server --port 0 --unixsocket $SOCK \
-		--save '' --appendonly no --dir /tmp/redis-nl > /tmp/redis.log 2>&1 &
-	REDIS=$!
-	i=0
-	until [ "$(redis-cli -s $SOCK ping 2>/dev/null)" = PONG ] || [ $i -ge 50 ]; do
-		sleep 0.2
-		i=$((i + 1))
-	done
+	redis_up $NL_NODE /tmp/redis-nl ||
+		tail -n 5 /tmp/redis-nl/redis.log | sed 's/^/# /'
 	redis-benchmark -s $SOCK -n 2000 -q -t set,get > /tmp/rb.out 2>&1
 	ok $? "redis-benchmark against redis-server bound to node $NL_NODE"
 	sed 's/^/# /' /tmp/rb.out | tr '\r' '\n' | grep -v '^# *$' | tail -n 2

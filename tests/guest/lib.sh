@@ -27,6 +27,12 @@
 #   stat_get NAME COUNTER             a stats/ counter
 #   stats_reset NAME
 #   klog_clear / klog_grep PATTERN    kernel log since the last klog_clear
+#
+#   redis_up NODE DIR   redis-server bound to NUMA node NODE (numactl
+#                       --membind), on the unix socket DIR/redis.sock (the
+#                       guest has no network, not even lo), no persistence;
+#                       sets REDIS (its pid) and SOCK; waits up to 10 s for
+#                       its PONG; status 0 once it answers
 
 CFS=/sys/kernel/config/cxdvirt
 PROGS=${PROGS:-/tests/progs}
@@ -230,6 +236,20 @@ klog_clear() {
 
 klog_grep() {
 	dmesg | grep -- "$1"
+}
+
+redis_up() {
+	local i=0
+	mkdir -p "$2"
+	SOCK=$2/redis.sock
+	numactl --membind="$1" redis-server --port 0 --unixsocket "$SOCK" \
+		--save '' --appendonly no --dir "$2" > "$2/redis.log" 2>&1 &
+	REDIS=$!
+	until [ "$(redis-cli -s "$SOCK" ping 2>/dev/null)" = PONG ] || [ $i -ge 50 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	[ "$(redis-cli -s "$SOCK" ping 2>/dev/null)" = PONG ]
 }
 
 # --- node mode with node_latency (65, 68, 69) ---------------------------------
