@@ -185,11 +185,7 @@ lane_split_tap() {
 # lane_times TAPDIR OUT LABEL NAME...: each test's seconds against its
 # budget (the NAME.time files of lane_split_tap), in the order given, into
 # OUT as
-# "NAME SECONDS BUDGET PERCENT" lines; prints the slowest five and a
-# "lane: over half:" line for every test that used more than half of its
-# budget. A test that sits near its budget fails as soon as the host is busy
-# (docs/testing.md), so such a line asks for the test to be split or made
-# cheaper. Only warns: the test itself passed.
+# "NAME SECONDS BUDGET PERCENT" lines; prints the slowest five.
 lane_times() {
 	local dir=$1 out=$2 label=$3 f n
 	shift 3
@@ -203,6 +199,14 @@ lane_times() {
 	[ -s "$out" ] || return 0
 	lane_log "$label: slowest tests (seconds, budget, % of budget):"
 	sort -k2,2 -g -r "$out" | head -n 5 | awk '{ printf "lane:   %-26s %7s s  %5s s  %4s%%\n", $1, $2, $3, $4 }' >&2
-	awk -v l="$label" '$4 != "-" && $2 * 2 > $3 {
-		printf "lane: over half: %s: %s took %s s of its %s s budget (%s%%)\n", l, $1, $2, $3, $4 }' "$out" >&2
+}
+
+# lane_over_half TIMES LABEL: a "lane: over half:" line on stderr for every
+# line of TIMES (lane_times' format) above half of its budget. A test that
+# sits near its budget fails as soon as the host is busy (docs/testing.md),
+# so such a line asks for the test to be split or made cheaper. Only warns:
+# the test itself passed.
+lane_over_half() {
+	awk -v l="$2" '$4 != "-" && $2 * 2 > $3 {
+		printf "lane: over half: %s: %s took %s s of its %s s budget (%s%%)\n", l, $1, $2, $3, $4 }' "$1" >&2
 }
