@@ -197,6 +197,69 @@ static inline void cxd_flush_tlb_all_cpus(void)
 {
 	on_each_cpu(cxd_flush_tlb_local, NULL, 1);
 }
+
+/*
+ * cxd_tlb_batch_add() / cxd_tlb_batch_flush() - flush the TLB entries of
+ * PTEs changed in several address spaces on the CPUs that may hold them,
+ * not on every CPU. This is the kernel's own batched-unmap protocol
+ * (x86 arch_tlbbatch_add_pending() and arch_tlbbatch_flush(), used by
+ * reclaim), with pieces a module can use on 6.1 and 6.12:
+ *
+ * - after changing an mm's PTEs, bump its TLB generation and then read its
+ *   mm_cpumask. asm/tlbflush.h keeps inc_mm_tlb_gen() from modules (it is
+ *   inside #ifndef MODULE), but the generation is mm->context.tlb_gen in
+ *   mm_context_t (asm/mmu.h, visible to modules), and the helper is one
+ *   fully ordered atomic64_inc_return() on it: cxd_tlb_batch_add() does
+ *   that. A kernel that moves the counter fails to build this file. A CPU that switches to the mm sets its bit in mm_cpumask
+ *   (a locked op) before it reads the generation: either it is in the
+ *   mask we read, or it sees the new generation and flushes the mm's PCID
+ *   on its own in switch_mm_irqs_off(). CPUs that ran the mm earlier and
+ *   keep its PCID-tagged entries are in the second case, which is what the
+ *   generation is for.
+ * - flush every CPU of the union with __flush_tlb_all() (exported; drops
+ *   all PCIDs and global entries: more than needed, never less).
+ *
+ * With one CPU running the mm, as for a single-threaded program evicting
+ * its own pages in its task_work, no other CPU is interrupted. Callers
+ * keep the mm's flush-pending count raised from the PTE change to the flush
+ * (x86 pte_accessible()). @mask must come from cxd_tlb_batch_init(); if it
+ * could not be allocated, the flush falls back to every CPU.
+ * Context: process (the mask allocation may sleep); flush waits for the
+ * other CPUs.
+ */
+struct cxd_tlb_batch {
+	cpumask_var_t mask;
+	bool ok;	/* @mask allocated */
+	bool any;	/* an mm was added */
+};
+
+static inline void cxd_tlb_batch_init(struct cxd_tlb_batch *b)
+{
+	b->ok = zalloc_cpumask_var(&b->mask, GFP_KERNEL);
+	b->any = false;
+}
+
+static inline void cxd_tlb_batch_add(struct cxd_tlb_batch *b,
+				     struct mm_struct *mm)
+{
+	atomic64_inc_return(&mm->context.tlb_gen);	/* inc_mm_tlb_gen() */
+	if (b->ok)
+		cpumask_or(b->mask, b->mask, mm_cpumask(mm));
+	b->any = true;
+}
+
+static inline void cxd_tlb_batch_flush(struct cxd_tlb_batch *b)
+{
+	if (b->any) {
+		if (b->ok)
+			on_each_cpu_mask(b->mask, cxd_flush_tlb_local, NULL,
+					 true);
+		else
+			cxd_flush_tlb_all_cpus();
+	}
+	if (b->ok)
+		free_cpumask_var(b->mask);
+}
 #else
 #define CXD_CAN_FLUSH_TLB	false
 

@@ -34,10 +34,13 @@
  * mmap_lock held for read, the mm's TLB-flush-pending count raised while
  * PTEs change (x86's pte_accessible() trusts a PROT_NONE PTE to be out of
  * every TLB only when no flush is pending), PTEs changed under their lock
- * with ptep_modify_prot_start/commit, then every CPU's TLB flushed once per
- * batch. A PTE found dirty has its dirty bit moved to the folio first (as
- * try_to_unmap() does); if the model evicted that line as clean, the write
- * it could not see is charged then (cxd_model_late_writeback()).
+ * with ptep_modify_prot_start/commit, then, once per batch, the TLBs of the
+ * CPUs that may hold the changed mms' entries flushed (cxd_tlb_batch_*() in
+ * compat.h: the kernel's batched-unmap protocol, TLB generation plus
+ * mm_cpumask), not every CPU's. A PTE found dirty has its dirty bit moved
+ * to the folio first (as try_to_unmap() does); if the model evicted that
+ * line as clean, the write it could not see is charged then
+ * (cxd_model_late_writeback()).
  *
  * Hits: the accessed-bit scan of this file walks the tracked pages every
  * scan_interval_ms, feeds accessed pages to the policy and moves dirty bits
@@ -382,8 +385,8 @@ static bool cxd_nl_pte_apply(struct cxd_nodelat *nl, struct mm_struct *mm,
 }
 
 /*
- * Evict @n victims: make each PROT_NONE in every tracked mm, then flush every
- * CPU's TLB once. A victim found dirty that the model evicted clean is
+ * Evict @n victims: make each PROT_NONE in every tracked mm, then flush once
+ * the TLBs of the CPUs that ran the changed mms. A victim found dirty that the model evicted clean is
  * charged a write-back now. Context: process, may sleep; no lock held.
  */
 static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
@@ -393,17 +396,19 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 		   CXD_MAX_VICTIMS : CXD_NL_DRAIN_BATCH] = { };
 	bool dirty[ARRAY_SIZE(found)] = { };
 	struct cxd_live *live = nl->live;
+	struct cxd_tlb_batch tlb;
 	struct mm_struct **mms;
 	unsigned int i, j, nm;
-	bool changed = false;
 	u64 now;
 
 	if (!n)
 		return;
 	n = min_t(unsigned int, n, ARRAY_SIZE(found));
 	mms = cxd_nl_mms_get(nl, &nm);
+	cxd_tlb_batch_init(&tlb);
 	for (j = 0; j < nm; j++) {
 		struct mm_struct *mm = mms[j];
+		bool changed = false;
 
 		mmap_read_lock(mm);
 		inc_tlb_flush_pending(mm);
@@ -418,9 +423,10 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 			}
 		}
 		mmap_read_unlock(mm);
+		if (changed)
+			cxd_tlb_batch_add(&tlb, mm);
 	}
-	if (changed)
-		cxd_flush_tlb_all_cpus();
+	cxd_tlb_batch_flush(&tlb);
 	for (j = 0; j < nm; j++)
 		dec_tlb_flush_pending(mms[j]);
 	if (mms)
@@ -732,13 +738,15 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 	struct cxd_live *live = nl->live;
 	u64 touched[CXD_NL_SCAN_BATCH], dirtied[CXD_NL_SCAN_BATCH];
 	unsigned int nt = 0, nd = 0, i, j, nm;
+	struct cxd_tlb_batch tlb;
 	struct mm_struct **mms;
-	bool cleared = false;
 	u64 page;
 
 	mms = cxd_nl_mms_get(nl, &nm);
+	cxd_tlb_batch_init(&tlb);
 	for (j = 0; j < nm; j++) {
 		struct mm_struct *mm = mms[j];
+		bool cleared = false;
 
 		mmap_read_lock(mm);
 		inc_tlb_flush_pending(mm);
@@ -774,6 +782,8 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 			}
 		}
 		mmap_read_unlock(mm);
+		if (cleared)
+			cxd_tlb_batch_add(&tlb, mm);
 	}
 	cxd_model_lock(live);
 	for (i = 0; i < nt; i++)
@@ -786,8 +796,7 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 	atomic64_add(nt, &nl->st.scan_touched);
 	atomic64_inc(&nl->st.scan_passes);
 	/* The accessed and dirty bits are set again only on a TLB fill. */
-	if (cleared)
-		cxd_flush_tlb_all_cpus();
+	cxd_tlb_batch_flush(&tlb);
 	for (j = 0; j < nm; j++)
 		dec_tlb_flush_pending(mms[j]);
 	if (mms)
