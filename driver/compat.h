@@ -285,13 +285,16 @@ static inline void cxd_flush_tlb_all_cpus(void)
  *   keeps the write bit as its "saved write" (x86's pte_mk_savedwrite() is
  *   pte_mkwrite(), and 6.1's do_numa_page() restores writability from it);
  *   from 6.3 do_numa_page() recomputes writability, so the bit is dropped.
- *   Then every CPU's TLB is flushed (__flush_tlb_all, exported up to 6.12).
+ *   Then the CPUs that ran the changed address spaces flush their TLBs
+ *   (cxd_tlb_batch_*() above; __flush_tlb_all, exported up to 6.12).
  *
- * Only the argument layouts checked against these two kernels' sources are
- * enabled. 7.x exports neither apply_to_existing_page_range() nor
- * __flush_tlb_all() to modules, so eviction cannot be done safely there;
- * kernels between 6.1 and 6.12 were not checked. On those, node_latency
- * stays off and writing "on" fails with EOPNOTSUPP.
+ * Only the two series whose sources the argument layouts were checked
+ * against are enabled: 6.1.x and 6.12.x. 7.x exports neither
+ * apply_to_existing_page_range() nor __flush_tlb_all() to modules, so
+ * eviction cannot be done safely there; 6.2-6.11 and 6.13-6.19 were not
+ * checked (a changed probe prototype would oops in every NUMA hinting
+ * fault). On all of those, node_latency stays off and writing "on" fails
+ * with EOPNOTSUPP.
  */
 #include <linux/kprobes.h>
 #include <linux/pgtable.h>
@@ -360,7 +363,7 @@ static inline pte_t cxd_pte_mkprotnone(pte_t old)
 	return __cxd_pte_mkprotnone(old, pte_write(old) ? _PAGE_RW : 0);
 }
 #elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0) && \
-	LINUX_VERSION_CODE < KERNEL_VERSION(7, 0, 0)
+	LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
 #define CXD_NODE_LATENCY	1
 #define CXD_NL_HINT_SYM		"numa_migrate_check"
 #define CXD_NL_NEW_SYM		"folio_add_new_anon_rmap"
