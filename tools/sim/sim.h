@@ -99,22 +99,25 @@ int trace_write_binary(const char *path, const struct trace *t);
 int trace_format_parse(const char *name);
 const char *trace_format_name(enum trace_format f);
 
-/* trace.c internals shared with the format readers: the growing array. */
+/* The growing array a text trace is parsed into (trace_util.c). */
 struct trace_buf {
 	uint64_t *recs;
 	uint64_t n, cap, max_page;
 	uint32_t threads;
 };
 
+/* trace_util.c: helpers of every text parser; they call no parser. */
 int trace_push(struct trace_buf *b, uint64_t page, bool write, uint32_t thread);
-int trace_parse_lackey(const char *path, const char *p, const char *end,
-		       const struct trace_opts *o, struct trace_buf *b);
-int trace_parse_tracepoint(const char *path, const char *p, const char *end,
-			   const struct trace_opts *o, struct trace_buf *b);
 int trace_parse_dec(const char **s, const char *e, uint64_t *v);
 int trace_parse_hex(const char **s, const char *e, uint64_t *v);
 void trace_line_error(const char *path, unsigned long lineno, const char *what,
 		      const char *s, const char *e);
+
+/* trace_std.c: the standard formats, called by trace_load() (trace.c). */
+int trace_parse_lackey(const char *path, const char *p, const char *end,
+		       const struct trace_opts *o, struct trace_buf *b);
+int trace_parse_tracepoint(const char *path, const char *p, const char *end,
+			   const struct trace_opts *o, struct trace_buf *b);
 
 /** is_space() - isspace() of the C locale without the newline. */
 static inline bool is_space(char c)
