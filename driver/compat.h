@@ -210,11 +210,12 @@ static inline void cxd_flush_tlb_all_cpus(void)
  *   inside #ifndef MODULE), but the generation is mm->context.tlb_gen in
  *   mm_context_t (asm/mmu.h, visible to modules), and the helper is one
  *   fully ordered atomic64_inc_return() on it: cxd_tlb_batch_add() does
- *   that. A kernel that moves the counter fails to build this file. A CPU that switches to the mm sets its bit in mm_cpumask
- *   (a locked op) before it reads the generation: either it is in the
- *   mask we read, or it sees the new generation and flushes the mm's PCID
- *   on its own in switch_mm_irqs_off(). CPUs that ran the mm earlier and
- *   keep its PCID-tagged entries are in the second case, which is what the
+ *   that. A kernel that moves the counter fails to build this file.
+ *   A CPU that switches to the mm sets its bit in mm_cpumask (a locked op)
+ *   before it reads the generation: either it is in the mask we read, or
+ *   it sees the new generation and flushes the mm's PCID on its own in
+ *   switch_mm_irqs_off(). CPUs that ran the mm earlier and keep its
+ *   PCID-tagged entries are in the second case, which is what the
  *   generation is for.
  * - flush every CPU of the union with __flush_tlb_all() (exported; drops
  *   all PCIDs and global entries: more than needed, never less).

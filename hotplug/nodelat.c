@@ -386,8 +386,9 @@ static bool cxd_nl_pte_apply(struct cxd_nodelat *nl, struct mm_struct *mm,
 
 /*
  * Evict @n victims: make each PROT_NONE in every tracked mm, then flush once
- * the TLBs of the CPUs that ran the changed mms. A victim found dirty that the model evicted clean is
- * charged a write-back now. Context: process, may sleep; no lock held.
+ * the TLBs of the CPUs that ran the changed mms. A victim found dirty that
+ * the model evicted clean is charged a write-back now. Context: process,
+ * may sleep; no lock held.
  */
 static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 			 unsigned int n)
