@@ -59,20 +59,6 @@ size_t cxd_model_cfg_state_size(const struct cxd_model_cfg *cfg)
 	       (size_t)align8(sizeof(struct cxd_model_priv));
 }
 
-static void pf_reset_streams(struct cxd_model *m)
-{
-	unsigned int i;
-
-	for (i = 0; i < CXD_PF_STREAMS; i++) {
-		m->priv->streams[i].last = CXD_NO_PAGE;
-		m->priv->streams[i].stride = 0;
-		m->priv->streams[i].conf = 0;
-		m->priv->streams[i].stamp = 0;
-	}
-	m->priv->stamp = 0;
-	cxd_pf_learned_reset(m);
-}
-
 /**
  * cxd_model_init_cfg() - set up @m over @mem.
  * @m:   model to initialise.
@@ -115,7 +101,7 @@ int cxd_model_init_cfg(struct cxd_model *m, const struct cxd_model_cfg *cfg,
 	/* Prefetch, write policy, learned prefetchers: the table's defaults. */
 	CXD_PARAMS_DEFAULTS(m, CXD_PARAMS_MODEL);
 	CXD_PARAMS_DEFAULTS(m, CXD_PARAMS_PF);
-	pf_reset_streams(m);
+	cxd_pf_reset(&m->priv->pf);
 	cxd_model_reset_stats(m);
 	return 0;
 }
@@ -129,19 +115,6 @@ void cxd_model_set_seed(struct cxd_model *m, uint64_t seed)
 {
 	cxd_cache_set_seed(&m->cache, seed);
 }
-
-/* ------------------------------------------------------------ prefetch -- */
-
-static const char * const cxd_pf_names[CXD_PF_NR] = {
-	[CXD_PF_NONE]	= "none",
-	[CXD_PF_NEXT]	= "next",
-	[CXD_PF_STRIDE]	= "stride",
-	[CXD_PF_BOP]	= "bop",
-	[CXD_PF_LEAP]	= "leap",
-	[CXD_PF_FDP]	= "fdp",
-};
-
-CXD_NAMED_ENUM(cxd_prefetch, enum cxd_prefetch_mode, cxd_pf_names, CXD_PF_NR)
 
 static bool page_written(const struct cxd_model *m, uint64_t page)
 {
@@ -164,12 +137,12 @@ static void write_back(struct cxd_model *m, uint64_t page, uint64_t now)
 }
 
 /* Count victim @v and write it back at @now if dirty. */
-static void account_victim(struct cxd_model *m,
+static void account_victim(struct cxd_model *m, const struct cxd_pf_ops *pf,
 			   const struct cxd_cache_victim *v, uint64_t now)
 {
 	m->stats.evictions++;
-	if (m->prefetch == CXD_PF_FDP)
-		m->priv->fdp.evictions++;
+	if (pf->evicted)
+		pf->evicted(&m->priv->pf);
 	if (v->dirty) {
 		m->stats.dirty_evictions++;
 		write_back(m, v->page, now);
@@ -189,12 +162,13 @@ void cxd_model_late_writeback(struct cxd_model *m, uint64_t page,
 	write_back(m, page, now_ns);
 }
 
-static void take_victim(struct cxd_model *m, const struct cxd_cache_victim *v,
-			uint64_t now, struct cxd_access *res)
+static void take_victim(struct cxd_model *m, const struct cxd_pf_ops *pf,
+			const struct cxd_cache_victim *v, uint64_t now,
+			struct cxd_access *res)
 {
 	if (v->page == CXD_NO_PAGE)
 		return;
-	account_victim(m, v, now);
+	account_victim(m, pf, v, now);
 	if (res->nvictims < CXD_MAX_VICTIMS) {
 		/*
 		 * Field by field, into the caller's compact form (a 32-bit
@@ -227,8 +201,8 @@ static uint64_t read_page(struct cxd_model *m, uint64_t page, uint64_t now,
 }
 
 /* Prefetch @page (if in range and absent) at @now. */
-static void prefetch_one(struct cxd_model *m, uint64_t page, uint64_t now,
-			 struct cxd_access *res)
+static void prefetch_one(struct cxd_model *m, const struct cxd_pf_ops *pf,
+			 uint64_t page, uint64_t now, struct cxd_access *res)
 {
 	struct cxd_cache *c = &m->cache;
 	struct cxd_cache_victim v;
@@ -239,12 +213,9 @@ static void prefetch_one(struct cxd_model *m, uint64_t page, uint64_t now,
 		return;
 	if (cxd_cache_fill(c, page, CXD_FILL_PREFETCH, &v))
 		return;
-	if (m->prefetch == CXD_PF_FDP) {
-		m->priv->fdp.issued++;
-		if (v.page != CXD_NO_PAGE)
-			cxd_fdp_prefetch_evicted(&m->priv->fdp, v.page);
-	}
-	take_victim(m, &v, now, res);
+	if (pf->issued)
+		pf->issued(&m->priv->pf, v.page);
+	take_victim(m, pf, &v, now, res);
 	done = read_page(m, page, now, NULL);
 	cxd_cache_set_ready(c, page, done);
 	m->stats.prefetch_issued++;
@@ -253,77 +224,13 @@ static void prefetch_one(struct cxd_model *m, uint64_t page, uint64_t now,
 	res->nprefetched++;
 }
 
-static uint32_t pf_degree(const struct cxd_model *m)
-{
-	if (!m->prefetch_degree)
-		return 1;
-	if (m->prefetch_degree > CXD_MAX_PREFETCH_DEGREE)
-		return CXD_MAX_PREFETCH_DEGREE;
-	return m->prefetch_degree;
-}
-
-static uint64_t abs_diff(uint64_t a, uint64_t b)
-{
-	return a > b ? a - b : b - a;
-}
-
-/*
- * Train the stream table with @page. Return: the stride to prefetch with,
- * or 0 if the page's stream has no confirmed stride.
- */
-static int64_t pf_stride_train(struct cxd_model *m, uint64_t page)
-{
-	struct cxd_pf_stream *s, *best = NULL, *lru = &m->priv->streams[0];
-	uint64_t d, best_d = ~(uint64_t)0;
-	int64_t delta;
-	unsigned int i;
-
-	for (i = 0; i < CXD_PF_STREAMS; i++) {
-		s = &m->priv->streams[i];
-		/* replace a free stream first, else the least recently used */
-		if (s->last == CXD_NO_PAGE) {
-			if (lru->last != CXD_NO_PAGE)
-				lru = s;
-			continue;
-		}
-		if (lru->last != CXD_NO_PAGE && s->stamp < lru->stamp)
-			lru = s;
-		d = abs_diff(page, s->last);
-		if (d <= CXD_PF_WINDOW && d < best_d) {
-			best = s;
-			best_d = d;
-		}
-	}
-	m->priv->stamp++;
-	if (!best) {
-		lru->last = page;
-		lru->stride = 0;
-		lru->conf = 0;
-		lru->stamp = m->priv->stamp;
-		return 0;
-	}
-	best->stamp = m->priv->stamp;
-	if (best_d == 0)
-		return best->conf >= 2 ? best->stride : 0;
-	delta = (int64_t)(page - best->last);
-	if (delta == best->stride) {
-		if (best->conf < 3)
-			best->conf++;
-	} else {
-		best->stride = delta;
-		best->conf = 1;
-	}
-	best->last = page;
-	return best->conf >= 2 ? best->stride : 0;
-}
-
 /*
  * Prefetch @n pages @page + @stride * (@dist + i), i = 0 .. n-1, stopping
  * where a negative stride would wrap below page 0.
  */
-static void prefetch_run(struct cxd_model *m, uint64_t page, int64_t stride,
-			 uint32_t dist, uint32_t n, uint64_t now,
-			 struct cxd_access *res)
+static void prefetch_run(struct cxd_model *m, const struct cxd_pf_ops *pf,
+			 uint64_t page, int64_t stride, uint32_t dist,
+			 uint32_t n, uint64_t now, struct cxd_access *res)
 {
 	uint64_t target;
 	uint32_t i;
@@ -333,78 +240,29 @@ static void prefetch_run(struct cxd_model *m, uint64_t page, int64_t stride,
 		if ((stride < 0 && target > page) ||
 		    (stride > 0 && target < page))
 			break;
-		prefetch_one(m, target, now, res);
+		prefetch_one(m, pf, target, now, res);
 	}
 }
 
-/* Run the prefetcher after an access to @page; @trigger: a miss or first use. */
-static void prefetch_after(struct cxd_model *m, uint64_t page, bool trigger,
-			   uint64_t now, struct cxd_access *res)
+/*
+ * Run prefetcher @pf after the access @res to @page (@trigger: a miss or
+ * first use) and issue what it asks for.
+ */
+static void prefetch_after(struct cxd_model *m, const struct cxd_pf_ops *pf,
+			   uint64_t page, bool trigger, uint64_t now,
+			   struct cxd_access *res)
 {
-	uint32_t i, deg = pf_degree(m), dist, off;
-	int64_t stride;
-	uint64_t target;
+	struct cxd_pf_in in = {
+		.page = page, .trigger = trigger, .miss = !res->hit,
+		.prefetch_hit = res->prefetch_hit, .late = res->late,
+		.degree = m->prefetch_degree, .distance = m->prefetch_distance,
+		.nlines = m->cache.nlines, .p = &m->pf,
+	};
+	struct cxd_pf_run run;
 
-	switch (m->prefetch) {
-	case CXD_PF_NEXT:
-		if (!trigger)
-			return;
-		for (i = 1; i <= deg; i++)
-			prefetch_one(m, page + i, now, res);
-		break;
-	case CXD_PF_STRIDE:
-		stride = pf_stride_train(m, page);
-		if (!trigger || !stride)
-			return;
-		dist = m->prefetch_distance ? m->prefetch_distance : 1;
-		for (i = 0; i < deg; i++) {
-			target = page + (uint64_t)(stride * (int64_t)(dist + i));
-			/* a negative stride below page 0 wraps: out of range */
-			if ((stride < 0 && target > page) ||
-			    (stride > 0 && target < page))
-				break;
-			prefetch_one(m, target, now, res);
-		}
-		break;
-	case CXD_PF_BOP:
-		if (!trigger)
-			return;
-		off = cxd_bop_train(&m->priv->bop, &m->pf, page);
-		if (off)
-			prefetch_run(m, page, off, 1, deg, now, res);
-		break;
-	case CXD_PF_LEAP:
-		if (!trigger)
-			return;
-		i = cxd_leap_decide(&m->priv->leap, &m->pf, page, !res->hit, &stride);
-		prefetch_run(m, page, stride, 1, i, now, res);
-		break;
-	case CXD_PF_FDP:
-		/* the stride table trains on every access, as for stride */
-		stride = pf_stride_train(m, page);
-		if (!trigger)
-			return;
-		cxd_fdp_interval(&m->priv->fdp, &m->pf, m->cache.nlines);
-		cxd_fdp_level(&m->priv->fdp, &dist, &i);
-		/* a stream: the degree pages ending distance strides ahead */
-		prefetch_run(m, page, stride ? stride : 1, dist - i + 1, i, now,
+	if (pf->decide(&m->priv->pf, &in, &run))
+		prefetch_run(m, pf, page, run.stride, run.dist, run.n, now,
 			     res);
-		break;
-	default:
-		break;
-	}
-}
-
-/* Feed a prefetch hit (first use; @late: still in flight) to Leap and FDP. */
-static void pf_learn_hit(struct cxd_model *m, bool late)
-{
-	if (m->prefetch == CXD_PF_LEAP) {
-		m->priv->leap.hits++;
-	} else if (m->prefetch == CXD_PF_FDP) {
-		m->priv->fdp.useful++;
-		if (late)
-			m->priv->fdp.late++;
-	}
 }
 
 /* ------------------------------------------------------------- access -- */
@@ -472,6 +330,7 @@ static bool drain_wanted(const struct cxd_model *m)
 void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 		      uint64_t now_ns, struct cxd_access *res)
 {
+	const struct cxd_pf_ops *pf = cxd_pf_ops_of(m->prefetch);
 	struct cxd_cache *c = &m->cache;
 	bool write = flags & CXD_ACC_WRITE, trigger;
 	struct cxd_cache_victim v;
@@ -497,7 +356,6 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 				m->stats.prefetch_late++;
 				m->stats.prefetch_late_ns += ready - now_ns;
 			}
-			pf_learn_hit(m, res->late);
 		}
 		trigger = res->prefetch_hit;
 	} else {
@@ -505,9 +363,7 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 			res->busy = true;	/* every line of the set is held */
 			return;
 		}
-		if (m->prefetch == CXD_PF_FDP)
-			cxd_fdp_demand_miss(&m->priv->fdp, page);
-		take_victim(m, &v, now_ns, res);
+		take_victim(m, pf, &v, now_ns, res);
 		if (write)
 			cxd_cache_set_dirty(c, page);
 		m->stats.misses++;
@@ -536,9 +392,9 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
 
 	if (flags & CXD_ACC_HOLD)
 		cxd_cache_hold(c, page);
-	if (m->prefetch != CXD_PF_NONE) {
+	if (pf->decide && (trigger || pf->every_access)) {
 		cxd_cache_pin(c, page);
-		prefetch_after(m, page, trigger, now_ns, res);
+		prefetch_after(m, pf, page, trigger, now_ns, res);
 		cxd_cache_pin(c, CXD_NO_PAGE);
 	}
 	res->drain = drain_wanted(m);
@@ -584,13 +440,14 @@ void cxd_model_reset_stats(struct cxd_model *m)
 uint32_t cxd_model_drain(struct cxd_model *m, uint64_t now_ns,
 			 struct cxd_victim *out, uint32_t max)
 {
+	const struct cxd_pf_ops *pf = cxd_pf_ops_of(m->prefetch);
 	uint32_t low = drain_lines(m, m->drain_low_pct), n = 0;
 	struct cxd_cache_victim v;
 
 	while (n < max && m->cache.used > low) {
 		if (cxd_cache_evict_one(&m->cache, &v))
 			break;
-		account_victim(m, &v, now_ns);
+		account_victim(m, pf, &v, now_ns);
 		m->stats.drain_evictions++;
 		out[n].page = (uint32_t)v.page;
 		out[n].dirty = v.dirty;

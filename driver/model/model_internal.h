@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cxdvirt device model, private: the model's own state behind struct
- * cxd_model (model.c, prefetch.c, ftl.c). Not part of the model's API; the
+ * cxd_model (model.c, ftl.c). Not part of the model's API; the
  * unit tests include it to look at the prefetchers and the FTL.
  */
 #ifndef CXDVIRT_MODEL_MODEL_INTERNAL_H
@@ -13,22 +13,14 @@
 
 /**
  * struct cxd_model_priv - the model's state that its users do not read.
- * @streams:	stride prefetcher: the stream table.
- * @stamp:	stride prefetcher: stream replacement clock.
- * @bop:	Best-Offset state.
- * @leap:	Leap state.
- * @fdp:	feedback-directed prefetching state.
+ * @pf:		the prefetchers' state (prefetch.h).
  * @ftl:	FTL state (ftl.cfg.mode CXD_FTL_OFF: none).
  *
  * Lives in the model's state buffer, after the cache's, the NAND's, the
  * written-page bitmap and the FTL's arrays.
  */
 struct cxd_model_priv {
-	struct cxd_pf_stream streams[CXD_PF_STREAMS];
-	uint64_t stamp;
-	struct cxd_pf_bop bop;
-	struct cxd_pf_leap leap;
-	struct cxd_pf_fdp fdp;
+	struct cxd_pf_state pf;
 	struct cxd_ftl ftl;
 };
 

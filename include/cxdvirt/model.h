@@ -658,14 +658,20 @@ struct cxd_pf_params {
 	uint32_t fdp_poll;
 };
 
-/** cxd_pf_params_default() - fill @p with the papers' defaults. */
+/**
+ * cxd_pf_params_default() - the learned prefetchers' defaults.
+ * @p: filled with the papers' defaults (the parameter table's,
+ *     include/cxdvirt/params.h, which cites them).
+ */
 void cxd_pf_params_default(struct cxd_pf_params *p);
 /**
- * cxd_pf_params_check() - are the learned prefetchers' parameters in range?
+ * cxd_pf_params_check() - are the learned prefetchers' parameters valid?
  * @p: parameters.
  *
- * Return: NULL if every field of @p is in range, else a one-line reason
- * naming the field.
+ * Bounds: the parameter table's (CXD_PARAMS_PF); bop_bad_score below
+ * bop_score_max; fdp_accuracy_low below fdp_accuracy_high.
+ *
+ * Return: NULL if @p is valid, else a one-line reason naming the field.
  */
 const char *cxd_pf_params_check(const struct cxd_pf_params *p);
 

@@ -306,6 +306,10 @@ struct cxd_param {
 	{ .name = #n, .id = CXD_PARAM_##n, .type = t, .flags = fl,	\
 	  .min = lo, .max = hi, .unit = CXD_UNIT_##u, .names = nm },
 
+/* "NAME out of range" per row, for an array parallel to CXD_P_DESC_'s. */
+#define CXD_P_BAD_MSG_(g, n, f, t, lo, hi, def, fl, u, nm)		\
+	#n " out of range",
+
 /* A configfs-style list of names: CXD_PARAMS_ALL(CXD_P_NAME_) is "a b ...". */
 #define CXD_P_NAME_(g, n, f, t, lo, hi, def, fl, u, nm)	#n " "
 

@@ -172,7 +172,7 @@ static void check_ftl(const struct cxd_model *m)
 
 static void check_learned(const struct cxd_model *m)
 {
-	uint32_t o = m->priv->bop.offset, r = o;
+	uint32_t o = m->priv->pf.bop.offset, r = o;
 
 	while (r && r % 2 == 0)
 		r /= 2;
@@ -181,11 +181,11 @@ static void check_learned(const struct cxd_model *m)
 	while (r && r % 5 == 0)
 		r /= 5;
 	CHECK(o <= 256 && (o == 0 || r == 1), "bop offset %u", o);
-	CHECK(m->priv->bop.test < CXD_BOP_OFFSETS, "bop test %u", m->priv->bop.test);
-	CHECK(m->priv->leap.pw <= CXD_MAX_PREFETCH_DEGREE && m->priv->leap.n <= CXD_LEAP_HIST,
-	      "leap pw %u n %u", m->priv->leap.pw, m->priv->leap.n);
-	CHECK(m->priv->fdp.level >= 1 && m->priv->fdp.level <= CXD_FDP_LEVELS,
-	      "fdp level %u", m->priv->fdp.level);
+	CHECK(m->priv->pf.bop.test < CXD_BOP_OFFSETS, "bop test %u", m->priv->pf.bop.test);
+	CHECK(m->priv->pf.leap.pw <= CXD_MAX_PREFETCH_DEGREE && m->priv->pf.leap.n <= CXD_LEAP_HIST,
+	      "leap pw %u n %u", m->priv->pf.leap.pw, m->priv->pf.leap.n);
+	CHECK(m->priv->pf.fdp.level >= 1 && m->priv->pf.fdp.level <= CXD_FDP_LEVELS,
+	      "fdp level %u", m->priv->pf.fdp.level);
 }
 
 static bool prefetched(const struct cxd_access *acc, uint64_t page)

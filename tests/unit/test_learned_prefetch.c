@@ -73,15 +73,15 @@ static void bop_stride(unsigned int k, unsigned int idx, unsigned int degree)
 	uint64_t rounds = k == 1 ? 31 : 30, i, j, useful;
 	uint64_t n = rounds * CXD_BOP_OFFSETS + idx + 1;
 
-	assert_int_equal(f->m.priv->bop.offset, 1);
+	assert_int_equal(f->m.priv->pf.bop.offset, 1);
 	for (i = 0; i + 1 < n; i++)
 		rd(f, i * k);
-	assert_int_equal(f->m.priv->bop.phases, 0);
-	assert_int_equal(f->m.priv->bop.round, rounds);
-	assert_int_equal(f->m.priv->bop.offset, 1);
+	assert_int_equal(f->m.priv->pf.bop.phases, 0);
+	assert_int_equal(f->m.priv->pf.bop.round, rounds);
+	assert_int_equal(f->m.priv->pf.bop.offset, 1);
 	rd(f, i * k);
-	assert_int_equal(f->m.priv->bop.phases, 1);
-	assert_int_equal(f->m.priv->bop.offset, k);
+	assert_int_equal(f->m.priv->pf.bop.phases, 1);
+	assert_int_equal(f->m.priv->pf.bop.offset, k);
 	/*
 	 * the access that ended the phase prefetched the next @degree pages
 	 * of the stream (offset 1 before never reached them: k > degree or
@@ -102,8 +102,8 @@ static void bop_stride(unsigned int k, unsigned int idx, unsigned int degree)
 	 * The next phase starts from zero scores: it cannot end before k's
 	 * 31st test, 30 rounds on.
 	 */
-	assert_int_equal(f->m.priv->bop.phases, 1);
-	assert_int_equal(f->m.priv->bop.offset, k);
+	assert_int_equal(f->m.priv->pf.bop.phases, 1);
+	assert_int_equal(f->m.priv->pf.bop.offset, k);
 	lp_free(f);
 }
 
@@ -145,10 +145,10 @@ static void test_params(void **state)
 	f->m.pf.bop_score_max = 10;
 	for (i = 0; i < 9 * CXD_BOP_OFFSETS + 2; i++)
 		rd(f, i * 3);
-	assert_int_equal(f->m.priv->bop.phases, 0);
+	assert_int_equal(f->m.priv->pf.bop.phases, 0);
 	rd(f, i * 3);
-	assert_int_equal(f->m.priv->bop.phases, 1);
-	assert_int_equal(f->m.priv->bop.offset, 3);
+	assert_int_equal(f->m.priv->pf.bop.phases, 1);
+	assert_int_equal(f->m.priv->pf.bop.offset, 3);
 	lp_free(f);
 
 	/* Leap's window stops at leap_window_max */
@@ -158,7 +158,7 @@ static void test_params(void **state)
 		rd(f, 1000 + i);
 		assert_true(f->r.nprefetched <= 4);
 	}
-	assert_int_equal(f->m.priv->leap.pw, 4);
+	assert_int_equal(f->m.priv->pf.leap.pw, 4);
 	lp_free(f);
 
 	/* FDP: with lateness never "late", a sequential stream stays at 3 */
@@ -167,8 +167,8 @@ static void test_params(void **state)
 	f->m.pf.fdp_interval = 100;
 	for (i = 0; i < 40000; i++)
 		rd(f, i);
-	assert_true(f->m.priv->fdp.intervals > 300);
-	assert_int_equal(f->m.priv->fdp.level, 3);
+	assert_true(f->m.priv->pf.fdp.intervals > 300);
+	assert_int_equal(f->m.priv->pf.fdp.level, 3);
 	lp_free(f);
 }
 
@@ -201,12 +201,12 @@ static void test_bop_round_max_ties(void **state)
 		f->m.pf.bop_bad_score = bad;
 		for (i = 0; i + 1 < 2 * CXD_BOP_OFFSETS; i++)
 			rd(f, i * 3);
-		assert_int_equal(f->m.priv->bop.phases, 0);
-		assert_int_equal(f->m.priv->bop.score[2], 2);	/* offset 3 */
-		assert_int_equal(f->m.priv->bop.score[5], 2);	/* offset 9 */
+		assert_int_equal(f->m.priv->pf.bop.phases, 0);
+		assert_int_equal(f->m.priv->pf.bop.score[2], 2);	/* offset 3 */
+		assert_int_equal(f->m.priv->pf.bop.score[5], 2);	/* offset 9 */
 		rd(f, i * 3);
-		assert_int_equal(f->m.priv->bop.phases, 1);
-		assert_int_equal(f->m.priv->bop.offset, bad == 1 ? 3 : 0);
+		assert_int_equal(f->m.priv->pf.bop.phases, 1);
+		assert_int_equal(f->m.priv->pf.bop.offset, bad == 1 ? 3 : 0);
 		lp_free(f);
 	}
 }
@@ -223,15 +223,15 @@ static void test_bop_random_turns_off(void **state)
 
 	(void)state;
 	for (i = 0; i < 2 * CXD_BOP_ROUND_MAX * CXD_BOP_OFFSETS &&
-	     !f->m.priv->bop.phases; i++) {
+	     !f->m.priv->pf.bop.phases; i++) {
 		x = x * 6364136223846793005ull + 1442695040888963407ull;
 		rd(f, (x >> 30) % (1u << 20));
 	}
 	/* exactly ROUND_MAX rounds of triggers (misses and first uses) */
 	assert_int_equal(f->m.stats.misses + f->m.stats.prefetch_useful,
 			 CXD_BOP_ROUND_MAX * CXD_BOP_OFFSETS);
-	assert_int_equal(f->m.priv->bop.phases, 1);
-	assert_int_equal(f->m.priv->bop.offset, 0);
+	assert_int_equal(f->m.priv->pf.bop.phases, 1);
+	assert_int_equal(f->m.priv->pf.bop.offset, 0);
 	x = f->m.stats.prefetch_issued;
 	rd(f, 12345);
 	assert_int_equal(f->m.stats.prefetch_issued, x);
@@ -254,9 +254,9 @@ static void test_leap_follows_stride_change(void **state)
 	for (i = 0; i < 40; i++, page += 2)
 		rd(f, page);
 	page -= 2;
-	assert_int_equal(f->m.priv->leap.trend, 2);
+	assert_int_equal(f->m.priv->pf.leap.trend, 2);
 	/* sequential hits grew the window to its maximum */
-	assert_int_equal(f->m.priv->leap.pw, CXD_LEAP_PW_MAX);
+	assert_int_equal(f->m.priv->pf.leap.pw, CXD_LEAP_PW_MAX);
 	assert_true(f->m.stats.prefetch_useful > 30);
 
 	for (i = 1; i <= 3; i++) {
@@ -264,17 +264,17 @@ static void test_leap_follows_stride_change(void **state)
 		rd(f, page);
 		assert_false(f->r.hit);
 		if (i < 3) {
-			assert_int_equal(f->m.priv->leap.trend, 2);
+			assert_int_equal(f->m.priv->pf.leap.trend, 2);
 			if (f->r.nprefetched)
 				assert_int_equal(f->r.prefetched[0], page + 2);
 		} else {
-			assert_int_equal(f->m.priv->leap.trend, 37);
+			assert_int_equal(f->m.priv->pf.leap.trend, 37);
 			assert_true(f->r.nprefetched >= 1);
 			assert_int_equal(f->r.prefetched[0], page + 37);
 		}
 	}
 	/* the window shrank by halves: 8, 4, 2, then 1 following the trend */
-	assert_int_equal(f->m.priv->leap.pw, 1);
+	assert_int_equal(f->m.priv->pf.leap.pw, 1);
 	/* and the new stride's next page was prefetched */
 	rd(f, page + 37);
 	assert_true(f->r.prefetch_hit);
@@ -341,16 +341,16 @@ static void test_fdp_sequential_raises(void **state)
 	unsigned int i;
 
 	(void)state;
-	assert_int_equal(f->m.priv->fdp.level, 3);
+	assert_int_equal(f->m.priv->pf.fdp.level, 3);
 	for (i = 0; i < 40000; i++)
 		rd(f, i);
 	print_message("fdp sequential: level %u after %u intervals, %llu issued, %llu useful, %llu late\n",
-		      f->m.priv->fdp.level, f->m.priv->fdp.intervals,
+		      f->m.priv->pf.fdp.level, f->m.priv->pf.fdp.intervals,
 		      (unsigned long long)f->m.stats.prefetch_issued,
 		      (unsigned long long)f->m.stats.prefetch_useful,
 		      (unsigned long long)f->m.stats.prefetch_late);
-	assert_true(f->m.priv->fdp.intervals > 10);
-	assert_true(f->m.priv->fdp.level > 3);
+	assert_true(f->m.priv->pf.fdp.intervals > 10);
+	assert_true(f->m.priv->pf.fdp.level > 3);
 	lp_free(f);
 }
 
@@ -366,11 +366,11 @@ static void test_fdp_random_lowers(void **state)
 		rd(f, (x >> 30) % 4096);
 	}
 	print_message("fdp random: level %u after %u intervals, %llu issued, %llu useful\n",
-		      f->m.priv->fdp.level, f->m.priv->fdp.intervals,
+		      f->m.priv->pf.fdp.level, f->m.priv->pf.fdp.intervals,
 		      (unsigned long long)f->m.stats.prefetch_issued,
 		      (unsigned long long)f->m.stats.prefetch_useful);
-	assert_true(f->m.priv->fdp.intervals > 10);
-	assert_int_equal(f->m.priv->fdp.level, 1);
+	assert_true(f->m.priv->pf.fdp.intervals > 10);
+	assert_int_equal(f->m.priv->pf.fdp.level, 1);
 	lp_free(f);
 }
 
@@ -504,7 +504,7 @@ static void test_fdp_distance(void **state)
 	assert_int_equal(f->r.nprefetched, 2);
 	assert_int_equal(f->r.prefetched[0], 1015);
 	assert_int_equal(f->r.prefetched[1], 1016);
-	f->m.priv->fdp.level = 5;
+	f->m.priv->pf.fdp.level = 5;
 	rd(f, 5000);
 	assert_int_equal(f->r.nprefetched, 4);
 	assert_int_equal(f->r.prefetched[0], 5061);
