@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <cxdvirt/model.h>
 
@@ -181,6 +182,20 @@ struct sim_cfg {
 	bool faults;
 };
 
+/*
+ * options.c: the options from the parameter table and --help; it calls no
+ * other file of the simulator.
+ */
+struct option;
+
 int sim_set(struct sim_cfg *cfg, const char *key, const char *val);
+/* Why the last sim_set() failed: " (reason)" to append to a message, or "". */
+extern char sim_why[128];
+int sim_apply_opts(struct sim_cfg *cfg, const char *preset,
+		   const char *const *name, const char *const *val, int n);
+const struct option *sim_build_opts(void);
+void sim_usage(FILE *out, const struct sim_cfg *def);
+const struct cxd_param *sim_param_at(size_t i);
+uint64_t sim_get(const struct sim_cfg *cxd_p_c, int id);
 
 #endif /* CXDVIRT_SIM_H */
