@@ -240,4 +240,12 @@ static inline double ratio(uint64_t a, uint64_t b)
 int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	    struct metrics *out);
 
+/* report.c: the text and JSON reports; calls options.c only. */
+void sim_print_text(const char *ckey, char **cvals,
+		    const struct sim_cfg *cfgs, const struct metrics *xs,
+		    unsigned int n);
+void sim_print_json(const char *ckey, char **cvals,
+		    const struct sim_cfg *cfgs, const struct metrics *xs,
+		    unsigned int n, uint32_t threads);
+
 #endif /* CXDVIRT_SIM_H */
