@@ -151,7 +151,7 @@ if command -v perf > /dev/null; then
 			awk -v s="$s" -v sim="$(basename "$sim")" '
 				$1 ~ /%$/ { v = $1 + 0; sym = $NF
 					if ($2 != sim) other += v
-					else if (sym ~ /^(main|run|lat_|trace_)/) loop += v
+					else if (sym ~ /^(main|sim_|lat_|trace_)/) loop += v
 					else model += v }
 				END { if (model + loop + other > 0)
 					printf "| %s | %.1f%% | %.1f%% | %.1f%% |\n", s, model, loop, other }' >> "$prof"
