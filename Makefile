@@ -24,7 +24,7 @@
 #   make stress     the guest stress test alone for STRESS_SECONDS (default 300),
 #                   STRESS_SEED=N to replay a run
 #   make bench      the benchmark in the guest on 6.1, then on 6.12 and 7.x ->
-#                   docs/performance.md, docs/performance-cdf.png (tests/bench/bench.sh)
+#                   docs/performance.md, docs/performance-cdf.png (tools/bench/bench.sh)
 #   make bench-model  the model's instructions per miss (valgrind), 16K vs 4M
 #                   cache lines, every policy -> docs/model-cost.md
 #   make bench-repro  the benchmark twice (QEMU -icount), per-row agreement
@@ -218,39 +218,39 @@ check-debug: deps
 	tests/vm/check-debug.sh $(if $(DEBUG_CACHED_ONLY),--cached-only)
 
 # Instructions per miss of the device model under callgrind, for caches of
-# 16K and 4M lines under every policy (tests/bench/model-cost.sh): prints a
+# 16K and 4M lines under every policy (tools/bench/model-cost.sh): prints a
 # markdown table, writes docs/model-cost.md, fails if 4M costs > 1.2x 16K.
 .PHONY: bench-model
-BENCH_MODEL := tests/bench/model-cost
-$(BENCH_MODEL): tests/bench/model-cost.c $(MODEL_HDRS) $(MODEL_LIB)
+BENCH_MODEL := tools/bench/progs/model-cost
+$(BENCH_MODEL): tools/bench/progs/model-cost.c $(MODEL_HDRS) $(MODEL_LIB)
 	$(CC) $(CFLAGS) -o $@ $< $(MODEL_LIB)
 
 bench-model: $(BENCH_MODEL)
-	tests/bench/model-cost.sh $(BENCH_MODEL) docs/model-cost.md
+	tools/bench/model-cost.sh $(BENCH_MODEL) docs/model-cost.md
 
-# cxdvirt-sim's replay speed (tests/bench/sim-speed.sh): generate 100 M-access
+# cxdvirt-sim's replay speed (tools/bench/sim-speed.sh): generate 100 M-access
 # binary traces (uniform and 90/10 hot/cold over a 4 GiB device) into a temp
 # directory, replay each under every policy with a 1 GiB cache, and write the
 # accesses/s, text-parse speed and model memory per page and per cache line
 # into docs/performance.md ("Simulator speed"). SIM_BENCH_N sets the length.
 .PHONY: bench-sim
-GEN_TRACE := tests/bench/gen-trace
-$(GEN_TRACE): tests/bench/gen-trace.c tools/sim/trace_bin.c tools/sim/sim.h $(MODEL_HDRS) $(UTIL_LIB)
-	$(CC) $(CFLAGS) -Itools/lib -o $@ tests/bench/gen-trace.c tools/sim/trace_bin.c $(UTIL_LIB)
+GEN_TRACE := tools/bench/progs/gen-trace
+$(GEN_TRACE): tools/bench/progs/gen-trace.c tools/sim/trace_bin.c tools/sim/sim.h $(MODEL_HDRS) $(UTIL_LIB)
+	$(CC) $(CFLAGS) -Itools/lib -o $@ tools/bench/progs/gen-trace.c tools/sim/trace_bin.c $(UTIL_LIB)
 
 # SIM_BENCH_BASE=PATH also replays with an older cxdvirt-sim (a `before`
 # column, interleaved rounds, the JSON of both compared).
 bench-sim: tools/cxdvirt-sim $(GEN_TRACE)
-	tests/bench/sim-speed.sh tools/cxdvirt-sim $(GEN_TRACE) docs/performance.md
+	tools/bench/sim-speed.sh tools/cxdvirt-sim $(GEN_TRACE) docs/performance.md
 
-# The benchmark (tests/bench/bench.sh): one guest run of every row of
+# The benchmark (tools/bench/bench.sh): one guest run of every row of
 # docs/performance.md, plus row 6 from bench-model; writes the document and
 # docs/performance-cdf.png. Then one more run and table for each newer kernel
 # of the matrix (trixie 6.12, sid 7.x; BENCH_ARGS='--kernels bookworm' skips them).
 .PHONY: bench
 bench: deps
 	$(MAKE) all
-	tests/bench/bench.sh $(BENCH_ARGS)
+	tools/bench/bench.sh $(BENCH_ARGS)
 
 # ---------------------------------------------------------------- install --
 # make install [DESTDIR=/scratch] [PREFIX=/usr/local] [KDIR=...]
@@ -359,7 +359,7 @@ check-dkms: tools
 check-acpi: all
 	tests/vm/acpi-guest.sh
 
-# Reproducibility (tests/bench/bench-repro.sh): the benchmark twice on 6.1
+# Reproducibility (tools/bench/bench-repro.sh): the benchmark twice on 6.1
 # (rows 1-5), then each row's agreement between the two runs, into
 # docs/performance.md ("Reproducibility"). By default under QEMU -icount
 # (deterministic virtual time), both guests at once; BENCH_REPRO_ARGS=''
@@ -368,7 +368,7 @@ check-acpi: all
 BENCH_REPRO_ARGS ?= --icount shift=0,sleep=off --parallel
 bench-repro: deps
 	$(MAKE) all
-	tests/bench/bench-repro.sh --doc docs/performance.md $(BENCH_REPRO_ARGS)
+	tools/bench/bench-repro.sh --doc docs/performance.md $(BENCH_REPRO_ARGS)
 
 demo: deps
 	$(MAKE) all

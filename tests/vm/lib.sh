@@ -96,7 +96,7 @@ lane_bad_context() {
 #   node0  CPUs + 1536M; node1 2560M (1.5G-3G and 4G-5G), whose 4G-5G the
 #          same memmap=1G$4G hides. The firmware's SRAT has nodes 0-1 only.
 # Returns QEMU's status; 124 when the timeout fired.
-# Environment (tests/bench/bench.sh --icount): LANE_QEMU_ACCEL replaces
+# Environment (tools/bench/bench.sh --icount): LANE_QEMU_ACCEL replaces
 # "tcg,thread=multi"; LANE_QEMU_EXTRA is split into more QEMU arguments;
 # LANE_QEMU_CPU replaces the CPU model "max" (check-debug.sh).
 lane_boot() {

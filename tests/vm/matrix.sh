@@ -33,7 +33,7 @@
 #                mirror no longer has the image matching the chroot's headers
 # `prepare`      only make the chroot and the guest kernel ready
 # Unless --build-only, tests/vm/out/matrix/<suite>/guest-kernel then holds
-# "KVER KERNEL-DIR" of the prepared guest kernel (tests/bench/bench.sh reads it).
+# "KVER KERNEL-DIR" of the prepared guest kernel (tools/bench/bench.sh reads it).
 #
 # Environment: CXDVIRT_CACHE, CXDVIRT_MIRROR (Debian mirror; default: the
 # one the host's apt sources use for its Debian suite),

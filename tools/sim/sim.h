@@ -7,8 +7,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <cxdvirt/model.h>
+
+#include "cxu_lat.h"
 
 /*
  * One access, packed into 64 bits: the in-memory form of every trace and the
@@ -155,7 +158,7 @@ bool trace_bin_magic(const unsigned char *p, size_t len);
  * @ftl_fill:		map every page before the replay (a full device).
  * @think_ns:		time between the end of one access and the next.
  * @faults:		only what would fault in the module reaches the model
- *			(see run() in main.c and docs/model.md).
+ *			(see replay.c and docs/model.md).
  */
 struct sim_cfg {
 	uint64_t capacity;
@@ -181,6 +184,68 @@ struct sim_cfg {
 	bool faults;
 };
 
+/*
+ * options.c: the options from the parameter table and --help; it calls no
+ * other file of the simulator.
+ */
+struct option;
+
 int sim_set(struct sim_cfg *cfg, const char *key, const char *val);
+/* Why the last sim_set() failed: " (reason)" to append to a message, or "". */
+extern char sim_why[128];
+int sim_apply_opts(struct sim_cfg *cfg, const char *preset,
+		   const char *const *name, const char *const *val, int n);
+const struct option *sim_build_opts(void);
+void sim_usage(FILE *out, const struct sim_cfg *def);
+const struct cxd_param *sim_param_at(size_t i);
+uint64_t sim_get(const struct sim_cfg *cxd_p_c, int id);
+
+/**
+ * struct metrics - what one replay measured (sim_run()).
+ * @accesses:	the trace's accesses ...
+ * @reads:	... its reads ...
+ * @writes:	... and writes.
+ * @elapsed_ns:	the serial clock after the last access and its think
+ *		time, ns.
+ * @npages:	the device's capacity, in 4 KiB pages.
+ * @native_hits: --faults: accesses to mapped pages (they never reach the
+ *		model).
+ * @st:		the model's counters.
+ * @ftl:	the FTL's counters (zero without an FTL).
+ * @erases:	NAND block erases.
+ * @lat:	miss latency percentiles, ns.
+ * @lat_sum:	the sum of the miss latencies, ns.
+ * @state_bytes: the model's state, bytes (see docs/model.md).
+ * @util_mean:	die utilisation, mean over the dies, as a fraction ...
+ * @util_max:	... and the busiest die's.
+ */
+struct metrics {
+	uint64_t accesses, reads, writes, elapsed_ns, npages, native_hits;
+	struct cxd_model_stats st;
+	struct cxd_ftl_stats ftl;
+	uint64_t erases;
+	struct cxu_lat_summary lat;	/* miss latencies */
+	uint64_t lat_sum;		/* their sum, ns */
+	uint64_t state_bytes;	/* the model's state: see docs/model.md */
+	double util_mean, util_max;
+};
+
+/** ratio() - @a / @b, or 0 when @b is 0. */
+static inline double ratio(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0.0;
+}
+
+/* replay.c: one replay through the model; calls no other file. */
+int sim_run(const struct sim_cfg *cfg, const struct trace *t,
+	    struct metrics *out);
+
+/* report.c: the text and JSON reports; calls options.c only. */
+void sim_print_text(const char *ckey, char **cvals,
+		    const struct sim_cfg *cfgs, const struct metrics *xs,
+		    unsigned int n);
+void sim_print_json(const char *ckey, char **cvals,
+		    const struct sim_cfg *cfgs, const struct metrics *xs,
+		    unsigned int n, uint32_t threads);
 
 #endif /* CXDVIRT_SIM_H */

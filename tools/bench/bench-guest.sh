@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Guest side of tests/bench/bench.sh, run by /init as /demo.sh (busybox sh).
+# Guest side of tools/bench/bench.sh, run by /init as /demo.sh (busybox sh).
 # Makes the devices of each row of docs/performance.md, runs cxdvirt-bench
 # and prints every report between marker lines on the TAP port:
 #

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gen-trace: synthetic traces for `make bench-sim` (tests/bench/sim-speed.sh).
+ * gen-trace: synthetic traces for `make bench-sim` (tools/bench/sim-speed.sh).
  *
  *   gen-trace [--text] OUT N PAGES SHAPE [WRITE_PCT [SEED]]
  *
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/sim/sim.h"
+#include "../../sim/sim.h"
 
 static uint64_t rng;
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * model-cost: drive N misses through the device model, for counting the
- * model's instructions per miss under callgrind (tests/bench/model-cost.sh).
+ * model's instructions per miss under callgrind (tools/bench/model-cost.sh).
  *
  *   model-cost POLICY NLINES NMISSES [PREFETCH]
  *

@@ -3,9 +3,9 @@
 #
 # sim-speed.sh SIM GEN [DOC.md]     (make bench-sim)
 #
-# cxdvirt-sim's replay speed. GEN (tests/bench/gen-trace) writes two binary
-# traces of SIM_BENCH_N (default 100 M) reads over a 4 GiB device (1 Mi
-# pages) into a temporary directory (removed at exit; ~800 MB each):
+# cxdvirt-sim's replay speed. GEN (tools/bench/progs/gen-trace) writes two
+# binary traces of SIM_BENCH_N (default 100 M) reads over a 4 GiB device
+# (1 Mi pages) into a temporary directory (removed at exit; ~800 MB each):
 # `uniform` (every page alike: 25% hits with a 1 GiB cache, most accesses
 # miss and evict) and `hotcold` (90% of the accesses to 10% of the pages).
 # SIM replays each under every policy with a 1 GiB cache, SIM_BENCH_ROUNDS
@@ -55,7 +55,7 @@ done
 
 sec=$tmp/section.md
 {
-echo "<!-- bench-sim: begin (make bench-sim, tests/bench/sim-speed.sh; do not edit) -->"
+echo "<!-- bench-sim: begin (make bench-sim, tools/bench/sim-speed.sh; do not edit) -->"
 echo "## Simulator speed"
 echo
 echo "\`make bench-sim\` on the host: cxdvirt-sim replays binary traces of"
@@ -151,7 +151,7 @@ if command -v perf > /dev/null; then
 			awk -v s="$s" -v sim="$(basename "$sim")" '
 				$1 ~ /%$/ { v = $1 + 0; sym = $NF
 					if ($2 != sim) other += v
-					else if (sym ~ /^(main|run|lat_|trace_)/) loop += v
+					else if (sym ~ /^(main|sim_|lat_|trace_)/) loop += v
 					else model += v }
 				END { if (model + loop + other > 0)
 					printf "| %s | %.1f%% | %.1f%% | %.1f%% |\n", s, model, loop, other }' >> "$prof"

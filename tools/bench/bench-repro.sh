@@ -4,7 +4,7 @@
 # bench-repro.sh [--out DIR] [--doc FILE] [--parallel] [BENCH.SH ARGS...]
 # bench-repro.sh --compare DIR1 DIR2 [--doc FILE]
 #
-# `make bench-repro`: run the benchmark (tests/bench/bench.sh, 6.1 only,
+# `make bench-repro`: run the benchmark (tools/bench/bench.sh, 6.1 only,
 # without row 6) twice, one run after the other, into DIR/run1 and
 # DIR/run2 (default tests/vm/out/bench-repro), and print how far each row
 # of the two runs' tables agrees: |a - b| / mean(a, b) of the first figure
@@ -22,7 +22,7 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-LANE_DIR=$(cd "$HERE/../vm" && pwd)	# the guest harness
+LANE_DIR=$(cd "$HERE/../../tests/vm" && pwd)	# the guest harness
 . "$LANE_DIR/lib.sh"
 
 out=$LANE_DIR/out/bench-repro
@@ -87,7 +87,7 @@ sec=$(mktemp)
 trap 'rm -f "$sec"' EXIT
 rc=0
 {
-echo "<!-- $marker: begin (make bench-repro, tests/bench/bench-repro.sh; do not edit) -->"
+echo "<!-- $marker: begin (make bench-repro, tools/bench/bench-repro.sh; do not edit) -->"
 echo "$title"
 echo
 echo "\`make bench-repro\`: the benchmark twice ($mode), rows 1-5, the first"
@@ -174,7 +174,7 @@ What QEMU -icount shows, and what it cannot:
   runs of `make bench-repro` boot in parallel.
 
 The results at the top of docs/performance.md are run 1 of the pair, every
-row and the scale figures (`tests/bench/bench.sh --from OUT/run1/guest-tap.log
+row and the scale figures (`tools/bench/bench.sh --from OUT/run1/guest-tap.log
 --out OUT/run1 --kernels ''`, row 6 measured on the host then), so the
 document, its agreement figures and the code are of one commit.
 EOF_NOTES

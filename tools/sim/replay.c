@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxdvirt-sim's replay: one trace through the cxdvirt device model (the same
+ * code the module runs) on one serial clock, into the metrics the report
+ * prints.
+ *
+ * With --faults the replay mimics the module's fault path instead of a
+ * device that sees every access: a page is mapped from its demand access
+ * until it is evicted, and an access to a mapped page is a native hit that
+ * never reaches the model (a write to a read-only mapped page only marks
+ * the line dirty, as ->page_mkwrite does). This is exactly what the module
+ * sees from one process with its accessed-bit scan off.
+ *
+ * Time: the first access arrives at 0; each next one arrives think_ns after
+ * the previous one completed (done_ns of cxd_model_access()). So a trace is
+ * one thread of dependent accesses; the optional thread field is parsed
+ * and counted but does not change the timing.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cxu_lat.h"
+#include "cxu_msg.h"
+#include <cxdvirt/params.h>
+
+#include "sim.h"
+
+/**
+ * sim_run() - one replay of a trace.
+ * @cfg: configuration; its cache shape, NAND, FTL, prefetcher and drain
+ *       settings are checked here, together.
+ * @t:   the trace; each page (4 KiB) must be below the capacity (@cfg's,
+ *       or the trace's extent when that is 0).
+ * @out: filled on success: counts, times in ns, sizes in bytes.
+ *
+ * Return: 0, or -1 after printing what is wrong.
+ */
+int sim_run(const struct sim_cfg *cfg, const struct trace *t,
+	    struct metrics *out)
+{
+	struct cxd_model_cfg mc = {
+		.nlines = (uint32_t)(cfg->cache_size / CXD_HOST_PAGE_SIZE),
+		.ways = cfg->ways,
+		.policy = cfg->policy,
+		.nand = cfg->nand,
+		.ftl = cfg->ftl,
+	};
+	const char *why;
+	uint64_t i, j, now = 0, ndies, page, rec;
+	uint8_t *mapped = NULL;	/* --faults: 0 unmapped, 1 read-only, 2 writable */
+	const uint64_t *recs = t->recs;
+	struct cxu_lat_hist lat;
+	struct cxd_access r;
+	bool write;
+	struct cxd_model m;
+	uint32_t planes;
+	double u;
+	void *mem;
+
+	if (cfg->cache_size / CXD_HOST_PAGE_SIZE > CXD_MAX_LINES || !mc.nlines) {
+		cxu_err("cache size out of range");
+		return -1;
+	}
+	if (cfg->cache_size % CXD_HOST_PAGE_SIZE ||
+	    cfg->capacity % CXD_HOST_PAGE_SIZE) {
+		cxu_err("--cache-size and --capacity must be multiples of 4K, as in configfs");
+		return -1;
+	}
+	mc.npages = cfg->capacity / CXD_HOST_PAGE_SIZE;
+	if (!mc.npages) {
+		mc.npages = t->max_page + 1;
+		if (mc.npages < mc.nlines)
+			mc.npages = mc.nlines;
+	}
+	if (t->n && t->max_page >= mc.npages) {
+		cxu_err("page %" PRIu64 " beyond the capacity (%" PRIu64 " pages)",
+			t->max_page, mc.npages);
+		return -1;
+	}
+	if (cxd_nand_cfg_valid(&mc.nand)) {
+		cxu_err("NAND configuration out of range");
+		return -1;
+	}
+	why = cxd_ftl_check(&mc);
+	if (why) {
+		cxu_err("--ftl page: %s", why);
+		return -1;
+	}
+	if (!cxd_model_cfg_state_size(&mc)) {
+		if (mc.ways && mc.nlines % mc.ways)
+			cxu_err("--ways %u does not divide the cache's %u lines (--cache-size)",
+				mc.ways, mc.nlines);
+		else
+			cxu_err("bad cache shape (--cache-size %u lines, --ways %u, --capacity %" PRIu64 " pages)",
+				mc.nlines, mc.ways, mc.npages);
+		return -1;
+	}
+	mem = aligned_alloc(8, (cxd_model_cfg_state_size(&mc) + 7) & ~7ul);
+	if (cfg->faults)
+		mapped = calloc(mc.npages, 1);
+	if (cxu_lat_hist_init(&lat) || !mem || (cfg->faults && !mapped) ||
+	    cxd_model_init_cfg(&m, &mc, mem)) {
+		cxu_err("cannot set up the model");
+		free(mem);
+		cxu_lat_hist_free(&lat);
+		free(mapped);
+		return -1;
+	}
+	cxd_model_set_seed(&m, cfg->seed);
+	if (cxd_cache_set_cflru_window(&m.cache, cfg->cflru_window_pct)) {
+		cxu_err("--cflru-window-pct out of range [0, 100]");
+		free(mem);
+		cxu_lat_hist_free(&lat);
+		free(mapped);
+		return -1;
+	}
+	why = cxd_pf_params_check(&cfg->pf);
+	if (why) {
+		cxu_err("prefetcher parameters: %s", why);
+		free(mem);
+		cxu_lat_hist_free(&lat);
+		free(mapped);
+		return -1;
+	}
+	if (cfg->drain_low_pct >= cfg->drain_high_pct) {
+		cxu_err("--drain-low-pct not below --drain-high-pct");
+		free(mem);
+		cxu_lat_hist_free(&lat);
+		free(mapped);
+		return -1;
+	}
+	CXD_PARAMS_TO_MODEL(&m, cfg);
+	if (cfg->ftl_fill)
+		cxd_model_ftl_fill(&m);
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < t->n; i++) {
+		rec = recs[i];
+		page = trace_page(rec);
+		write = rec & TRACE_WRITE;
+		/* a binary trace's records are checked here, not at load */
+		if (page >= mc.npages) {
+			cxu_err(
+				"access %" PRIu64 ": page %" PRIu64 " beyond the capacity (%" PRIu64 " pages)",
+				i + 1, page, mc.npages);
+			goto fail;
+		}
+		/*
+		 * The model state of accesses a few ahead, in three steps
+		 * (page table entry, line, its queue neighbours): hints only.
+		 */
+		if (i + 16 < t->n)
+			cxd_cache_warm(&m.cache, trace_page(recs[i + 16]), CXD_WARM_PAGE);
+		if (i + 8 < t->n)
+			cxd_cache_warm(&m.cache, trace_page(recs[i + 8]), CXD_WARM_LINE);
+		if (i + 4 < t->n)
+			cxd_cache_warm(&m.cache, trace_page(recs[i + 4]), CXD_WARM_LINKS);
+		if (write)
+			out->writes++;
+		else
+			out->reads++;
+		if (mapped && mapped[page] && (!write || mapped[page] == 2)) {
+			out->native_hits++;
+			now += cfg->think_ns;
+			continue;
+		}
+		if (mapped && mapped[page]) {	/* write to a read-only PTE */
+			cxd_cache_set_dirty(&m.cache, page);
+			mapped[page] = 2;
+			out->native_hits++;
+			now += cfg->think_ns;
+			continue;
+		}
+		cxd_model_access(&m, page, write ? CXD_ACC_WRITE : 0, now, &r);
+		if (!r.hit && cxu_lat_hist_add(&lat, r.done_ns - now)) {
+			cxu_err("out of memory");
+			goto fail;
+		}
+		if (mapped) {
+			for (j = 0; j < r.nvictims; j++)
+				mapped[r.victims[j].page] = 0;
+			mapped[page] = write ? 2 : 1;
+		}
+		/* The module drains in a worker right away; so does the replay. */
+		while (r.drain) {
+			struct cxd_victim dv[64];
+			uint32_t k, n = cxd_model_drain(&m, now, dv, 64);
+
+			for (k = 0; mapped && k < n; k++)
+				mapped[dv[k].page] = 0;
+			if (n < 64)
+				break;
+		}
+		now = r.done_ns + cfg->think_ns;
+	}
+	out->accesses = t->n;
+	out->elapsed_ns = now;
+	out->npages = mc.npages;
+	out->st = m.stats;
+	out->ftl = m.ftl_stats;
+	out->erases = m.nand.erases;
+	out->state_bytes = cxd_model_cfg_state_size(&mc);
+	cxu_lat_hist_summarize(&lat, &out->lat);
+	out->lat_sum = lat.sum;
+
+	ndies = (uint64_t)mc.nand.channels * mc.nand.dies_per_channel;
+	planes = cxd_nand_planes(&mc.nand);
+	for (i = 0; i < ndies; i++) {
+		u = ratio(m.nand.die_busy[i], now * planes);
+		out->util_mean += u / (double)ndies;
+		if (u > out->util_max)
+			out->util_max = u;
+	}
+	free(mem);
+	cxu_lat_hist_free(&lat);
+	free(mapped);
+	return 0;
+fail:
+	free(mem);
+	cxu_lat_hist_free(&lat);
+	free(mapped);
+	return -1;
+}

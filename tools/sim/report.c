@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxdvirt-sim's report: the metrics of one or more replays as a text table
+ * (one column per run) or as JSON.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "cxu_lat.h"
+#include <cxdvirt/params.h>
+
+#include "sim.h"
+
+/*
+ * Prefetch metrics after ATC'23 (MQSim_CXL): coverage = misses removed by
+ * prefetch / misses without it = useful / (useful + misses); accuracy =
+ * useful / issued; lateness = late / useful; pollution = prefetched pages
+ * evicted unused / issued.
+ */
+static json_object *metrics_json(const struct sim_cfg *cfg,
+				 const struct metrics *x)
+{
+	json_object *o = json_object_new_object(), *c, *l, *p, *e, *d;
+	const struct cxd_model_stats *s = &x->st;
+	const struct cxd_param *pp;
+	size_t i;
+
+	c = json_object_new_object();
+	json_object_object_add(c, "preset", json_object_new_string(cfg->preset));
+	for (i = 0; (pp = sim_param_at(i)); i++) {
+		uint64_t v = sim_get(cfg, pp->id);
+
+		json_object_object_add(c, pp->name,
+			pp->type == CXD_PT_ENUM ?
+			json_object_new_string(pp->names(v) ? pp->names(v) : "?") :
+			pp->type == CXD_PT_BOOL ? json_object_new_boolean(v) :
+			json_object_new_uint64(v));
+	}
+	json_object_object_add(c, "capacity_pages", json_object_new_uint64(x->npages));
+	json_object_object_add(c, "think_ns", json_object_new_uint64(cfg->think_ns));
+	json_object_object_add(c, "faults", json_object_new_boolean(cfg->faults));
+	json_object_object_add(c, "xfer_ns",
+			       json_object_new_uint64(cxd_nand_xfer_ns(&cfg->nand)));
+	json_object_object_add(c, "model_state_bytes",
+			       json_object_new_uint64(x->state_bytes));
+	json_object_object_add(o, "config", c);
+
+	json_object_object_add(o, "accesses", json_object_new_uint64(x->accesses));
+	json_object_object_add(o, "reads", json_object_new_uint64(x->reads));
+	json_object_object_add(o, "writes", json_object_new_uint64(x->writes));
+	json_object_object_add(o, "hits", json_object_new_uint64(s->hits));
+	json_object_object_add(o, "native_hits", json_object_new_uint64(x->native_hits));
+	json_object_object_add(o, "misses", json_object_new_uint64(s->misses));
+	json_object_object_add(o, "hit_ratio",
+			       json_object_new_double(ratio(s->hits + x->native_hits,
+							    x->accesses)));
+	json_object_object_add(o, "read_misses", json_object_new_uint64(s->read_misses));
+	json_object_object_add(o, "write_misses", json_object_new_uint64(s->write_misses));
+	json_object_object_add(o, "write_allocs", json_object_new_uint64(s->write_allocs));
+	json_object_object_add(o, "unwritten_skips",
+			       json_object_new_uint64(s->unwritten_skips));
+	json_object_object_add(o, "elapsed_ns", json_object_new_uint64(x->elapsed_ns));
+
+	l = cxu_lat_json(&x->lat, 0);
+	json_object_object_add(o, "miss_latency_ns", l);
+
+	e = json_object_new_object();
+	json_object_object_add(e, "total", json_object_new_uint64(s->evictions));
+	json_object_object_add(e, "clean", json_object_new_uint64(s->clean_evictions));
+	json_object_object_add(e, "dirty", json_object_new_uint64(s->dirty_evictions));
+	json_object_object_add(e, "writebacks", json_object_new_uint64(s->writebacks));
+	json_object_object_add(e, "drain_evictions",
+			       json_object_new_uint64(s->drain_evictions));
+	json_object_object_add(e, "erases", json_object_new_uint64(x->erases));
+	json_object_object_add(o, "evictions", e);
+
+	p = json_object_new_object();
+	json_object_object_add(p, "issued", json_object_new_uint64(s->prefetch_issued));
+	json_object_object_add(p, "useful", json_object_new_uint64(s->prefetch_useful));
+	json_object_object_add(p, "late", json_object_new_uint64(s->prefetch_late));
+	json_object_object_add(p, "polluting",
+			       json_object_new_uint64(s->prefetch_polluting));
+	json_object_object_add(p, "coverage", json_object_new_double(
+		ratio(s->prefetch_useful, s->prefetch_useful + s->misses)));
+	json_object_object_add(p, "accuracy", json_object_new_double(
+		ratio(s->prefetch_useful, s->prefetch_issued)));
+	json_object_object_add(p, "lateness", json_object_new_double(
+		ratio(s->prefetch_late, s->prefetch_useful)));
+	json_object_object_add(p, "pollution", json_object_new_double(
+		ratio(s->prefetch_polluting, s->prefetch_issued)));
+	json_object_object_add(o, "prefetch", p);
+
+	if (cfg->ftl.mode != CXD_FTL_OFF) {
+		json_object *f = json_object_new_object();
+
+		json_object_object_add(f, "op_pct", json_object_new_uint64(cfg->ftl.op_pct));
+		json_object_object_add(f, "host_writes",
+				       json_object_new_uint64(x->ftl.host_writes));
+		json_object_object_add(f, "nand_writes",
+				       json_object_new_uint64(x->ftl.nand_writes));
+		json_object_object_add(f, "waf", json_object_new_double(
+			ratio(x->ftl.nand_writes, x->ftl.host_writes)));
+		json_object_object_add(f, "gc_runs", json_object_new_uint64(x->ftl.gc_runs));
+		json_object_object_add(f, "gc_pages_moved",
+				       json_object_new_uint64(x->ftl.gc_moved));
+		json_object_object_add(f, "gc_stalls", json_object_new_uint64(x->ftl.gc_stalls));
+		json_object_object_add(f, "gc_stall_ns",
+				       json_object_new_uint64(x->ftl.gc_stall_ns));
+		json_object_object_add(o, "ftl", f);
+	}
+
+	d = json_object_new_object();
+	json_object_object_add(d, "utilization_mean", json_object_new_double(x->util_mean));
+	json_object_object_add(d, "utilization_max", json_object_new_double(x->util_max));
+	json_object_object_add(o, "dies", d);
+	return o;
+}
+
+/* Text rows: label and a formatter over one run. */
+struct row {
+	const char *label;
+	void (*fmt)(char *buf, size_t len, const struct sim_cfg *c,
+		    const struct metrics *x);
+};
+
+#define ROW_U64(_name, _expr)						\
+static void row_##_name(char *b, size_t n, const struct sim_cfg *c,	\
+			const struct metrics *x)			\
+{									\
+	(void)c;							\
+	snprintf(b, n, "%" PRIu64, (uint64_t)(_expr));			\
+}
+#define ROW_PCT(_name, _num, _den)					\
+static void row_##_name(char *b, size_t n, const struct sim_cfg *c,	\
+			const struct metrics *x)			\
+{									\
+	(void)c;							\
+	snprintf(b, n, "%.2f%%", 100.0 * ratio((_num), (_den)));	\
+}
+
+static void row_setting(char *b, size_t n, const struct sim_cfg *c,
+			const struct metrics *x)
+{
+	(void)x;
+	snprintf(b, n, "%s/%s/%s", c->preset, cxd_policy_name(c->policy),
+		 cxd_prefetch_name(c->prefetch));
+}
+
+ROW_U64(accesses, x->accesses)
+ROW_U64(hits, x->st.hits)
+ROW_U64(native_hits, x->native_hits)
+ROW_U64(misses, x->st.misses)
+ROW_PCT(hit_ratio, x->st.hits + x->native_hits, x->accesses)
+ROW_U64(read_misses, x->st.read_misses)
+ROW_U64(write_misses, x->st.write_misses)
+ROW_U64(lat_mean, x->lat.count ? x->lat_sum / x->lat.count : 0)
+ROW_U64(p50, x->lat.p50_ns)
+ROW_U64(p90, x->lat.p90_ns)
+ROW_U64(p99, x->lat.p99_ns)
+ROW_U64(p999, x->lat.p999_ns)
+ROW_U64(lat_max, x->lat.max_ns)
+ROW_U64(evictions, x->st.evictions)
+ROW_U64(dirty, x->st.dirty_evictions)
+ROW_U64(pf_issued, x->st.prefetch_issued)
+ROW_U64(pf_useful, x->st.prefetch_useful)
+ROW_U64(pf_late, x->st.prefetch_late)
+ROW_U64(pf_polluting, x->st.prefetch_polluting)
+ROW_PCT(coverage, x->st.prefetch_useful, x->st.prefetch_useful + x->st.misses)
+ROW_PCT(accuracy, x->st.prefetch_useful, x->st.prefetch_issued)
+ROW_PCT(lateness, x->st.prefetch_late, x->st.prefetch_useful)
+ROW_PCT(pollution, x->st.prefetch_polluting, x->st.prefetch_issued)
+ROW_U64(elapsed, x->elapsed_ns)
+ROW_U64(ftl_host, x->ftl.host_writes)
+ROW_U64(ftl_nand, x->ftl.nand_writes)
+ROW_U64(gc_runs, x->ftl.gc_runs)
+ROW_U64(gc_moved, x->ftl.gc_moved)
+ROW_U64(gc_stalls, x->ftl.gc_stalls)
+ROW_U64(gc_stall_ns, x->ftl.gc_stall_ns)
+
+static void row_waf(char *b, size_t n, const struct sim_cfg *c,
+		    const struct metrics *x)
+{
+	(void)c;
+	snprintf(b, n, "%.3f", ratio(x->ftl.nand_writes, x->ftl.host_writes));
+}
+
+static void row_util(char *b, size_t n, const struct sim_cfg *c,
+		     const struct metrics *x)
+{
+	(void)c;
+	snprintf(b, n, "%.2f%% / %.2f%%", 100.0 * x->util_mean,
+		 100.0 * x->util_max);
+}
+
+static const struct row rows[] = {
+	{ "setting (preset/policy/prefetch)", row_setting },
+	{ "accesses", row_accesses },
+	{ "hits", row_hits },
+	{ "native hits (--faults)", row_native_hits },
+	{ "misses", row_misses },
+	{ "hit ratio", row_hit_ratio },
+	{ "read misses", row_read_misses },
+	{ "write misses", row_write_misses },
+	{ "miss latency mean (ns)", row_lat_mean },
+	{ "miss latency p50 (ns)", row_p50 },
+	{ "miss latency p90 (ns)", row_p90 },
+	{ "miss latency p99 (ns)", row_p99 },
+	{ "miss latency p99.9 (ns)", row_p999 },
+	{ "miss latency max (ns)", row_lat_max },
+	{ "evictions", row_evictions },
+	{ "dirty evictions", row_dirty },
+	{ "prefetch issued", row_pf_issued },
+	{ "prefetch useful", row_pf_useful },
+	{ "prefetch late", row_pf_late },
+	{ "prefetch polluting", row_pf_polluting },
+	{ "prefetch coverage", row_coverage },
+	{ "prefetch accuracy", row_accuracy },
+	{ "prefetch lateness", row_lateness },
+	{ "prefetch pollution", row_pollution },
+	{ "die utilization mean / max", row_util },
+	{ "elapsed (ns)", row_elapsed },
+};
+
+/* Shown when any run of the table has an FTL. */
+static const struct row ftl_rows[] = {
+	{ "ftl host writes", row_ftl_host },
+	{ "ftl nand writes", row_ftl_nand },
+	{ "write amplification", row_waf },
+	{ "gc runs", row_gc_runs },
+	{ "gc pages moved", row_gc_moved },
+	{ "misses stalled by gc", row_gc_stalls },
+	{ "gc stall (ns)", row_gc_stall_ns },
+};
+
+/**
+ * sim_print_text() - the text report on standard output.
+ * @ckey:  the --compare key, or NULL for one run without a header line.
+ * @cvals: with @ckey: the value of each run, the column headers.
+ * @cfgs:  the configuration of each run ...
+ * @xs:    ... and its metrics, @n of each.
+ * @n:     number of runs (columns), >= 1.
+ *
+ * One row per metric; the FTL rows only when a run has an FTL.
+ */
+void sim_print_text(const char *ckey, char **cvals,
+		    const struct sim_cfg *cfgs, const struct metrics *xs,
+		    unsigned int n)
+{
+	char buf[64];
+	unsigned int i, j;
+
+	if (ckey) {
+		printf("%-34s", ckey);
+		for (j = 0; j < n; j++)
+			printf(" %20s", cvals[j]);
+		printf("\n");
+	}
+	bool ftl = false;
+
+	for (j = 0; j < n; j++)
+		ftl |= cfgs[j].ftl.mode != CXD_FTL_OFF;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		printf("%-34s", rows[i].label);
+		for (j = 0; j < n; j++) {
+			rows[i].fmt(buf, sizeof(buf), &cfgs[j], &xs[j]);
+			printf(" %20s", buf);
+		}
+		printf("\n");
+	}
+	for (i = 0; ftl && i < sizeof(ftl_rows) / sizeof(ftl_rows[0]); i++) {
+		printf("%-34s", ftl_rows[i].label);
+		for (j = 0; j < n; j++) {
+			ftl_rows[i].fmt(buf, sizeof(buf), &cfgs[j], &xs[j]);
+			printf(" %20s", buf);
+		}
+		printf("\n");
+	}
+}
+
+/**
+ * sim_print_json() - the JSON report on standard output.
+ * @ckey:    the --compare key, or NULL for one run (its object at the top).
+ * @cvals:   with @ckey: the value of each run, its "value".
+ * @cfgs:    the configuration of each run ...
+ * @xs:      ... and its metrics, @n of each.
+ * @n:       number of runs, >= 1.
+ * @threads: the trace's threads (highest thread number + 1).
+ *
+ * With @ckey, {"compare": KEY, "runs": [...], "threads": N}; without, the
+ * one run's object plus "threads". A run holds its configuration, counts,
+ * times in ns and ratios as fractions (hit_ratio 0.5, not 50).
+ */
+void sim_print_json(const char *ckey, char **cvals,
+		    const struct sim_cfg *cfgs, const struct metrics *xs,
+		    unsigned int n, uint32_t threads)
+{
+	json_object *root, *arr;
+	unsigned int i;
+
+	if (ckey) {
+		root = json_object_new_object();
+		arr = json_object_new_array();
+		json_object_object_add(root, "compare",
+				       json_object_new_string(ckey));
+		for (i = 0; i < n; i++) {
+			json_object *o = metrics_json(&cfgs[i], &xs[i]);
+
+			json_object_object_add(o, "value",
+					       json_object_new_string(cvals[i]));
+			json_object_array_add(arr, o);
+		}
+		json_object_object_add(root, "runs", arr);
+	} else {
+		root = metrics_json(&cfgs[0], &xs[0]);
+	}
+	json_object_object_add(root, "threads",
+			       json_object_new_uint64(threads));
+	printf("%s\n", json_object_to_json_string_ext(root,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+}
