@@ -12,7 +12,8 @@
  *   sysfs.c      the class device's state and statistics files.
  *   miss.c       the miss wait and accounting both modes share.
  *   trace.c      the tracepoints: misses, evictions, write-backs, prefetches.
- *   range.c      checks on a reserved phys_addr range (memmap=SIZE$ADDR).
+ *   range.c      checks on a reserved phys_addr range (memmap=SIZE$ADDR),
+ *                and the table of the ranges powered devices own.
  *   devdax: devdax.c (the char device: backing memory, open, mmap), fault.c
  *           (its fault path) and scan.c (the accessed-bit scan of its
  *           mappings).
@@ -117,6 +118,19 @@ struct cxd_live;
 struct cxd_node;
 
 /**
+ * struct cxd_range - the physical range a powered device owns, an entry of
+ * the core's table (range.c).
+ * @list:	entry in the table; under cxd_cfg_mutex.
+ * @start:	first byte.
+ * @size:	bytes; 0 while the device owns no range (runtime pages).
+ */
+struct cxd_range {
+	struct list_head list;
+	u64 start;
+	u64 size;
+};
+
+/**
  * struct cxd_dev - one configured device (a configfs directory).
  * @item:	the configfs item; its name is the device name.
  * @cfg:	configuration; written only under cxd_cfg_mutex.
@@ -138,8 +152,12 @@ struct cxd_dev {
  * cxd_cfg_mutex, except @evict and @release.
  * @attach:	present powered device @live of @d (model ready, class device
  *		initialised, not added): add the class device and whatever
- *		the mode shows. Return: 0, or a negative errno with one log
- *		line, having undone its own steps except what @release frees.
+ *		the mode shows. A mode that uses the phys_addr range checks
+ *		it against the ranges of powered devices (cxd_range_owner());
+ *		once @attach returns 0 the core records the range as @live's
+ *		(cxd_range_claim()) until power-off. Return: 0, or a negative
+ *		errno with one log line, having undone its own steps except
+ *		what @release frees.
  * @close:	may @live be powered off? Return: 0, and from then on the
  *		mode refuses what would make it busy again; or -EBUSY with one
  *		log line, nothing changed.
@@ -174,6 +192,7 @@ struct cxd_mode_ops {
  * @pages:	devdax: the page of each device page (runtime pages, or the
  *		reserved range's ZONE_DEVICE pages).
  * @resv:	devdax reserved-range backing (devdax.c), or NULL.
+ * @range:	the phys_addr range it owns, while powered (range.c).
  * @lock:	see Locking.
  * @reshaping:	a policy switch is under way (under @lock).
  * @reshape_wq:	model users wait here for @reshaping to end.
@@ -251,6 +270,7 @@ struct cxd_live {
 	u64 npages;
 	struct page **pages;
 	struct cxd_resv *resv;
+	struct cxd_range range;
 
 	spinlock_t lock;
 	bool reshaping;
@@ -337,6 +357,9 @@ extern const struct attribute_group *cxd_dev_groups[];
 
 /* range.c */
 int cxd_check_reserved_range(struct cxd_dev *d, u64 start, u64 size);
+struct cxd_dev *cxd_range_owner(u64 start, u64 size, enum cxd_mode mode);
+void cxd_range_claim(struct cxd_live *live, u64 start, u64 size);
+void cxd_range_release(struct cxd_live *live);
 
 /* devdax.c */
 int cxd_devdax_init(void);

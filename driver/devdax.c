@@ -28,7 +28,6 @@
 
 #include "compat.h"
 #include "cxdvirt.h"
-#include "node.h"
 
 #define CXD_FS_MAGIC	0x63786476	/* "cxdv" */
 
@@ -264,8 +263,12 @@ static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *live)
 	void *va;
 	u64 i;
 
-	/* First: a node device's memory may already be System RAM (kmem). */
-	if (cxd_node_range_taken(start, size)) {
+	/*
+	 * First: a node-mode device's memory may already be System RAM
+	 * (kmem). A devdax device's range stays claimed in /proc/iomem as
+	 * long as its pages exist, and is found busy below.
+	 */
+	if (cxd_range_owner(start, size, CXD_MODE_NODE)) {
 		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) overlaps a node-mode device",
 			 start, size);
 		return -EINVAL;

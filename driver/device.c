@@ -5,7 +5,8 @@
  *
  * Power-on checks the configuration, builds a struct cxd_live with its model
  * and class device, then hands it to its mode (struct cxd_mode_ops: devdax.c
- * or hotplug/node.c) to present. Power-off asks the mode whether the device
+ * or hotplug/node.c) to present; a device with a phys_addr range then owns
+ * it in the core's table (range.c) until power-off. Power-off asks the mode whether the device
  * may go (-EBUSY while a devdax file is open or mapped, or while node-mode
  * memory is online), stops the scan and the drain, and lets the mode remove
  * what it added; the memory goes with the last reference.
@@ -287,6 +288,9 @@ int cxd_power_on(struct cxd_dev *d)
 	ret = live->ops->attach(d, live);
 	if (ret)
 		goto err_put;
+	/* The mode checked the range free (cxd_range_owner()): it is ours. */
+	if (c->phys_addr)
+		cxd_range_claim(live, c->phys_addr, c->capacity);
 	d->live = live;
 	return 0;
 
@@ -297,7 +301,8 @@ err_put:
 
 /**
  * cxd_power_off() - tear down powered device @d: the mode's close, then the
- * scan and the drain stop, then the mode's detach.
+ * scan and the drain stop, then the mode's detach; its range, if any, is
+ * given up (cxd_range_release()).
  * @d:	configured device, powered.
  * Context: process; caller holds cxd_cfg_mutex.
  * Return: 0, or -EBUSY (nothing changes) while a file of the device is open
@@ -312,6 +317,7 @@ int cxd_power_off(struct cxd_dev *d)
 	cxd_scan_stop(live);
 	cancel_work_sync(&live->drain_work);
 	live->ops->detach(live);
+	cxd_range_release(live);
 	d->live = NULL;
 	put_device(&live->dev);
 	return 0;

@@ -188,26 +188,6 @@ const char *cxd_node_check_target(int nid)
 	return NULL;
 }
 
-/**
- * cxd_node_range_taken() - does [@start, @start + @size) overlap the range
- * of a powered node-mode device?
- * @start:	first byte.
- * @size:	bytes.
- *
- * Context: caller holds cxd_cfg_mutex.
- * Return: true if it does.
- */
-bool cxd_node_range_taken(u64 start, u64 size)
-{
-	struct cxd_node *n;
-
-	lockdep_assert_held(&cxd_cfg_mutex);
-	list_for_each_entry(n, &cxd_nodes, list)
-		if (start < n->start + n->size && n->start < start + size)
-			return true;
-	return false;
-}
-
 /*
  * Checks before anything changes. Each failure logs one line and returns
  * -EINVAL.
@@ -218,6 +198,7 @@ static int cxd_node_validate(struct cxd_dev *d)
 	u64 start = c->phys_addr, size = c->capacity;
 	u64 block = memory_block_size_bytes();
 	struct range plug = mhp_get_pluggable_range(true);
+	struct cxd_dev *owner;
 	struct cxd_node *n;
 	const char *why;
 
@@ -239,13 +220,19 @@ static int cxd_node_validate(struct cxd_dev *d)
 		cxd_warn(d, "power: target_node %d: %s", c->target_node, why);
 		return -EINVAL;
 	}
+	/*
+	 * The first node-mode device, in power-on order, that has the node or
+	 * an overlapping range (the core's table, range.c) is named. A
+	 * devdax-mode device's range is found busy below.
+	 */
+	owner = cxd_range_owner(start, size, CXD_MODE_NODE);
 	list_for_each_entry(n, &cxd_nodes, list) {
 		if (n->nid == c->target_node) {
 			cxd_warn(d, "power: target_node %d is used by device %s",
 				 n->nid, config_item_name(&n->owner->item));
 			return -EINVAL;
 		}
-		if (start < n->start + n->size && n->start < start + size) {
+		if (n->owner == owner) {
 			cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) overlaps device %s",
 				 start, size, config_item_name(&n->owner->item));
 			return -EINVAL;
