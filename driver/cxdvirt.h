@@ -169,6 +169,15 @@ struct cxd_dev {
  * @release:	optional: free what the mode keeps in @live, at the last
  *		reference to it (struct device release). Context: any
  *		process context.
+ * @param_check: optional: may a parameter the mode owns (@id, enum
+ *		cxd_param_id; node mode: target_node, node_latency) take value
+ *		@v (an INT's two's complement, within the table's bounds) on
+ *		this machine and kernel? Asked of every mode for every device,
+ *		whatever its mode, when the parameter is written
+ *		(cxd_mode_param_check()), and for a default that depends on the
+ *		kernel (cxd_mode_param_default()). Context: process. Return:
+ *		NULL, or the reason with *@err set to the errno (-EINVAL, or
+ *		-EOPNOTSUPP for what this kernel cannot do).
  */
 struct cxd_mode_ops {
 	int (*attach)(struct cxd_dev *d, struct cxd_live *live);
@@ -176,6 +185,7 @@ struct cxd_mode_ops {
 	void (*detach)(struct cxd_live *live);
 	void (*evict)(struct cxd_live *live, u64 page);
 	void (*release)(struct cxd_live *live);
+	const char *(*param_check)(int id, u64 v, int *err);
 };
 
 /**
@@ -344,6 +354,8 @@ extern struct mutex cxd_cfg_mutex;
 int cxd_device_init(void);
 void cxd_device_exit(void);
 void cxd_mode_register(enum cxd_mode mode, const struct cxd_mode_ops *ops);
+const char *cxd_mode_param_check(int id, u64 v, int *err);
+u64 cxd_mode_param_default(int id, u64 want, u64 fallback);
 int cxd_power_on(struct cxd_dev *d);
 int cxd_power_off(struct cxd_dev *d);
 int cxd_dev_pin(struct cxd_dev *d);

@@ -55,6 +55,51 @@ void cxd_mode_register(enum cxd_mode mode, const struct cxd_mode_ops *ops)
 }
 
 /**
+ * cxd_mode_param_check() - may parameter @id take value @v, for every mode?
+ * @id:	enum cxd_param_id.
+ * @v:	the value, within the table's bounds (an INT's two's complement).
+ * @err:	set to the errno of a refusal.
+ *
+ * Asks each registered mode's param_check in turn (struct cxd_mode_ops):
+ * a mode's own parameters depend on what the machine and the running kernel
+ * can do, which only the mode knows.
+ * Context: process.
+ * Return: NULL, or the first refusing mode's reason, *@err its errno.
+ */
+const char *cxd_mode_param_check(int id, u64 v, int *err)
+{
+	const char *why;
+	unsigned int m;
+
+	for (m = 0; m < ARRAY_SIZE(cxd_modes); m++) {
+		if (!cxd_modes[m] || !cxd_modes[m]->param_check)
+			continue;
+		why = cxd_modes[m]->param_check(id, v, err);
+		if (why)
+			return why;
+	}
+	return NULL;
+}
+
+/**
+ * cxd_mode_param_default() - the default of parameter @id on this kernel:
+ * @want where every mode accepts it (cxd_mode_param_check()), else
+ * @fallback. The parameter table (include/cxdvirt/params.h) uses it for a
+ * default that depends on the kernel (node_latency: on where supported).
+ * @id:		enum cxd_param_id.
+ * @want:	the default where the kernel allows it.
+ * @fallback:	the default otherwise.
+ * Context: process (a new device's defaults, configfs mkdir).
+ * Return: @want or @fallback.
+ */
+u64 cxd_mode_param_default(int id, u64 want, u64 fallback)
+{
+	int err;
+
+	return cxd_mode_param_check(id, want, &err) ? fallback : want;
+}
+
+/**
  * cxd_dev_pin() - make rmdir of @d's configfs folder fail with -EBUSY until
  * cxd_dev_unpin() (configfs_depend_item()).
  * @d:	configured device.

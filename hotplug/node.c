@@ -52,6 +52,8 @@
 #include <linux/string.h>
 #include <linux/vmstat.h>
 
+#include <cxdvirt/params.h>
+
 #include "compat.h"
 #include "cxdvirt.h"
 #include "node.h"
@@ -166,18 +168,14 @@ static struct notifier_block cxd_node_mem_nb = {
 	.notifier_call = cxd_node_mem_notify,
 };
 
-/**
- * cxd_node_check_target() - can node @nid take a node-mode device?
- * @nid:	node id.
- *
- * The node must be possible (node ids are fixed at boot: SRAT proximity
- * domains, hotplug ranges, CXL windows) and must have no memory yet, so that
- * everything on it comes from the device.
- *
+/*
+ * Can node @nid take a node-mode device? It must be possible (node ids are
+ * fixed at boot: SRAT proximity domains, hotplug ranges, CXL windows) and
+ * must have no memory yet, so that everything on it comes from the device.
+ * Return NULL if so, else the reason.
  * Context: any; the answer can change with memory hotplug.
- * Return: NULL if @nid is acceptable, else the reason.
  */
-const char *cxd_node_check_target(int nid)
+static const char *cxd_node_check_target(int nid)
 {
 	if (nid < 0 || nid >= MAX_NUMNODES)
 		return "not a node number";
@@ -185,6 +183,28 @@ const char *cxd_node_check_target(int nid)
 		return "not a possible node (node ids are fixed at boot)";
 	if (node_state(nid, N_MEMORY))
 		return "already has memory";
+	return NULL;
+}
+
+/*
+ * cxd_mode_ops.param_check: node mode's parameters, as they are written.
+ * target_node: -1 (none) or a node that can take a device; node_latency:
+ * on only where this kernel supports it.
+ */
+static const char *cxd_node_param_check(int id, u64 v, int *err)
+{
+	switch (id) {
+	case CXD_PARAM_target_node:
+		*err = -EINVAL;
+		if ((s64)v == NUMA_NO_NODE)
+			return NULL;
+		return cxd_node_check_target((int)(s64)v);
+	case CXD_PARAM_node_latency:
+		*err = -EOPNOTSUPP;
+		if (v && !cxd_nodelat_supported())
+			return "not supported on this kernel (Linux 6.1 and 6.12 are; 7.x does not export the TLB flush and page-range walk eviction needs)";
+		return NULL;
+	}
 	return NULL;
 }
 
@@ -773,6 +793,7 @@ static const struct cxd_mode_ops cxd_node_ops = {
 	.attach		= cxd_node_attach,
 	.close		= cxd_node_close,
 	.detach		= cxd_node_detach,
+	.param_check	= cxd_node_param_check,
 };
 
 /**

@@ -71,7 +71,6 @@
 
 #include "compat.h"
 #include "cxdvirt.h"
-#include "node.h"
 #include "nodelat.h"
 
 /**
