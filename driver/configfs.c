@@ -280,7 +280,7 @@ static void cxd_apply_live(struct cxd_dev *d)
 	spin_unlock(&live->lock);
 	cxd_apply_policy(live, &d->cfg);
 	if (READ_ONCE(live->scan_interval_ms) != d->cfg.scan_interval_ms)
-		cxd_scan_set_interval(live, d->cfg.scan_interval_ms);
+		live->ops->scan_interval(live, d->cfg.scan_interval_ms);
 }
 
 /*

@@ -178,6 +178,12 @@ struct cxd_dev {
  *		kernel (cxd_mode_param_default()). Context: process. Return:
  *		NULL, or the reason with *@err set to the errno (-EINVAL, or
  *		-EOPNOTSUPP for what this kernel cannot do).
+ * @scan_interval: the accessed-bit scan period of @live is now @ms: a live
+ *		write of scan_interval_ms, or 0 at power-off once @close
+ *		returned 0. Record it in &cxd_live.scan_interval_ms, which the
+ *		mode's scan reads, and (re)start or stop that scan; with 0,
+ *		return once no pass of it runs. Context: process, may sleep,
+ *		under cxd_cfg_mutex.
  */
 struct cxd_mode_ops {
 	int (*attach)(struct cxd_dev *d, struct cxd_live *live);
@@ -186,6 +192,7 @@ struct cxd_mode_ops {
 	void (*evict)(struct cxd_live *live, u64 page);
 	void (*release)(struct cxd_live *live);
 	const char *(*param_check)(int id, u64 v, int *err);
+	void (*scan_interval)(struct cxd_live *live, unsigned int ms);
 };
 
 /**
@@ -407,7 +414,6 @@ void cxd_account_miss(struct cxd_live *live, u64 page, bool write, u64 t0,
 void cxd_scan_selftest(void);
 void cxd_scan_init(struct cxd_live *live);
 void cxd_scan_set_interval(struct cxd_live *live, unsigned int ms);
-void cxd_scan_stop(struct cxd_live *live);
 int cxd_vma_track(struct cxd_live *live, struct vm_area_struct *vma);
 void cxd_vma_untrack(struct cxd_live *live, struct vm_area_struct *vma);
 

@@ -428,12 +428,18 @@ static const struct file_operations cxd_fops = {
 	.llseek		= noop_llseek,
 };
 
-/* Power-on (cxd_mode_ops.attach): backing, char device, scan. */
+/*
+ * Power-on (cxd_mode_ops.attach): the open count's locks and the stopped
+ * scan, backing, char device, then the scan started.
+ */
 static int cxd_devdax_attach(struct cxd_dev *d, struct cxd_live *live)
 {
 	const struct cxd_cfg *c = &d->cfg;
 	int ret;
 
+	mutex_init(&live->open_mutex);
+	spin_lock_init(&live->open_lock);
+	cxd_scan_init(live);
 	live->inode = alloc_anon_inode(cxd_mnt->mnt_sb);
 	if (IS_ERR(live->inode)) {
 		ret = PTR_ERR(live->inode);
@@ -494,13 +500,15 @@ static const struct cxd_mode_ops cxd_devdax_ops = {
 	.detach		= cxd_devdax_detach,
 	.evict		= cxd_evict_page,	/* fault.c */
 	.release	= cxd_devdax_release,
+	.scan_interval	= cxd_scan_set_interval,	/* scan.c */
 };
 
 /**
  * cxd_devdax_init() - module load: the workqueue of held reserved ranges,
- * the pseudo filesystem that gives every device its private inode, and the
- * mode.
- * Context: module init.
+ * the pseudo filesystem that gives every device its private inode, the
+ * mode, and the check of the page-table walk the scan needs
+ * (cxd_scan_selftest()).
+ * Context: module init, in the loading process.
  * Return: 0, -ENOMEM, or kern_mount()'s negative errno.
  */
 int cxd_devdax_init(void)
@@ -514,6 +522,7 @@ int cxd_devdax_init(void)
 		return PTR_ERR(cxd_mnt);
 	}
 	cxd_mode_register(CXD_MODE_DEVDAX, &cxd_devdax_ops);
+	cxd_scan_selftest();
 	return 0;
 }
 

@@ -298,9 +298,6 @@ int cxd_power_on(struct cxd_dev *d)
 	live->npages = c->capacity / CXD_HOST_PAGE_SIZE;
 	spin_lock_init(&live->lock);
 	init_waitqueue_head(&live->reshape_wq);
-	mutex_init(&live->open_mutex);
-	spin_lock_init(&live->open_lock);
-	cxd_scan_init(live);
 	INIT_WORK(&live->drain_work, cxd_drain_work);
 	device_initialize(&live->dev);
 	live->dev.class = cxd_class;
@@ -346,8 +343,8 @@ err_put:
 
 /**
  * cxd_power_off() - tear down powered device @d: the mode's close, then the
- * scan and the drain stop, then the mode's detach; its range, if any, is
- * given up (cxd_range_release()).
+ * mode's scan (cxd_mode_ops.scan_interval, 0) and the drain stop, then the
+ * mode's detach; its range, if any, is given up (cxd_range_release()).
  * @d:	configured device, powered.
  * Context: process; caller holds cxd_cfg_mutex.
  * Return: 0, or -EBUSY (nothing changes) while a file of the device is open
@@ -359,7 +356,7 @@ int cxd_power_off(struct cxd_dev *d)
 
 	if (live->ops->close(live))
 		return -EBUSY;
-	cxd_scan_stop(live);
+	live->ops->scan_interval(live, 0);
 	cancel_work_sync(&live->drain_work);
 	live->ops->detach(live);
 	cxd_range_release(live);

@@ -24,8 +24,6 @@ static int __init cxd_init(void)
 	if (ret)
 		goto err_device;
 
-	cxd_scan_selftest();
-
 	ret = cxd_node_init();
 	if (ret)
 		goto err_devdax;

@@ -782,6 +782,17 @@ static int cxd_node_attach(struct cxd_dev *d, struct cxd_live *live)
 	return 0;
 }
 
+/*
+ * cxd_mode_ops.scan_interval: node mode has no mappings of its own (its
+ * memory is reached as NUMA memory), so only node-mode latency's scan of
+ * the node's pages (hotplug/nodelat.c) follows the interval, reading it
+ * before each pass.
+ */
+static void cxd_node_scan_interval(struct cxd_live *live, unsigned int ms)
+{
+	WRITE_ONCE(live->scan_interval_ms, ms);
+}
+
 /* cxd_mode_ops.detach, once cxd_node_close() returned 0. */
 static void cxd_node_detach(struct cxd_live *live)
 {
@@ -794,6 +805,7 @@ static const struct cxd_mode_ops cxd_node_ops = {
 	.close		= cxd_node_close,
 	.detach		= cxd_node_detach,
 	.param_check	= cxd_node_param_check,
+	.scan_interval	= cxd_node_scan_interval,
 };
 
 /**
