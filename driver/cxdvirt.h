@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cxdvirt: emulated CXL-SSDs. Internal declarations of the driver's core and
- * its devdax mode. The files, each above the ones it calls:
+ * cxdvirt: emulated CXL-SSDs. Internal declarations of the driver's core,
+ * which both modes use. The files, each above the ones it calls:
  *
- *   main.c       module load and unload: calls every part's init and exit.
+ *   main.c       module load and unload: calls every part's init and exit,
+ *                the modes' too (the one core file that includes their
+ *                headers).
  *   configfs.c   configuration, one config_item per device; the power store.
  *   device.c     the core: power on and off through the mode's struct
  *                cxd_mode_ops, the class device, cxd_cfg_mutex, and the glue
@@ -14,12 +16,15 @@
  *   trace.c      the tracepoints: misses, evictions, write-backs, prefetches.
  *   range.c      checks on a reserved phys_addr range (memmap=SIZE$ADDR),
  *                and the table of the ranges powered devices own.
- *   devdax: devdax.c (the char device: backing memory, open, mmap), fault.c
- *           (its fault path) and scan.c (the accessed-bit scan of its
- *           mappings).
- *   node mode: hotplug/ (node.h is its interface): node.c (the range as a
- *           dax device and a NUMA node, its sysfs files), tier.c (the node's
- *           memory tier), nodelat.c (the model applied to the node's memory).
+ *
+ * The modes plug in through struct cxd_mode_ops; each has its own folder
+ * and header, which only main.c includes besides the mode's own files:
+ *   devdax mode: driver/devdax/ (devdax.h): devdax.c (the char device:
+ *           backing memory, open, mmap), fault.c (its fault path) and scan.c
+ *           (the accessed-bit scan of its mappings).
+ *   node mode: hotplug/ (node.h): node.c (the range as a dax device and a
+ *           NUMA node, its sysfs files), tier.c (the node's memory tier),
+ *           nodelat.c (the model applied to the node's memory).
  */
 #ifndef CXDVIRT_H
 #define CXDVIRT_H
@@ -208,7 +213,7 @@ struct cxd_mode_ops {
  * @npages:	device pages (capacity / 4 KiB).
  * @pages:	devdax: the page of each device page (runtime pages, or the
  *		reserved range's ZONE_DEVICE pages).
- * @resv:	devdax reserved-range backing (devdax.c), or NULL.
+ * @resv:	devdax reserved-range backing (devdax/devdax.c), or NULL.
  * @range:	the phys_addr range it owns, while powered (range.c).
  * @lock:	see Locking.
  * @reshaping:	a policy switch is under way (under @lock).
@@ -224,13 +229,13 @@ struct cxd_mode_ops {
  * @fault_unmaps: victims unmapped by those misses.
  * @stats_t0_ns: power-on or last reset, CLOCK_MONOTONIC ns.
  * @pinned_evictions: victims the kernel still held (GUP).
- * @pflags:	devdax: per device page, CXD_PG_* bits.
+ * @pflags:	devdax: per device page, CXD_PG_* bits (devdax/devdax.h).
  * @vma_lock:	protects @vmas and @nvmas.
- * @vmas:	devdax mappings (scan.c's struct cxd_vma_ref).
+ * @vmas:	devdax mappings (devdax/scan.c's struct cxd_vma_ref).
  * @nvmas:	entries of @vmas.
- * @scan_work:	the periodic accessed-bit scan (scan.c).
+ * @scan_work:	devdax: the periodic accessed-bit scan (devdax/scan.c).
  * @drain_work:	the background write-back drain (device.c).
- * @scan_interval_ms: scan period, ms; 0: stopped.
+ * @scan_interval_ms: scan period, ms; 0: stopped (cxd_mode_ops.scan_interval).
  * @scan_passes: scan passes (under @lock).
  * @scan_touched: pages found accessed (under @lock).
  * @node:	node mode (hotplug/node.c), else NULL.
@@ -351,11 +356,6 @@ static inline struct cxd_live *cxd_dev_to_live(struct device *dev)
 	return container_of(dev, struct cxd_live, dev);
 }
 
-/* Bits of cxd_live.pflags[page]. */
-#define CXD_PG_LOCK	0	/* sleeping bit lock, see struct cxd_live */
-/* Data arrived for a fault that returned VM_FAULT_RETRY: map it uncounted. */
-#define CXD_PG_FILLED	1
-
 /* device.c */
 extern struct mutex cxd_cfg_mutex;
 int cxd_device_init(void);
@@ -380,14 +380,6 @@ struct cxd_dev *cxd_range_owner(u64 start, u64 size, enum cxd_mode mode);
 void cxd_range_claim(struct cxd_live *live, u64 start, u64 size);
 void cxd_range_release(struct cxd_live *live);
 
-/* devdax.c */
-int cxd_devdax_init(void);
-void cxd_devdax_exit(void);
-
-/* fault.c */
-extern const struct vm_operations_struct cxd_vm_ops;
-void cxd_evict_page(struct cxd_live *live, u64 pgoff);
-
 /* miss.c: shared by the devdax fault path and node-mode latency */
 bool cxd_wait_sleeps(u64 ns);
 int cxd_wait_until(u64 deadline);
@@ -409,13 +401,6 @@ struct cxd_miss_stages {
 void cxd_account_miss(struct cxd_live *live, u64 page, bool write, u64 t0,
 		      const struct cxd_access *acc,
 		      const struct cxd_miss_stages *st);
-
-/* scan.c */
-void cxd_scan_selftest(void);
-void cxd_scan_init(struct cxd_live *live);
-void cxd_scan_set_interval(struct cxd_live *live, unsigned int ms);
-int cxd_vma_track(struct cxd_live *live, struct vm_area_struct *vma);
-void cxd_vma_untrack(struct cxd_live *live, struct vm_area_struct *vma);
 
 /* trace.c */
 void cxd_trace_miss(struct cxd_live *live, u64 page, bool write, u64 t0,

@@ -4,12 +4,13 @@
  * its model.
  *
  * Power-on checks the configuration, builds a struct cxd_live with its model
- * and class device, then hands it to its mode (struct cxd_mode_ops: devdax.c
- * or hotplug/node.c) to present; a device with a phys_addr range then owns
- * it in the core's table (range.c) until power-off. Power-off asks the mode whether the device
- * may go (-EBUSY while a devdax file is open or mapped, or while node-mode
- * memory is online), stops the scan and the drain, and lets the mode remove
- * what it added; the memory goes with the last reference.
+ * and class device, then hands it to its mode (struct cxd_mode_ops:
+ * devdax/devdax.c or hotplug/node.c) to present; a device with a phys_addr
+ * range then owns it in the core's table (range.c) until power-off.
+ * Power-off asks the mode whether the device may go (-EBUSY while a devdax
+ * file is open or mapped, or while node-mode memory is online), stops the
+ * scan and the drain, and lets the mode remove what it added; the memory
+ * goes with the last reference.
  *
  * The model glue: the settings that may change while powered
  * (cxd_model_apply_runtime(), cxd_apply_policy()) and the background
@@ -244,7 +245,7 @@ static void cxd_live_release(struct device *dev)
 }
 
 /**
- * cxd_power_on() - bring device @d up as /dev/cxdvirt<index> (devdax.c), or
+ * cxd_power_on() - bring device @d up as /dev/cxdvirt<index> (devdax/), or
  * in node mode as a dax device for its target node (hotplug/node.c).
  * @d:	configured device.
  * Context: process; caller holds cxd_cfg_mutex; @d is not powered.

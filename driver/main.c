@@ -10,6 +10,7 @@
 #include <linux/module.h>
 
 #include "cxdvirt.h"
+#include "devdax.h"
 #include "node.h"
 
 static int __init cxd_init(void)

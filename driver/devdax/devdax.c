@@ -28,6 +28,7 @@
 
 #include "compat.h"
 #include "cxdvirt.h"
+#include "devdax.h"
 
 #define CXD_FS_MAGIC	0x63786476	/* "cxdv" */
 

@@ -37,6 +37,7 @@
 
 #include "compat.h"
 #include "cxdvirt.h"
+#include "devdax.h"
 
 #define CXD_SCAN_BATCH	64
 #define CXD_SCAN_ZAP_MAX	1024	/* per pass, bounds the fallback's cost */
