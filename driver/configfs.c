@@ -24,7 +24,6 @@
 #include <cxdvirt/params.h>
 
 #include "cxdvirt.h"
-#include "node.h"
 
 #define CXD_CAPACITY_ALIGN	(2ull << 20)
 
@@ -218,7 +217,8 @@ static int cxd_param_parse(struct cxd_dev *d, const struct cxd_param *p,
 
 /*
  * cxd_param_relate() - the checks beyond a parameter's own bounds: against
- * the rest of the configuration or the machine. Caller holds
+ * the rest of the configuration or the machine, then, for a parameter of a
+ * mode, the mode's own (cxd_mode_param_check()). Caller holds
  * cxd_cfg_mutex. Return: NULL, or the reason with *@err the error
  * (-EINVAL, or -EOPNOTSUPP for what this kernel cannot do).
  */
@@ -250,14 +250,6 @@ static const char *cxd_param_relate(struct cxd_dev *d, int id, u64 v,
 		    (sv >= MAX_NUMNODES || !node_state(sv, N_MEMORY)))
 			return "not -1 or an online node with memory";
 		return NULL;
-	case CXD_PARAM_target_node:
-		return sv == NUMA_NO_NODE ? NULL : cxd_node_check_target(sv);
-	case CXD_PARAM_node_latency:
-		if (v && !cxd_nodelat_supported()) {
-			*err = -EOPNOTSUPP;
-			return "not supported on this kernel (Linux 6.1 and 6.12 are; 7.x does not export the TLB flush and page-range walk eviction needs)";
-		}
-		return NULL;
 	case CXD_PARAM_ways:
 		if (v > c->cache_size / CXD_HOST_PAGE_SIZE)
 			return "not 0 (fully associative) or at most the cache lines";
@@ -274,7 +266,8 @@ static const char *cxd_param_relate(struct cxd_dev *d, int id, u64 v,
 		CXD_PARAMS_SET(&w, id, v, CXD_PARAMS_PF);
 		return cxd_pf_params_check(&w.pf);
 	}
-	return NULL;
+	/* The modes' own parameters (node mode: target_node, node_latency). */
+	return cxd_mode_param_check(id, v, err);
 }
 
 /* Apply a live change to the running model. Caller holds cxd_cfg_mutex. */
@@ -287,7 +280,7 @@ static void cxd_apply_live(struct cxd_dev *d)
 	spin_unlock(&live->lock);
 	cxd_apply_policy(live, &d->cfg);
 	if (READ_ONCE(live->scan_interval_ms) != d->cfg.scan_interval_ms)
-		cxd_scan_set_interval(live, d->cfg.scan_interval_ms);
+		live->ops->scan_interval(live, d->cfg.scan_interval_ms);
 }
 
 /*

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cxdvirt: emulated CXL-SSDs. Internal declarations of the driver's core and
- * its devdax mode. The files, each above the ones it calls:
+ * cxdvirt: emulated CXL-SSDs. Internal declarations of the driver's core,
+ * which both modes use. The files, each above the ones it calls:
  *
- *   main.c       module load and unload: calls every part's init and exit.
+ *   main.c       module load and unload: calls every part's init and exit,
+ *                the modes' too (the one core file that includes their
+ *                headers).
  *   configfs.c   configuration, one config_item per device; the power store.
  *   device.c     the core: power on and off through the mode's struct
  *                cxd_mode_ops, the class device, cxd_cfg_mutex, and the glue
@@ -12,13 +14,17 @@
  *   sysfs.c      the class device's state and statistics files.
  *   miss.c       the miss wait and accounting both modes share.
  *   trace.c      the tracepoints: misses, evictions, write-backs, prefetches.
- *   range.c      checks on a reserved phys_addr range (memmap=SIZE$ADDR).
- *   devdax: devdax.c (the char device: backing memory, open, mmap), fault.c
- *           (its fault path) and scan.c (the accessed-bit scan of its
- *           mappings).
- *   node mode: hotplug/ (node.h is its interface): node.c (the range as a
- *           dax device and a NUMA node, its sysfs files), tier.c (the node's
- *           memory tier), nodelat.c (the model applied to the node's memory).
+ *   range.c      checks on a reserved phys_addr range (memmap=SIZE$ADDR),
+ *                and the table of the ranges powered devices own.
+ *
+ * The modes plug in through struct cxd_mode_ops; each has its own folder
+ * and header, which only main.c includes besides the mode's own files:
+ *   devdax mode: driver/devdax/ (devdax.h): devdax.c (the char device:
+ *           backing memory, open, mmap), fault.c (its fault path) and scan.c
+ *           (the accessed-bit scan of its mappings).
+ *   node mode: hotplug/ (node.h): node.c (the range as a dax device and a
+ *           NUMA node, its sysfs files), tier.c (the node's memory tier),
+ *           nodelat.c (the model applied to the node's memory).
  */
 #ifndef CXDVIRT_H
 #define CXDVIRT_H
@@ -117,6 +123,19 @@ struct cxd_live;
 struct cxd_node;
 
 /**
+ * struct cxd_range - the physical range a powered device owns, an entry of
+ * the core's table (range.c).
+ * @list:	entry in the table; under cxd_cfg_mutex.
+ * @start:	first byte.
+ * @size:	bytes; 0 while the device owns no range (runtime pages).
+ */
+struct cxd_range {
+	struct list_head list;
+	u64 start;
+	u64 size;
+};
+
+/**
  * struct cxd_dev - one configured device (a configfs directory).
  * @item:	the configfs item; its name is the device name.
  * @cfg:	configuration; written only under cxd_cfg_mutex.
@@ -138,8 +157,12 @@ struct cxd_dev {
  * cxd_cfg_mutex, except @evict and @release.
  * @attach:	present powered device @live of @d (model ready, class device
  *		initialised, not added): add the class device and whatever
- *		the mode shows. Return: 0, or a negative errno with one log
- *		line, having undone its own steps except what @release frees.
+ *		the mode shows. A mode that uses the phys_addr range checks
+ *		it against the ranges of powered devices (cxd_range_owner());
+ *		once @attach returns 0 the core records the range as @live's
+ *		(cxd_range_claim()) until power-off. Return: 0, or a negative
+ *		errno with one log line, having undone its own steps except
+ *		what @release frees.
  * @close:	may @live be powered off? Return: 0, and from then on the
  *		mode refuses what would make it busy again; or -EBUSY with one
  *		log line, nothing changed.
@@ -151,6 +174,21 @@ struct cxd_dev {
  * @release:	optional: free what the mode keeps in @live, at the last
  *		reference to it (struct device release). Context: any
  *		process context.
+ * @param_check: optional: may a parameter the mode owns (@id, enum
+ *		cxd_param_id; node mode: target_node, node_latency) take value
+ *		@v (an INT's two's complement, within the table's bounds) on
+ *		this machine and kernel? Asked of every mode for every device,
+ *		whatever its mode, when the parameter is written
+ *		(cxd_mode_param_check()), and for a default that depends on the
+ *		kernel (cxd_mode_param_default()). Context: process. Return:
+ *		NULL, or the reason with *@err set to the errno (-EINVAL, or
+ *		-EOPNOTSUPP for what this kernel cannot do).
+ * @scan_interval: the accessed-bit scan period of @live is now @ms: a live
+ *		write of scan_interval_ms, or 0 at power-off once @close
+ *		returned 0. Record it in &cxd_live.scan_interval_ms, which the
+ *		mode's scan reads, and (re)start or stop that scan; with 0,
+ *		return once no pass of it runs. Context: process, may sleep,
+ *		under cxd_cfg_mutex.
  */
 struct cxd_mode_ops {
 	int (*attach)(struct cxd_dev *d, struct cxd_live *live);
@@ -158,6 +196,8 @@ struct cxd_mode_ops {
 	void (*detach)(struct cxd_live *live);
 	void (*evict)(struct cxd_live *live, u64 page);
 	void (*release)(struct cxd_live *live);
+	const char *(*param_check)(int id, u64 v, int *err);
+	void (*scan_interval)(struct cxd_live *live, unsigned int ms);
 };
 
 /**
@@ -173,7 +213,8 @@ struct cxd_mode_ops {
  * @npages:	device pages (capacity / 4 KiB).
  * @pages:	devdax: the page of each device page (runtime pages, or the
  *		reserved range's ZONE_DEVICE pages).
- * @resv:	devdax reserved-range backing (devdax.c), or NULL.
+ * @resv:	devdax reserved-range backing (devdax/devdax.c), or NULL.
+ * @range:	the phys_addr range it owns, while powered (range.c).
  * @lock:	see Locking.
  * @reshaping:	a policy switch is under way (under @lock).
  * @reshape_wq:	model users wait here for @reshaping to end.
@@ -188,13 +229,13 @@ struct cxd_mode_ops {
  * @fault_unmaps: victims unmapped by those misses.
  * @stats_t0_ns: power-on or last reset, CLOCK_MONOTONIC ns.
  * @pinned_evictions: victims the kernel still held (GUP).
- * @pflags:	devdax: per device page, CXD_PG_* bits.
+ * @pflags:	devdax: per device page, CXD_PG_* bits (devdax/devdax.h).
  * @vma_lock:	protects @vmas and @nvmas.
- * @vmas:	devdax mappings (scan.c's struct cxd_vma_ref).
+ * @vmas:	devdax mappings (devdax/scan.c's struct cxd_vma_ref).
  * @nvmas:	entries of @vmas.
- * @scan_work:	the periodic accessed-bit scan (scan.c).
+ * @scan_work:	devdax: the periodic accessed-bit scan (devdax/scan.c).
  * @drain_work:	the background write-back drain (device.c).
- * @scan_interval_ms: scan period, ms; 0: stopped.
+ * @scan_interval_ms: scan period, ms; 0: stopped (cxd_mode_ops.scan_interval).
  * @scan_passes: scan passes (under @lock).
  * @scan_touched: pages found accessed (under @lock).
  * @node:	node mode (hotplug/node.c), else NULL.
@@ -251,6 +292,7 @@ struct cxd_live {
 	u64 npages;
 	struct page **pages;
 	struct cxd_resv *resv;
+	struct cxd_range range;
 
 	spinlock_t lock;
 	bool reshaping;
@@ -314,16 +356,13 @@ static inline struct cxd_live *cxd_dev_to_live(struct device *dev)
 	return container_of(dev, struct cxd_live, dev);
 }
 
-/* Bits of cxd_live.pflags[page]. */
-#define CXD_PG_LOCK	0	/* sleeping bit lock, see struct cxd_live */
-/* Data arrived for a fault that returned VM_FAULT_RETRY: map it uncounted. */
-#define CXD_PG_FILLED	1
-
 /* device.c */
 extern struct mutex cxd_cfg_mutex;
 int cxd_device_init(void);
 void cxd_device_exit(void);
 void cxd_mode_register(enum cxd_mode mode, const struct cxd_mode_ops *ops);
+const char *cxd_mode_param_check(int id, u64 v, int *err);
+u64 cxd_mode_param_default(int id, u64 want, u64 fallback);
 int cxd_power_on(struct cxd_dev *d);
 int cxd_power_off(struct cxd_dev *d);
 int cxd_dev_pin(struct cxd_dev *d);
@@ -337,14 +376,9 @@ extern const struct attribute_group *cxd_dev_groups[];
 
 /* range.c */
 int cxd_check_reserved_range(struct cxd_dev *d, u64 start, u64 size);
-
-/* devdax.c */
-int cxd_devdax_init(void);
-void cxd_devdax_exit(void);
-
-/* fault.c */
-extern const struct vm_operations_struct cxd_vm_ops;
-void cxd_evict_page(struct cxd_live *live, u64 pgoff);
+struct cxd_dev *cxd_range_owner(u64 start, u64 size, enum cxd_mode mode);
+void cxd_range_claim(struct cxd_live *live, u64 start, u64 size);
+void cxd_range_release(struct cxd_live *live);
 
 /* miss.c: shared by the devdax fault path and node-mode latency */
 bool cxd_wait_sleeps(u64 ns);
@@ -367,14 +401,6 @@ struct cxd_miss_stages {
 void cxd_account_miss(struct cxd_live *live, u64 page, bool write, u64 t0,
 		      const struct cxd_access *acc,
 		      const struct cxd_miss_stages *st);
-
-/* scan.c */
-void cxd_scan_selftest(void);
-void cxd_scan_init(struct cxd_live *live);
-void cxd_scan_set_interval(struct cxd_live *live, unsigned int ms);
-void cxd_scan_stop(struct cxd_live *live);
-int cxd_vma_track(struct cxd_live *live, struct vm_area_struct *vma);
-void cxd_vma_untrack(struct cxd_live *live, struct vm_area_struct *vma);
 
 /* trace.c */
 void cxd_trace_miss(struct cxd_live *live, u64 page, bool write, u64 t0,

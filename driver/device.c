@@ -4,11 +4,13 @@
  * its model.
  *
  * Power-on checks the configuration, builds a struct cxd_live with its model
- * and class device, then hands it to its mode (struct cxd_mode_ops: devdax.c
- * or hotplug/node.c) to present. Power-off asks the mode whether the device
- * may go (-EBUSY while a devdax file is open or mapped, or while node-mode
- * memory is online), stops the scan and the drain, and lets the mode remove
- * what it added; the memory goes with the last reference.
+ * and class device, then hands it to its mode (struct cxd_mode_ops:
+ * devdax/devdax.c or hotplug/node.c) to present; a device with a phys_addr
+ * range then owns it in the core's table (range.c) until power-off.
+ * Power-off asks the mode whether the device may go (-EBUSY while a devdax
+ * file is open or mapped, or while node-mode memory is online), stops the
+ * scan and the drain, and lets the mode remove what it added; the memory
+ * goes with the last reference.
  *
  * The model glue: the settings that may change while powered
  * (cxd_model_apply_runtime(), cxd_apply_policy()) and the background
@@ -51,6 +53,51 @@ static const struct cxd_mode_ops *cxd_modes[CXD_MODE_NODE + 1];
 void cxd_mode_register(enum cxd_mode mode, const struct cxd_mode_ops *ops)
 {
 	cxd_modes[mode] = ops;
+}
+
+/**
+ * cxd_mode_param_check() - may parameter @id take value @v, for every mode?
+ * @id:	enum cxd_param_id.
+ * @v:	the value, within the table's bounds (an INT's two's complement).
+ * @err:	set to the errno of a refusal.
+ *
+ * Asks each registered mode's param_check in turn (struct cxd_mode_ops):
+ * a mode's own parameters depend on what the machine and the running kernel
+ * can do, which only the mode knows.
+ * Context: process.
+ * Return: NULL, or the first refusing mode's reason, *@err its errno.
+ */
+const char *cxd_mode_param_check(int id, u64 v, int *err)
+{
+	const char *why;
+	unsigned int m;
+
+	for (m = 0; m < ARRAY_SIZE(cxd_modes); m++) {
+		if (!cxd_modes[m] || !cxd_modes[m]->param_check)
+			continue;
+		why = cxd_modes[m]->param_check(id, v, err);
+		if (why)
+			return why;
+	}
+	return NULL;
+}
+
+/**
+ * cxd_mode_param_default() - the default of parameter @id on this kernel:
+ * @want where every mode accepts it (cxd_mode_param_check()), else
+ * @fallback. The parameter table (include/cxdvirt/params.h) uses it for a
+ * default that depends on the kernel (node_latency: on where supported).
+ * @id:		enum cxd_param_id.
+ * @want:	the default where the kernel allows it.
+ * @fallback:	the default otherwise.
+ * Context: process (a new device's defaults, configfs mkdir).
+ * Return: @want or @fallback.
+ */
+u64 cxd_mode_param_default(int id, u64 want, u64 fallback)
+{
+	int err;
+
+	return cxd_mode_param_check(id, want, &err) ? fallback : want;
 }
 
 /**
@@ -198,7 +245,7 @@ static void cxd_live_release(struct device *dev)
 }
 
 /**
- * cxd_power_on() - bring device @d up as /dev/cxdvirt<index> (devdax.c), or
+ * cxd_power_on() - bring device @d up as /dev/cxdvirt<index> (devdax/), or
  * in node mode as a dax device for its target node (hotplug/node.c).
  * @d:	configured device.
  * Context: process; caller holds cxd_cfg_mutex; @d is not powered.
@@ -252,9 +299,6 @@ int cxd_power_on(struct cxd_dev *d)
 	live->npages = c->capacity / CXD_HOST_PAGE_SIZE;
 	spin_lock_init(&live->lock);
 	init_waitqueue_head(&live->reshape_wq);
-	mutex_init(&live->open_mutex);
-	spin_lock_init(&live->open_lock);
-	cxd_scan_init(live);
 	INIT_WORK(&live->drain_work, cxd_drain_work);
 	device_initialize(&live->dev);
 	live->dev.class = cxd_class;
@@ -287,6 +331,9 @@ int cxd_power_on(struct cxd_dev *d)
 	ret = live->ops->attach(d, live);
 	if (ret)
 		goto err_put;
+	/* The mode checked the range free (cxd_range_owner()): it is ours. */
+	if (c->phys_addr)
+		cxd_range_claim(live, c->phys_addr, c->capacity);
 	d->live = live;
 	return 0;
 
@@ -297,7 +344,8 @@ err_put:
 
 /**
  * cxd_power_off() - tear down powered device @d: the mode's close, then the
- * scan and the drain stop, then the mode's detach.
+ * mode's scan (cxd_mode_ops.scan_interval, 0) and the drain stop, then the
+ * mode's detach; its range, if any, is given up (cxd_range_release()).
  * @d:	configured device, powered.
  * Context: process; caller holds cxd_cfg_mutex.
  * Return: 0, or -EBUSY (nothing changes) while a file of the device is open
@@ -309,9 +357,10 @@ int cxd_power_off(struct cxd_dev *d)
 
 	if (live->ops->close(live))
 		return -EBUSY;
-	cxd_scan_stop(live);
+	live->ops->scan_interval(live, 0);
 	cancel_work_sync(&live->drain_work);
 	live->ops->detach(live);
+	cxd_range_release(live);
 	d->live = NULL;
 	put_device(&live->dev);
 	return 0;

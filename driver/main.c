@@ -10,6 +10,7 @@
 #include <linux/module.h>
 
 #include "cxdvirt.h"
+#include "devdax.h"
 #include "node.h"
 
 static int __init cxd_init(void)
@@ -23,8 +24,6 @@ static int __init cxd_init(void)
 	ret = cxd_devdax_init();
 	if (ret)
 		goto err_device;
-
-	cxd_scan_selftest();
 
 	ret = cxd_node_init();
 	if (ret)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cxdvirt miss glue shared by both exposures: the devdax fault path
- * (fault.c) and node mode's latency backend (hotplug/nodelat.c).
+ * (devdax/fault.c) and node mode's latency backend (hotplug/nodelat.c).
  *
  * - cxd_wait_until(), cxd_wait_sleeps(): wait until the modeled completion
  *   time of a miss, with ns precision.

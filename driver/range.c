@@ -1,14 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cxdvirt reserved ranges: the checks both modes make on a phys_addr range
- * reserved at boot with memmap=SIZE$ADDR before they use it (devdax maps it,
- * node mode hands it to dax_hmem and kmem).
+ * cxdvirt physical ranges, for both modes: the checks they make on a
+ * phys_addr range reserved at boot with memmap=SIZE$ADDR before they use it
+ * (devdax maps it, node mode hands it to dax_hmem and kmem), and the table
+ * of the ranges powered devices own.
+ *
+ * The table holds every powered device's range, whatever its mode: the core
+ * adds it once the mode's attach has succeeded (cxd_range_claim()) and drops
+ * it at power-off (cxd_range_release()); a mode's attach asks it who owns a
+ * range (cxd_range_owner()). It is protected by cxd_cfg_mutex, under which
+ * every power transition runs, so a range checked free during attach is
+ * still free when it is claimed.
  */
 #include <linux/ioport.h>
+#include <linux/lockdep.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 
 #include "cxdvirt.h"
+
+/* The ranges of powered devices, in power-on order; under cxd_cfg_mutex. */
+static LIST_HEAD(cxd_ranges);
 
 struct cxd_cover {
 	u64 next;	/* first byte not yet covered */
@@ -54,4 +66,62 @@ int cxd_check_reserved_range(struct cxd_dev *d, u64 start, u64 size)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/**
+ * cxd_range_owner() - the powered device in mode @mode whose range overlaps
+ * [@start, @start + @size).
+ * @start:	first byte.
+ * @size:	bytes.
+ * @mode:	only devices powered in this mode are considered.
+ *
+ * Context: caller holds cxd_cfg_mutex.
+ * Return: the first such device in power-on order, or NULL.
+ */
+struct cxd_dev *cxd_range_owner(u64 start, u64 size, enum cxd_mode mode)
+{
+	struct cxd_live *live;
+
+	lockdep_assert_held(&cxd_cfg_mutex);
+	list_for_each_entry(live, &cxd_ranges, range.list) {
+		const struct cxd_range *r = &live->range;
+
+		if (live->cfg_dev->cfg.mode == mode &&
+		    start < r->start + r->size && r->start < start + size)
+			return live->cfg_dev;
+	}
+	return NULL;
+}
+
+/**
+ * cxd_range_claim() - record that powered device @live owns
+ * [@start, @start + @size).
+ * @live:	device whose mode's attach has just succeeded, having checked
+ *		the range against the owners of the table.
+ * @start:	first byte.
+ * @size:	bytes.
+ *
+ * Context: caller holds cxd_cfg_mutex.
+ */
+void cxd_range_claim(struct cxd_live *live, u64 start, u64 size)
+{
+	lockdep_assert_held(&cxd_cfg_mutex);
+	live->range.start = start;
+	live->range.size = size;
+	list_add_tail(&live->range.list, &cxd_ranges);
+}
+
+/**
+ * cxd_range_release() - undo cxd_range_claim() at power-off; nothing if
+ * @live owns no range.
+ * @live:	device being powered off, its mode's detach done.
+ *
+ * Context: caller holds cxd_cfg_mutex.
+ */
+void cxd_range_release(struct cxd_live *live)
+{
+	lockdep_assert_held(&cxd_cfg_mutex);
+	if (live->range.size)
+		list_del(&live->range.list);
+	live->range.size = 0;
 }

@@ -52,6 +52,8 @@
 #include <linux/string.h>
 #include <linux/vmstat.h>
 
+#include <cxdvirt/params.h>
+
 #include "compat.h"
 #include "cxdvirt.h"
 #include "node.h"
@@ -166,18 +168,14 @@ static struct notifier_block cxd_node_mem_nb = {
 	.notifier_call = cxd_node_mem_notify,
 };
 
-/**
- * cxd_node_check_target() - can node @nid take a node-mode device?
- * @nid:	node id.
- *
- * The node must be possible (node ids are fixed at boot: SRAT proximity
- * domains, hotplug ranges, CXL windows) and must have no memory yet, so that
- * everything on it comes from the device.
- *
+/*
+ * Can node @nid take a node-mode device? It must be possible (node ids are
+ * fixed at boot: SRAT proximity domains, hotplug ranges, CXL windows) and
+ * must have no memory yet, so that everything on it comes from the device.
+ * Return NULL if so, else the reason.
  * Context: any; the answer can change with memory hotplug.
- * Return: NULL if @nid is acceptable, else the reason.
  */
-const char *cxd_node_check_target(int nid)
+static const char *cxd_node_check_target(int nid)
 {
 	if (nid < 0 || nid >= MAX_NUMNODES)
 		return "not a node number";
@@ -188,24 +186,26 @@ const char *cxd_node_check_target(int nid)
 	return NULL;
 }
 
-/**
- * cxd_node_range_taken() - does [@start, @start + @size) overlap the range
- * of a powered node-mode device?
- * @start:	first byte.
- * @size:	bytes.
- *
- * Context: caller holds cxd_cfg_mutex.
- * Return: true if it does.
+/*
+ * cxd_mode_ops.param_check: node mode's parameters, as they are written.
+ * target_node: -1 (none) or a node that can take a device; node_latency:
+ * on only where this kernel supports it.
  */
-bool cxd_node_range_taken(u64 start, u64 size)
+static const char *cxd_node_param_check(int id, u64 v, int *err)
 {
-	struct cxd_node *n;
-
-	lockdep_assert_held(&cxd_cfg_mutex);
-	list_for_each_entry(n, &cxd_nodes, list)
-		if (start < n->start + n->size && n->start < start + size)
-			return true;
-	return false;
+	switch (id) {
+	case CXD_PARAM_target_node:
+		*err = -EINVAL;
+		if ((s64)v == NUMA_NO_NODE)
+			return NULL;
+		return cxd_node_check_target((int)(s64)v);
+	case CXD_PARAM_node_latency:
+		*err = -EOPNOTSUPP;
+		if (v && !cxd_nodelat_supported())
+			return "not supported on this kernel (Linux 6.1 and 6.12 are; 7.x does not export the TLB flush and page-range walk eviction needs)";
+		return NULL;
+	}
+	return NULL;
 }
 
 /*
@@ -218,6 +218,7 @@ static int cxd_node_validate(struct cxd_dev *d)
 	u64 start = c->phys_addr, size = c->capacity;
 	u64 block = memory_block_size_bytes();
 	struct range plug = mhp_get_pluggable_range(true);
+	struct cxd_dev *owner;
 	struct cxd_node *n;
 	const char *why;
 
@@ -239,13 +240,19 @@ static int cxd_node_validate(struct cxd_dev *d)
 		cxd_warn(d, "power: target_node %d: %s", c->target_node, why);
 		return -EINVAL;
 	}
+	/*
+	 * The first node-mode device, in power-on order, that has the node or
+	 * an overlapping range (the core's table, range.c) is named. A
+	 * devdax-mode device's range is found busy below.
+	 */
+	owner = cxd_range_owner(start, size, CXD_MODE_NODE);
 	list_for_each_entry(n, &cxd_nodes, list) {
 		if (n->nid == c->target_node) {
 			cxd_warn(d, "power: target_node %d is used by device %s",
 				 n->nid, config_item_name(&n->owner->item));
 			return -EINVAL;
 		}
-		if (start < n->start + n->size && n->start < start + size) {
+		if (n->owner == owner) {
 			cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) overlaps device %s",
 				 start, size, config_item_name(&n->owner->item));
 			return -EINVAL;
@@ -775,6 +782,17 @@ static int cxd_node_attach(struct cxd_dev *d, struct cxd_live *live)
 	return 0;
 }
 
+/*
+ * cxd_mode_ops.scan_interval: node mode has no mappings of its own (its
+ * memory is reached as NUMA memory), so only node-mode latency's scan of
+ * the node's pages (hotplug/nodelat.c) follows the interval, reading it
+ * before each pass.
+ */
+static void cxd_node_scan_interval(struct cxd_live *live, unsigned int ms)
+{
+	WRITE_ONCE(live->scan_interval_ms, ms);
+}
+
 /* cxd_mode_ops.detach, once cxd_node_close() returned 0. */
 static void cxd_node_detach(struct cxd_live *live)
 {
@@ -786,6 +804,8 @@ static const struct cxd_mode_ops cxd_node_ops = {
 	.attach		= cxd_node_attach,
 	.close		= cxd_node_close,
 	.detach		= cxd_node_detach,
+	.param_check	= cxd_node_param_check,
+	.scan_interval	= cxd_node_scan_interval,
 };
 
 /**

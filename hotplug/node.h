@@ -4,21 +4,15 @@
  * dax device through the stock dax_hmem driver, which kmem can online as the
  * memory of a CPU-less NUMA node. See docs/numa-mode.md.
  *
- * What the rest of the module calls: module load and unload (which register
- * the mode's struct cxd_mode_ops), and the checks configfs and devdax make.
+ * What the rest of the module calls: module load and unload, which register
+ * the mode's struct cxd_mode_ops; everything else goes through those.
  */
 #ifndef CXDVIRT_HOTPLUG_NODE_H
 #define CXDVIRT_HOTPLUG_NODE_H
 
 #include <linux/types.h>
 
-/* node.c */
 int cxd_node_init(void);
 void cxd_node_exit(void);
-const char *cxd_node_check_target(int nid);
-bool cxd_node_range_taken(u64 start, u64 size);
-
-/* nodelat.c */
-bool cxd_nodelat_supported(void);
 
 #endif /* CXDVIRT_HOTPLUG_NODE_H */

@@ -44,7 +44,7 @@
  *
  * Hits: the accessed-bit scan of this file walks the tracked pages every
  * scan_interval_ms, feeds accessed pages to the policy and moves dirty bits
- * to the model, as scan.c does for devdax mappings.
+ * to the model, as driver/devdax/scan.c does for devdax mappings.
  *
  * What this cannot see is counted where possible and listed in
  * docs/numa-mode.md: kernel accesses through the direct map, DMA, GUP that
@@ -71,7 +71,6 @@
 
 #include "compat.h"
 #include "cxdvirt.h"
-#include "node.h"
 #include "nodelat.h"
 
 /**

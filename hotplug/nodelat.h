@@ -40,6 +40,7 @@ struct cxd_nodelat_stats {
 	u64 pending;
 };
 
+bool cxd_nodelat_supported(void);
 int cxd_nodelat_start(struct cxd_live *live, const char *name, u64 start,
 		      u64 size, unsigned int scan_interval_ms,
 		      struct cxd_nodelat **out);

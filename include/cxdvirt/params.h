@@ -242,8 +242,8 @@ static inline const char *cxd_pn_onoff(unsigned int v)
 
 /*
  * The module's own: backing memory, node mode, the accessed-bit scan. Only
- * the module expands this group (the node_latency default is a kernel
- * function, NUMA_NO_NODE is -1).
+ * the module expands this group's defaults (node_latency's is on where the
+ * kernel supports it, as the module's modes say; NUMA_NO_NODE is -1).
  */
 #define CXD_PARAMS_KERNEL(X)						\
 	X(, backing_node, backing_node, CXD_PT_INT, -1, CXD_P_S32_MAX,	\
@@ -256,7 +256,8 @@ static inline const char *cxd_pn_onoff(unsigned int v)
 	X(, target_node, target_node, CXD_PT_INT, -1, CXD_P_S32_MAX,	\
 	  -1, 0, none, NULL)						\
 	X(, node_latency, node_latency, CXD_PT_ENUM, 0, 1,		\
-	  cxd_nodelat_supported(), 0, none, cxd_pn_onoff)
+	  cxd_mode_param_default(CXD_PARAM_node_latency, 1, 0), 0,	\
+	  none, cxd_pn_onoff)
 
 /* What the module and the simulator share: the model's parameters. */
 #define CXD_PARAMS_SHARED(X)						\

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # checkpatch.sh [FILE...]: run the kernel's scripts/checkpatch.pl over the
-# module's sources (default: driver/, hotplug/, include/).
+# module's sources (default: driver/ with driver/devdax/ and driver/model/,
+# hotplug/, include/).
 #
 # checkpatch.pl is not in the headers package. It comes from Debian's
 # linux-source package of the headers' kernel: apt-get download (never
@@ -46,8 +47,8 @@ if [ ! -x "$dir/scripts/checkpatch.pl" ]; then
 fi
 
 if [ $# -eq 0 ]; then
-	set -- driver/*.c driver/*.h driver/model/*.c hotplug/*.c hotplug/*.h \
-		include/cxdvirt/*.h
+	set -- driver/*.c driver/*.h driver/devdax/*.c driver/devdax/*.h \
+		driver/model/*.c hotplug/*.c hotplug/*.h include/cxdvirt/*.h
 fi
 # include/cxdvirt/params.h is an X-macro table with its generators: lists
 # of X(...) rows and case/statement templates are not expressions, so the

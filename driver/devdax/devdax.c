@@ -28,7 +28,7 @@
 
 #include "compat.h"
 #include "cxdvirt.h"
-#include "node.h"
+#include "devdax.h"
 
 #define CXD_FS_MAGIC	0x63786476	/* "cxdv" */
 
@@ -264,8 +264,12 @@ static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *live)
 	void *va;
 	u64 i;
 
-	/* First: a node device's memory may already be System RAM (kmem). */
-	if (cxd_node_range_taken(start, size)) {
+	/*
+	 * First: a node-mode device's memory may already be System RAM
+	 * (kmem). A devdax device's range stays claimed in /proc/iomem as
+	 * long as its pages exist, and is found busy below.
+	 */
+	if (cxd_range_owner(start, size, CXD_MODE_NODE)) {
 		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) overlaps a node-mode device",
 			 start, size);
 		return -EINVAL;
@@ -425,12 +429,18 @@ static const struct file_operations cxd_fops = {
 	.llseek		= noop_llseek,
 };
 
-/* Power-on (cxd_mode_ops.attach): backing, char device, scan. */
+/*
+ * Power-on (cxd_mode_ops.attach): the open count's locks and the stopped
+ * scan, backing, char device, then the scan started.
+ */
 static int cxd_devdax_attach(struct cxd_dev *d, struct cxd_live *live)
 {
 	const struct cxd_cfg *c = &d->cfg;
 	int ret;
 
+	mutex_init(&live->open_mutex);
+	spin_lock_init(&live->open_lock);
+	cxd_scan_init(live);
 	live->inode = alloc_anon_inode(cxd_mnt->mnt_sb);
 	if (IS_ERR(live->inode)) {
 		ret = PTR_ERR(live->inode);
@@ -491,13 +501,15 @@ static const struct cxd_mode_ops cxd_devdax_ops = {
 	.detach		= cxd_devdax_detach,
 	.evict		= cxd_evict_page,	/* fault.c */
 	.release	= cxd_devdax_release,
+	.scan_interval	= cxd_scan_set_interval,	/* scan.c */
 };
 
 /**
  * cxd_devdax_init() - module load: the workqueue of held reserved ranges,
- * the pseudo filesystem that gives every device its private inode, and the
- * mode.
- * Context: module init.
+ * the pseudo filesystem that gives every device its private inode, the
+ * mode, and the check of the page-table walk the scan needs
+ * (cxd_scan_selftest()).
+ * Context: module init, in the loading process.
  * Return: 0, -ENOMEM, or kern_mount()'s negative errno.
  */
 int cxd_devdax_init(void)
@@ -511,6 +523,7 @@ int cxd_devdax_init(void)
 		return PTR_ERR(cxd_mnt);
 	}
 	cxd_mode_register(CXD_MODE_DEVDAX, &cxd_devdax_ops);
+	cxd_scan_selftest();
 	return 0;
 }
 

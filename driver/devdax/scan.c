@@ -37,6 +37,7 @@
 
 #include "compat.h"
 #include "cxdvirt.h"
+#include "devdax.h"
 
 #define CXD_SCAN_BATCH	64
 #define CXD_SCAN_ZAP_MAX	1024	/* per pass, bounds the fallback's cost */
@@ -338,23 +339,16 @@ void cxd_scan_selftest(void)
 
 /**
  * cxd_scan_set_interval() - (re)start the scan of @live every @ms
- * milliseconds; 0 stops it.
- * @live:	powered device.
+ * milliseconds; 0 stops it and waits for a running pass
+ * (cxd_mode_ops.scan_interval of devdax mode).
+ * @live:	powered devdax device.
  * @ms:	scan period, ms; 0: stop.
  *
- * A node-mode device has no mappings of its own (its memory is
- * reached as NUMA memory), so this scan never runs for it: the interval is
- * only recorded, for node-mode latency's own scan of the node's pages
- * (hotplug/nodelat.c), which reads it before each pass. Nor does any scan
- * run on a kernel that failed cxd_scan_selftest().
- * Context: process; caller holds cxd_cfg_mutex.
+ * No scan runs on a kernel that failed cxd_scan_selftest().
+ * Context: process, may sleep; caller holds cxd_cfg_mutex.
  */
 void cxd_scan_set_interval(struct cxd_live *live, unsigned int ms)
 {
-	if (live->node) {
-		WRITE_ONCE(live->scan_interval_ms, ms);
-		return;
-	}
 	if (!cxd_scan_walk_ok) {
 		if (ms)
 			pr_warn_ratelimited(CXD_NAME "%d: scan_interval_ms ignored: this kernel's page-table walk is broken (see the log at module load)\n",
@@ -378,15 +372,4 @@ void cxd_scan_init(struct cxd_live *live)
 	mutex_init(&live->vma_lock);
 	INIT_LIST_HEAD(&live->vmas);
 	INIT_DELAYED_WORK(&live->scan_work, cxd_scan_work);
-}
-
-/**
- * cxd_scan_stop() - stop the scan of @live and wait for a running pass.
- * @live:	powered device.
- * Context: process, may sleep.
- */
-void cxd_scan_stop(struct cxd_live *live)
-{
-	WRITE_ONCE(live->scan_interval_ms, 0);
-	cancel_delayed_work_sync(&live->scan_work);
 }

@@ -54,6 +54,7 @@
 
 #include "compat.h"
 #include "cxdvirt.h"
+#include "devdax.h"
 
 static inline struct cxd_live *vma_live(struct vm_area_struct *vma)
 {

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cxdvirt devdax mode (driver/devdax/): /dev/cxdvirtN, a devdax-style
+ * character device. The files, each above the ones it calls:
+ *
+ *   devdax.c   the char device: backing memory (runtime pages or a reserved
+ *              range given ZONE_DEVICE pages), open, mmap; the mode's
+ *              struct cxd_mode_ops.
+ *   fault.c    the fault path of its mappings.
+ *   scan.c     the accessed-bit scan of its mappings.
+ *
+ * What the rest of the module calls: module load and unload (main.c), which
+ * register the mode's struct cxd_mode_ops; everything else goes through
+ * those. The rest of this header is the mode's own.
+ */
+#ifndef CXDVIRT_DEVDAX_H
+#define CXDVIRT_DEVDAX_H
+
+#include <linux/types.h>
+
+struct cxd_live;
+struct vm_area_struct;
+
+/* devdax.c */
+int cxd_devdax_init(void);
+void cxd_devdax_exit(void);
+
+/* fault.c */
+extern const struct vm_operations_struct cxd_vm_ops;
+void cxd_evict_page(struct cxd_live *live, u64 pgoff);
+
+/* Bits of cxd_live.pflags[page]. */
+#define CXD_PG_LOCK	0	/* sleeping bit lock, see struct cxd_live */
+/* Data arrived for a fault that returned VM_FAULT_RETRY: map it uncounted. */
+#define CXD_PG_FILLED	1
+
+/* scan.c */
+void cxd_scan_selftest(void);
+void cxd_scan_init(struct cxd_live *live);
+void cxd_scan_set_interval(struct cxd_live *live, unsigned int ms);
+int cxd_vma_track(struct cxd_live *live, struct vm_area_struct *vma);
+void cxd_vma_untrack(struct cxd_live *live, struct vm_area_struct *vma);
+
+#endif /* CXDVIRT_DEVDAX_H */
