@@ -56,7 +56,10 @@ MODEL_LIB := tools/libcxdmodel.a
 # What the three tools share (tools/lib/, prefix cxu_): messages, number
 # and size parsing, configfs/sysfs access, latency percentiles and JSON.
 UTIL_SRCS := $(wildcard tools/lib/*.c)
-UTIL_OBJS := $(patsubst tools/lib/%.c,tools/obj/lib/%.o,$(UTIL_SRCS))
+# The number and value parser is the module's own (driver/model/param.c):
+# libcxu.a carries a copy, so that tools without the model use it too.
+UTIL_OBJS := $(patsubst tools/lib/%.c,tools/obj/lib/%.o,$(UTIL_SRCS)) \
+	     tools/obj/lib/param.o
 UTIL_HDRS := $(wildcard tools/lib/*.h)
 UTIL_LIB := tools/libcxu.a
 TOOLS_CFLAGS := $(TOOLS_CFLAGS_DEV) -Itools/lib
@@ -89,6 +92,10 @@ $(MODEL_LIB): $(MODEL_OBJS)
 tools/obj/lib/%.o: tools/lib/%.c $(UTIL_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(TOOLS_CFLAGS) -c -o $@ $<
+
+tools/obj/lib/param.o: driver/model/param.c $(MODEL_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(UTIL_LIB): $(UTIL_OBJS)
 	rm -f $@

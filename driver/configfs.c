@@ -34,102 +34,39 @@ static inline struct cxd_dev *to_cxd(struct config_item *item)
 	return container_of(item, struct cxd_dev, item);
 }
 
-/*
- * cxd_parse_u64() - strict number parser for configfs values.
- * Accepts decimal or 0x-hex, one optional trailing newline and, if @suffix,
- * one K, M or G (binary multiples). Rejects empty strings, signs, embedded
- * NULs, trailing garbage and overflow. Return: 0 or -EINVAL.
- */
-static int cxd_parse_u64(const char *page, size_t count, bool suffix, u64 *out)
-{
-	char buf[32];
-	unsigned int shift = 0;
-	size_t len = count, i;
-	u64 v;
-
-	if (len && page[len - 1] == '\n')
-		len--;
-	if (!len || len >= sizeof(buf) || strnlen(page, len) != len)
-		return -EINVAL;
-	memcpy(buf, page, len);
-	buf[len] = '\0';
-
-	if (suffix && len > 1) {
-		switch (buf[len - 1]) {
-		case 'k': case 'K':
-			shift = 10;
-			break;
-		case 'm': case 'M':
-			shift = 20;
-			break;
-		case 'g': case 'G':
-			shift = 30;
-			break;
-		}
-		if (shift)
-			buf[--len] = '\0';
-	}
-	/*
-	 * Not kstrtou64(buf, 0): base 0 reads a leading 0 as octal ("0100" is
-	 * 64), and the documented syntax is decimal or 0x-hex only.
-	 */
-	if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) {
-		/* base 16 would skip a second "0x" itself */
-		for (i = 2; buf[i]; i++)
-			if (!isxdigit(buf[i]))
-				return -EINVAL;
-		if (i == 2 || kstrtou64(buf + 2, 16, &v))
-			return -EINVAL;
-	} else if (!isdigit(buf[0]) || kstrtou64(buf, 10, &v)) {
-		return -EINVAL;
-	}
-	if (shift && v > (U64_MAX >> shift))
-		return -EINVAL;
-	*out = v << shift;
-	return 0;
-}
-
 /* The table (include/cxdvirt/params.h), indexed by enum cxd_param_id. */
 static const struct cxd_param cxd_params[CXD_PARAM_NR] = {
 	CXD_PARAMS_ALL(CXD_P_DESC_)
 };
 
-/* The value of parameter @id in @cxd_p_c (an INT's two's complement). */
-static u64 cxd_cfg_get(const struct cxd_cfg *cxd_p_c, int id)
+/* The value of kernel parameter @id in @cxd_p_c (an INT's two's complement). */
+static u64 cxd_cfg_get_kernel(const struct cxd_cfg *cxd_p_c, int id)
 {
 	switch (id) {
-	CXD_PARAMS_ALL(CXD_P_GET_)
+	CXD_PARAMS_KERNEL(CXD_P_GET_)
 	}
 	return 0;
 }
 
+/* The value of parameter @id in @c (an INT's two's complement). */
+static u64 cxd_cfg_get(const struct cxd_cfg *c, int id)
+{
+	const struct cxd_params *cxd_p_c = &c->p;
+
+	switch (id) {
+	CXD_PARAMS_SHARED(CXD_P_GET_)
+	}
+	return cxd_cfg_get_kernel(c, id);
+}
+
 /*
- * cxd_fmt_bound() - @v of parameter @p as a value or bound in a message: a
- * size as K, M or G when it is a whole multiple, an INT signed, an enum by
- * name, anything else in decimal. Return: @buf.
+ * cxd_fmt_bound() - @v of parameter @p as a value or bound in a message:
+ * cxd_param_format(), the tools' formatter too. Return: @buf.
  */
 static const char *cxd_fmt_bound(char *buf, size_t len,
 				 const struct cxd_param *p, u64 v)
 {
-	static const char sfx[] = "KMG";
-	int i;
-
-	if (p->type == CXD_PT_INT) {
-		snprintf(buf, len, "%lld", (long long)(s64)v);
-		return buf;
-	}
-	if (p->type == CXD_PT_ENUM && p->names(v)) {
-		snprintf(buf, len, "%s", p->names(v));
-		return buf;
-	}
-	for (i = 2; (p->flags & CXD_P_SUFFIX) && v && i >= 0; i--) {
-		if (!(v & ((1ull << (10 * (i + 1))) - 1))) {
-			snprintf(buf, len, "%llu%c", v >> (10 * (i + 1)), sfx[i]);
-			return buf;
-		}
-	}
-	snprintf(buf, len, "%llu", v);
-	return buf;
+	return cxd_param_format(p, v, buf, len);
 }
 
 /* Write @p's names, blank-separated, to @buf. */
@@ -163,55 +100,28 @@ static int cxd_name_arg(const char *page, size_t count, char *buf, size_t len)
 }
 
 /*
- * cxd_param_parse() - the text written to @p's attribute as a value: a
- * name of an enum (or, CXD_P_NUMALIAS, its index), a signed number for an
- * INT, otherwise cxd_parse_u64() (suffix if CXD_P_SUFFIX). Syntax only,
- * bounds are checked later. Return: 0 or -EINVAL (one line logged).
+ * cxd_param_read() - the text written to @p's attribute as a value, by
+ * cxd_param_parse() (driver/model/param.c, the tools' parser too): a name
+ * of an enum (or, CXD_P_NUMALIAS, its index), 0/1/off/on for a bool, a
+ * signed decimal for an INT, otherwise decimal or 0x-hex with a K/M/G/T
+ * suffix if CXD_P_SUFFIX. Syntax only, bounds are checked later. Return: 0
+ * or -EINVAL (one line logged).
  */
-static int cxd_param_parse(struct cxd_dev *d, const struct cxd_param *p,
-			   const char *page, size_t count, u64 *v)
+static int cxd_param_read(struct cxd_dev *d, const struct cxd_param *p,
+			  const char *page, size_t count, u64 *v)
 {
-	char buf[32], names[96];
-	unsigned int i;
-	int iv;
+	const char *why = cxd_param_parse(p, page, count, v);
+	char names[96];
 
-	switch (p->type) {
-	case CXD_PT_ENUM:
-		if (!cxd_name_arg(page, count, buf, sizeof(buf))) {
-			iv = cxd_param_enum_value(p, buf);
-			if (iv >= 0) {
-				*v = iv;
-				return 0;
-			}
-			if ((p->flags & CXD_P_NUMALIAS) &&
-			    !kstrtouint(buf, 10, &i) && i <= p->max) {
-				*v = i;
-				return 0;
-			}
-		}
+	if (!why)
+		return 0;
+	if (p->type == CXD_PT_ENUM)
 		cxd_warn(d, "%s: unknown %s (supported: %s)", p->name, p->name,
 			 cxd_fmt_names(names, sizeof(names), p));
-		return -EINVAL;
-	case CXD_PT_INT:
-		if (cxd_name_arg(page, count, buf, sizeof(buf)) ||
-		    kstrtoint(buf, 10, &iv))
-			break;
-		*v = (u64)(s64)iv;
-		return 0;
-	default:
-		if (cxd_parse_u64(page, count, p->flags & CXD_P_SUFFIX, v))
-			break;
-		if (p->type != CXD_PT_U64 && *v > U32_MAX) {
-			cxd_warn(d, "%s: value too large", p->name);
-			return -EINVAL;
-		}
-		return 0;
-	}
-	cxd_warn(d, "%s: not a valid number%s", p->name,
-		 p->type == CXD_PT_INT ? " (decimal, -1 for none)" :
-		 p->flags & CXD_P_SUFFIX ?
-		 " (decimal or 0x-hex, optional K/M/G suffix)" :
-		 " (decimal or 0x-hex)");
+	else if (p->type == CXD_PT_BOOL)
+		cxd_warn(d, "%s: not 0, 1, off or on", p->name);
+	else
+		cxd_warn(d, "%s: %s", p->name, why);
 	return -EINVAL;
 }
 
@@ -226,7 +136,7 @@ static const char *cxd_param_relate(struct cxd_dev *d, int id, u64 v,
 				    int *err)
 {
 	const struct cxd_cfg *c = &d->cfg;
-	struct { struct cxd_pf_params pf; } w = { c->pf };
+	struct { struct cxd_pf_params pf; } w = { c->p.pf };
 	s64 sv = (s64)v;
 
 	*err = -EINVAL;
@@ -234,13 +144,13 @@ static const char *cxd_param_relate(struct cxd_dev *d, int id, u64 v,
 	case CXD_PARAM_capacity:
 		if (v % CXD_CAPACITY_ALIGN)
 			return "not a multiple of 2M";
-		if (c->cache_size_set && v < c->cache_size)
+		if (c->cache_size_set && v < c->p.cache_size)
 			return "smaller than cache_size (lower cache_size first)";
 		return NULL;
 	case CXD_PARAM_cache_size:
 		if (v % CXD_HOST_PAGE_SIZE)
 			return "not a multiple of 4K";
-		if (v > c->capacity)
+		if (v > c->p.capacity)
 			return "larger than capacity";
 		return NULL;
 	case CXD_PARAM_phys_addr:
@@ -251,15 +161,15 @@ static const char *cxd_param_relate(struct cxd_dev *d, int id, u64 v,
 			return "not -1 or an online node with memory";
 		return NULL;
 	case CXD_PARAM_ways:
-		if (v > c->cache_size / CXD_HOST_PAGE_SIZE)
+		if (v > c->p.cache_size / CXD_HOST_PAGE_SIZE)
 			return "not 0 (fully associative) or at most the cache lines";
 		return NULL;
 	case CXD_PARAM_drain_high_pct:
-		if (v <= c->drain_low_pct)
+		if (v <= c->p.drain_low_pct)
 			return "not above drain_low_pct (lower drain_low_pct first)";
 		return NULL;
 	case CXD_PARAM_drain_low_pct:
-		if (v >= c->drain_high_pct)
+		if (v >= c->p.drain_high_pct)
 			return "not below drain_high_pct";
 		return NULL;
 	case CXD_PARAM_bop_score_max ... CXD_PARAM_fdp_pollution:
@@ -300,7 +210,7 @@ static ssize_t cxd_param_store(struct cxd_dev *d, int id, const char *page,
 	int ret;
 	u64 v;
 
-	ret = cxd_param_parse(d, p, page, count, &v);
+	ret = cxd_param_read(d, p, page, count, &v);
 	if (ret)
 		return ret;
 
@@ -332,19 +242,20 @@ static ssize_t cxd_param_store(struct cxd_dev *d, int id, const char *page,
 			 cxd_fmt_bound(val, sizeof(val), p, v), why);
 		goto out;
 	}
-	CXD_PARAMS_SET(&d->cfg, id, v, CXD_PARAMS_ALL);
+	CXD_PARAMS_SET(&d->cfg.p, id, v, CXD_PARAMS_SHARED);
+	CXD_PARAMS_SET(&d->cfg, id, v, CXD_PARAMS_KERNEL);
 	if (id == CXD_PARAM_cache_size)
 		d->cfg.cache_size_set = true;
 	/* Until cache_size is written, it follows capacity: capacity / 8. */
 	if (id == CXD_PARAM_capacity && !d->cfg.cache_size_set)
-		d->cfg.cache_size = max_t(u64, CXD_HOST_PAGE_SIZE,
+		d->cfg.p.cache_size = max_t(u64, CXD_HOST_PAGE_SIZE,
 					  round_down(v / 8, CXD_HOST_PAGE_SIZE));
 	if (d->live)
 		cxd_apply_live(d);
 	/* A new seed takes effect at once: the random policy restarts. */
 	if (d->live && id == CXD_PARAM_seed) {
 		cxd_model_lock(d->live);
-		cxd_model_set_seed(&d->live->model, d->cfg.seed);
+		cxd_model_set_seed(&d->live->model, d->cfg.p.seed);
 		spin_unlock(&d->live->lock);
 	}
 	ret = count;
@@ -419,7 +330,7 @@ static ssize_t cxd_preset_store(struct config_item *item, const char *page,
 		cxd_warn(d, "preset: cannot change while powered (write 0 to power first)");
 		ret = -EBUSY;
 	} else {
-		d->cfg.nand = p->nand;
+		d->cfg.p.nand = p->nand;
 		ret = count;
 	}
 	mutex_unlock(&cxd_cfg_mutex);
@@ -500,7 +411,8 @@ static const struct config_item_type cxd_dev_type = {
 /* Defaults: the table's (include/cxdvirt/params.h). */
 static void cxd_cfg_defaults(struct cxd_cfg *c)
 {
-	CXD_PARAMS_DEFAULTS(c, CXD_PARAMS_ALL);
+	CXD_PARAMS_DEFAULTS(&c->p, CXD_PARAMS_SHARED);
+	CXD_PARAMS_DEFAULTS(c, CXD_PARAMS_KERNEL);
 	c->cache_size_set = false;
 }
 

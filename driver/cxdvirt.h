@@ -38,7 +38,7 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
-#include <cxdvirt/model.h>
+#include <cxdvirt/params.h>
 
 struct cxd_resv;
 
@@ -59,64 +59,27 @@ enum cxd_mode {
 
 /**
  * struct cxd_cfg - one device's configuration, as written through configfs.
- * Sizes in bytes, times in ns, bandwidth in MB/s. Each member is the
- * configfs attribute of that name (docs/interface.md), except as noted.
- * @capacity:		device size, bytes.
- * @cache_size:		modeled DRAM cache, bytes.
- * @cache_size_set:	@cache_size was written; else it follows
- *			@capacity / 8.
- * @backing_node:	NUMA node of the runtime backing pages, or
- *			NUMA_NO_NODE.
- * @phys_addr:		first byte of a reserved range to use as backing
- *			(memmap=SIZE$ADDR), or 0 for runtime pages.
- * @mode:		how power-on presents the device.
- * @target_node:	node mode: the NUMA node the memory joins.
- * @nand:		NAND geometry and timing (channels, dies, planes,
- *			tR, tPROG, tBERS, channel MB/s, stripe).
- * @policy:		cache replacement policy.
- * @scan_interval_ms:	accessed-bit scan period, ms; 0: off.
- * @ways:		cache associativity; 0: fully associative.
- * @prefetch:		enum cxd_prefetch_mode.
- * @prefetch_degree:	pages a prefetch brings in.
- * @prefetch_distance:	pages ahead of the miss a prefetch starts.
- * @write_alloc:	enum cxd_write_alloc.
- * @skip_unwritten:	0 or 1: a miss on a never-written page pays no tR.
- * @writeback:		enum cxd_writeback.
- * @drain_high_pct:	writeback drain: occupancy (%) that starts a drain.
- * @drain_low_pct:	writeback drain: occupancy (%) a drain stops at.
- * @seed:		seed of the random policy.
- * @cflru_window_pct:	CFLRU clean-first window, % of the cache.
- * @pf:			parameters of the learned prefetchers.
- * @ftl:		FTL (mode 0: no FTL), over-provisioning, GC marks.
- * @ftl_fill:		1: map every page at power-on.
- * @node_latency:	node mode: apply the model (0 or 1).
+ * Each member is the configfs attribute of that name (docs/interface.md).
+ * @p:			the model's parameters (struct cxd_params, generated
+ *			from include/cxdvirt/params.h, as cxdvirt-sim's
+ *			configuration embeds them): sizes in bytes, times in
+ *			ns, bandwidth in MB/s.
+ * @cache_size_set:	@p.cache_size was written; else it follows
+ *			@p.capacity / 8.
+ *
+ * The other members are the module's own parameters, CXD_PARAMS_KERNEL of
+ * the table, generated with their table types: backing_node (NUMA node of
+ * the runtime backing pages, or NUMA_NO_NODE), phys_addr (first byte of a
+ * reserved range, memmap=SIZE$ADDR, or 0 for runtime pages),
+ * scan_interval_ms (accessed-bit scan period, 0: off), mode (enum
+ * cxd_mode), target_node (node mode's NUMA node) and node_latency (node
+ * mode: apply the model, 0 or 1).
  */
 struct cxd_cfg {
-	u64 capacity;
-	u64 cache_size;
-	bool cache_size_set;	/* written; else it follows capacity / 8 */
-	int backing_node;
-	u64 phys_addr;
-	enum cxd_mode mode;
-	int target_node;
-	struct cxd_nand_cfg nand;
-	enum cxd_policy policy;
-	u32 scan_interval_ms;
-	u32 ways;			/* 0: fully associative */
-	u32 prefetch;			/* enum cxd_prefetch_mode */
-	u32 prefetch_degree;
-	u32 prefetch_distance;
-	u32 write_alloc;		/* enum cxd_write_alloc */
-	u32 skip_unwritten;		/* 0 or 1 */
-	u32 writeback;			/* enum cxd_writeback */
-	u32 drain_high_pct;
-	u32 drain_low_pct;
-	u64 seed;			/* random policy */
-	u32 cflru_window_pct;		/* CFLRU clean-first window, % */
-	struct cxd_pf_params pf;	/* learned prefetchers */
-	struct cxd_ftl_cfg ftl;		/* mode 0: no FTL */
-	u32 ftl_fill;			/* 1: map every page at power-on */
-	u32 node_latency;		/* node mode: apply the model (0 or 1) */
+	struct cxd_params p;
+	/* the module's own rows, generated (kernel-doc above) */
+	CXD_PARAMS_KERNEL(CXD_P_FIELD_)
+	bool cache_size_set;
 };
 
 struct cxd_live;

@@ -147,7 +147,7 @@ void cxd_dev_unpin(struct cxd_dev *d)
  */
 void cxd_model_apply_runtime(struct cxd_model *m, const struct cxd_cfg *c)
 {
-	CXD_PARAMS_TO_MODEL(m, c);
+	CXD_PARAMS_TO_MODEL(m, &c->p);
 }
 
 /*
@@ -190,10 +190,10 @@ static void cxd_reshape_run(struct cxd_live *live)
 void cxd_apply_policy(struct cxd_live *live, const struct cxd_cfg *c)
 {
 	cxd_model_lock(live);
-	if (!cxd_cache_set_policy_begin(&live->model.cache, c->policy))
+	if (!cxd_cache_set_policy_begin(&live->model.cache, c->p.policy))
 		cxd_reshape_run(live);
 	if (!cxd_cache_set_cflru_window_begin(&live->model.cache,
-					      c->cflru_window_pct))
+					      c->p.cflru_window_pct))
 		cxd_reshape_run(live);
 	spin_unlock(&live->lock);
 }
@@ -256,36 +256,16 @@ static void cxd_live_release(struct device *dev)
 int cxd_power_on(struct cxd_dev *d)
 {
 	struct cxd_cfg *c = &d->cfg;
+	u64 npages = c->p.capacity / CXD_HOST_PAGE_SIZE;
 	struct cxd_live *live;
-	size_t msize;
-	struct cxd_model_cfg mc;
 	const char *why;
+	size_t msize;
 	int ret;
 
-	if (c->cache_size > c->capacity) {
-		cxd_warn(d, "power: cache_size %llu larger than capacity %llu",
-			 c->cache_size, c->capacity);
-		return -EINVAL;
-	}
-	if (cxd_nand_cfg_valid(&c->nand)) {
-		cxd_warn(d, "power: invalid NAND geometry or timing");
-		return -EINVAL;
-	}
-	mc.npages = c->capacity / CXD_HOST_PAGE_SIZE;
-	mc.nlines = c->cache_size / CXD_HOST_PAGE_SIZE;
-	mc.ways = c->ways;
-	mc.policy = c->policy;
-	mc.nand = c->nand;
-	mc.ftl = c->ftl;
-	why = cxd_ftl_check(&mc);
+	/* The model's own checks, as cxdvirt-sim makes them. */
+	why = cxd_model_setup_check(&c->p, npages, &msize);
 	if (why) {
-		cxd_warn(d, "power: ftl: %s", why);
-		return -EINVAL;
-	}
-	msize = cxd_model_cfg_state_size(&mc);
-	if (!msize) {
-		cxd_warn(d, "power: invalid cache shape (ways %u must divide the %u cache lines)",
-			 c->ways, mc.nlines);
+		cxd_warn(d, "power: %s", why);
 		return -EINVAL;
 	}
 
@@ -296,7 +276,7 @@ int cxd_power_on(struct cxd_dev *d)
 	live->cfg_dev = d;
 	config_item_get(&d->item);
 	live->ops = cxd_modes[c->mode];
-	live->npages = c->capacity / CXD_HOST_PAGE_SIZE;
+	live->npages = npages;
 	spin_lock_init(&live->lock);
 	init_waitqueue_head(&live->reshape_wq);
 	INIT_WORK(&live->drain_work, cxd_drain_work);
@@ -314,18 +294,13 @@ int cxd_power_on(struct cxd_dev *d)
 	live->pflags = kvcalloc(live->npages, sizeof(*live->pflags), GFP_KERNEL);
 	if (!live->model_mem || !live->pflags)
 		goto err_put;
-	if (cxd_model_init_cfg(&live->model, &mc, live->model_mem)) {
-		cxd_warn(d, "power: model rejected the configuration");
+	/* Not visible yet: the (empty) cache takes its policy at once. */
+	why = cxd_model_setup(&live->model, &c->p, npages, live->model_mem);
+	if (why) {
+		cxd_warn(d, "power: %s", why);
 		ret = -EINVAL;
 		goto err_put;
 	}
-	cxd_model_apply_runtime(&live->model, c);
-	/* Not visible yet: the (empty) cache may switch at once. */
-	cxd_cache_set_policy(&live->model.cache, c->policy);
-	cxd_cache_set_cflru_window(&live->model.cache, c->cflru_window_pct);
-	cxd_model_set_seed(&live->model, c->seed);
-	if (c->ftl_fill)
-		cxd_model_ftl_fill(&live->model);
 	live->stats_t0_ns = ktime_get_ns();
 
 	ret = live->ops->attach(d, live);
@@ -333,7 +308,7 @@ int cxd_power_on(struct cxd_dev *d)
 		goto err_put;
 	/* The mode checked the range free (cxd_range_owner()): it is ours. */
 	if (c->phys_addr)
-		cxd_range_claim(live, c->phys_addr, c->capacity);
+		cxd_range_claim(live, c->phys_addr, c->p.capacity);
 	d->live = live;
 	return 0;
 

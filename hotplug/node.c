@@ -215,7 +215,7 @@ static const char *cxd_node_param_check(int id, u64 v, int *err)
 static int cxd_node_validate(struct cxd_dev *d)
 {
 	const struct cxd_cfg *c = &d->cfg;
-	u64 start = c->phys_addr, size = c->capacity;
+	u64 start = c->phys_addr, size = c->p.capacity;
 	u64 block = memory_block_size_bytes();
 	struct range plug = mhp_get_pluggable_range(true);
 	struct cxd_dev *owner;
@@ -370,7 +370,7 @@ static int cxd_node_register(struct cxd_dev *d, struct cxd_live *live)
 		return -ENOMEM;
 	n->owner = d;
 	n->start = d->cfg.phys_addr;
-	n->size = d->cfg.capacity;
+	n->size = d->cfg.p.capacity;
 	n->nid = d->cfg.target_node;
 	snprintf(n->res_name, sizeof(n->res_name), CXD_NAME ":%s",
 		 config_item_name(&d->item));
@@ -380,7 +380,7 @@ static int cxd_node_register(struct cxd_dev *d, struct cxd_live *live)
 	if (ret)
 		goto err_free;
 
-	n->adistance = cxd_tier_adistance(&d->cfg.nand);
+	n->adistance = cxd_tier_adistance(&d->cfg.p.nand);
 	ret = cxd_tier_set(n->nid, n->adistance, &n->mtype);
 	if (ret)
 		goto err_undepend;

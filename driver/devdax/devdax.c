@@ -108,7 +108,7 @@ static int cxd_alloc_pages(struct cxd_dev *d, struct cxd_live *live)
 		live->pages[i] = alloc_pages_node(node, gfp, 0);
 		if (!live->pages[i]) {
 			cxd_warn(d, "power: cannot allocate %llu bytes of backing memory on node %d",
-				 d->cfg.capacity, node);
+				 d->cfg.p.capacity, node);
 			cxd_free_pages(live);
 			return -ENOMEM;
 		}
@@ -259,7 +259,7 @@ static void cxd_resv_put(struct cxd_dev *d, struct cxd_resv *r)
  */
 static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *live)
 {
-	u64 start = d->cfg.phys_addr, size = d->cfg.capacity;
+	u64 start = d->cfg.phys_addr, size = d->cfg.p.capacity;
 	struct cxd_resv *r;
 	void *va;
 	u64 i;

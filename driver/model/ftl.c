@@ -52,16 +52,16 @@ static const char *ftl_geometry(const struct cxd_model_cfg *cfg,
 	uint64_t per, np, need, spare;
 
 	if (f->mode >= CXD_FTL_NR)
-		return "unknown ftl mode";
+		return "ftl: unknown mode";
 	if (cxd_nand_cfg_valid(&cfg->nand))
-		return "invalid NAND geometry";
+		return "ftl: invalid NAND geometry";
 	g->ppb = cfg->nand.pages_per_block;
 	if (g->ppb < 2)
-		return "ftl=page needs pages_per_block >= 2";
+		return "ftl: ftl=page needs pages_per_block >= 2";
 	if (f->op_pct > CXD_FTL_MAX_OP_PCT)
-		return "op_pct above 100";
+		return "ftl: op_pct above 100";
 	if (f->gc_low < 1 || f->gc_high <= f->gc_low)
-		return "gc_low must be >= 1 and below gc_high";
+		return "ftl: gc_low must be >= 1 and below gc_high";
 	g->units = (uint64_t)cfg->nand.channels * cfg->nand.dies_per_channel *
 		   cxd_nand_planes(&cfg->nand);
 	per = cfg->nand.nand_page_size / CXD_HOST_PAGE_SIZE;
@@ -71,9 +71,9 @@ static const char *ftl_geometry(const struct cxd_model_cfg *cfg,
 	g->blocks = (need + g->ppb - 1) / g->ppb;
 	spare = g->blocks * g->ppb - g->lpp;
 	if (spare < (f->gc_high + 1) * g->ppb)
-		return "too few spare blocks per plane: capacity + op_pct must leave gc_high + 1 blocks (raise op_pct, or lower pages_per_block or gc_high)";
+		return "ftl: too few spare blocks per plane: capacity + op_pct must leave gc_high + 1 blocks (raise op_pct, or lower pages_per_block or gc_high)";
 	if (g->units * g->blocks * g->ppb >= FTL_NONE)
-		return "too many physical pages (more than 2^32)";
+		return "ftl: too many physical pages (more than 2^32)";
 	return NULL;
 }
 
@@ -86,7 +86,8 @@ static const char *ftl_geometry(const struct cxd_model_cfg *cfg,
  * logical pages (GC's target, plus the block being written), and that the
  * physical pages fit in 32 bits.
  *
- * Return: NULL if the FTL is off or can be built, else a one-line reason.
+ * Return: NULL if the FTL is off or can be built, else a one-line reason
+ * starting "ftl: ".
  */
 const char *cxd_ftl_check(const struct cxd_model_cfg *cfg)
 {

@@ -464,3 +464,11 @@ static const char *const cxd_writeback_names[CXD_WB_NR] = {
 
 CXD_NAMED_ENUM(cxd_writeback, enum cxd_writeback, cxd_writeback_names,
 	       CXD_WB_NR)
+
+static const char *const cxd_write_alloc_names[CXD_WA_NR] = {
+	[CXD_WA_FETCH] = "fetch",
+	[CXD_WA_NOFETCH] = "nofetch",
+};
+
+CXD_NAMED_ENUM(cxd_write_alloc, enum cxd_write_alloc, cxd_write_alloc_names,
+	       CXD_WA_NR)

@@ -93,6 +93,14 @@ static const char *const cxd_stripe_names[CXD_STRIPE_NR] = {
 
 CXD_NAMED_ENUM(cxd_stripe, enum cxd_stripe, cxd_stripe_names, CXD_STRIPE_NR)
 
+static const char *const cxd_xfer_names[CXD_XFER_NR] = {
+	[CXD_XFER_EXACT]	= "exact",
+	[CXD_XFER_NVMEVIRT]	= "nvmevirt",
+};
+
+CXD_NAMED_ENUM(cxd_xfer_model, enum cxd_xfer_model, cxd_xfer_names,
+	       CXD_XFER_NR)
+
 /**
  * cxd_nand_planes() - planes per die.
  * @cfg: configuration.

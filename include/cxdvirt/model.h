@@ -58,6 +58,11 @@ enum cxd_xfer_model {
 	CXD_XFER_NR,
 };
 
+/** cxd_xfer_model_name() - "exact" or "nvmevirt"; NULL if unknown. */
+const char *cxd_xfer_model_name(enum cxd_xfer_model x);
+/** cxd_xfer_model_parse() - model for @name (exact), or -1. */
+int cxd_xfer_model_parse(const char *name);
+
 /**
  * struct cxd_nand_cfg - NAND geometry and timing of one device.
  * @channels:		number of channels (1..CXD_MAX_CHANNELS).
@@ -687,6 +692,11 @@ enum cxd_write_alloc {
 	CXD_WA_NOFETCH,
 	CXD_WA_NR,
 };
+
+/** cxd_write_alloc_name() - "fetch" or "nofetch"; NULL if unknown. */
+const char *cxd_write_alloc_name(enum cxd_write_alloc wa);
+/** cxd_write_alloc_parse() - mode for @name (exact), or -1. */
+int cxd_write_alloc_parse(const char *name);
 
 /**
  * enum cxd_writeback - when dirty lines are written back to NAND.

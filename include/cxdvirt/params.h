@@ -3,12 +3,15 @@
  * The device parameters, each defined once: its name, where it lives in a
  * configuration, its type, bounds (or names), whether it takes a size
  * suffix, whether it may change while a device is powered, its unit and its
- * default. From this table come the configfs attributes and their
- * `features` list (driver/configfs.c), cxdvirt-dev's attribute keys
+ * default. From this table come the configuration struct both the module
+ * and the simulator embed (struct cxd_params), the configfs attributes and
+ * their `features` list (driver/configfs.c), cxdvirt-dev's attribute keys
  * (tools/dev/attr.c) and presets (tools/dev/preset.c), cxdvirt-sim's
- * options (tools/sim/main.c), the defaults of a new device, of the
+ * options (tools/sim/options.c), the defaults of a new device, of the
  * simulator and of the model (cxd_model_init_cfg()), and the copies of the
- * live settings into the model (device.c, sim/main.c).
+ * live settings into the model (cxd_model_setup(), device.c). Values are
+ * parsed and shown by one pair of functions, cxd_param_parse() and
+ * cxd_param_format() (driver/model/param.c), in the module and the tools.
  *
  * Names: the configfs attribute is the name; a tool option is the name with
  * '-' for '_' (cache_size is --cache-size).
@@ -39,7 +42,7 @@ enum cxd_param_type {
 
 /* Flags of a parameter. */
 #define CXD_P_LIVE	0x1u	/* may change while powered (applied at once) */
-#define CXD_P_SUFFIX	0x2u	/* a size: K, M or G (binary) accepted */
+#define CXD_P_SUFFIX	0x2u	/* a size: K, M, G or T (binary) accepted */
 #define CXD_P_HEX	0x4u	/* shown as 0x-hex (an address) */
 #define CXD_P_POW2	0x8u	/* must be a power of two */
 #define CXD_P_NUMALIAS	0x10u	/* enum: the index (0, 1) is accepted too */
@@ -98,35 +101,36 @@ static inline const char *cxd_pn_ftl(unsigned int v)
 	return cxd_ftl_name((enum cxd_ftl_mode)v);
 }
 
-/* enum cxd_write_alloc */
 static inline const char *cxd_pn_write_alloc(unsigned int v)
 {
-	return v == CXD_WA_FETCH ? "fetch" : v == CXD_WA_NOFETCH ? "nofetch" : NULL;
+	return cxd_write_alloc_name((enum cxd_write_alloc)v);
 }
 
-/* enum cxd_xfer_model */
 static inline const char *cxd_pn_xfer_model(unsigned int v)
 {
-	return v == CXD_XFER_EXACT ? "exact" :
-	       v == CXD_XFER_NVMEVIRT ? "nvmevirt" : NULL;
-}
-
-/* enum cxd_mode (driver/cxdvirt.h) */
-static inline const char *cxd_pn_mode(unsigned int v)
-{
-	return v == 0 ? "devdax" : v == 1 ? "node" : NULL;
-}
-
-static inline const char *cxd_pn_onoff(unsigned int v)
-{
-	return v == 0 ? "off" : v == 1 ? "on" : NULL;
+	return cxd_xfer_model_name((enum cxd_xfer_model)v);
 }
 
 /*
+ * CXD_P_NAMES(fn, names...) defines the names function @fn of an enum the
+ * model does not name, from its names in value order.
+ */
+#define CXD_P_NAMES(fn, ...)						\
+static inline const char *fn(unsigned int v)				\
+{									\
+	static const char *const n_[] = { __VA_ARGS__ };		\
+									\
+	return v < sizeof(n_) / sizeof(n_[0]) ? n_[v] : NULL;		\
+}
+
+/* enum cxd_mode (driver/cxdvirt.h) */
+CXD_P_NAMES(cxd_pn_mode, "devdax", "node")
+CXD_P_NAMES(cxd_pn_onoff, "off", "on")
+
+/*
  * The table. Each group lists X(grp, name, field, type, min, max, default,
- * flags, unit, names): @grp. @field is the member in a configuration (struct
- * cxd_cfg in the module, struct sim_cfg in the simulator; the same paths in
- * both), @min and @max are inclusive bounds (for an enum 0 and the last
+ * flags, unit, names): @grp. @field is the member in struct cxd_params
+ * (for CXD_PARAMS_KERNEL, in the module's struct cxd_cfg), @min and @max are inclusive bounds (for an enum 0 and the last
  * value), @unit is a CXD_UNIT_* suffix for messages and documentation,
  * @names is the names function of an enum (else NULL).
  *
@@ -178,8 +182,12 @@ static inline const char *cxd_pn_onoff(unsigned int v)
 	X(nand., stripe, stripe, CXD_PT_ENUM, 0, CXD_STRIPE_NR - 1,	\
 	  CXD_STRIPE_CHANNEL, 0, none, cxd_pn_stripe)
 
-/* FTL: members of struct cxd_ftl_cfg, and the precondition. */
+/* FTL: members of struct cxd_ftl_cfg, then the precondition. */
 #define CXD_PARAMS_FTL(X)						\
+	CXD_PARAMS_FTL_CFG(X)						\
+	CXD_PARAMS_FTL_FILL(X)
+
+#define CXD_PARAMS_FTL_CFG(X)						\
 	X(ftl., ftl, mode, CXD_PT_ENUM, 0, CXD_FTL_NR - 1, CXD_FTL_OFF,	\
 	  0, none, cxd_pn_ftl)						\
 	X(ftl., op_pct, op_pct, CXD_PT_U32, 0, CXD_FTL_MAX_OP_PCT,	\
@@ -187,7 +195,9 @@ static inline const char *cxd_pn_onoff(unsigned int v)
 	X(ftl., gc_low, gc_low, CXD_PT_U32, 1, CXD_MAX_GC_BLOCKS,	\
 	  CXD_FTL_GC_LOW, 0, blocks, NULL)				\
 	X(ftl., gc_high, gc_high, CXD_PT_U32, 1, CXD_MAX_GC_BLOCKS,	\
-	  CXD_FTL_GC_HIGH, 0, blocks, NULL)				\
+	  CXD_FTL_GC_HIGH, 0, blocks, NULL)
+
+#define CXD_PARAMS_FTL_FILL(X)						\
 	X(, ftl_fill, ftl_fill, CXD_PT_BOOL, 0, 1, 0, 0, none, NULL)
 
 /*
@@ -271,6 +281,40 @@ static inline const char *cxd_pn_onoff(unsigned int v)
 #define CXD_PARAMS_ALL(X)						\
 	CXD_PARAMS_SHARED(X)						\
 	CXD_PARAMS_KERNEL(X)
+
+/* The C type of each parameter type, in a configuration. */
+#define CXD_P_CTYPE_CXD_PT_U64	uint64_t
+#define CXD_P_CTYPE_CXD_PT_U32	uint32_t
+#define CXD_P_CTYPE_CXD_PT_INT	int32_t
+#define CXD_P_CTYPE_CXD_PT_BOOL	bool
+#define CXD_P_CTYPE_CXD_PT_ENUM	uint32_t
+
+/* A member of a configuration, for the rows of an ungrouped list. */
+#define CXD_P_FIELD_(g, n, f, t, lo, hi, def, fl, u, nm)		\
+	CXD_P_CTYPE_##t f;
+
+/**
+ * struct cxd_params - one device's model parameters: a member per row of
+ * CXD_PARAMS_SHARED, of the row's type (U64 uint64_t, U32 and ENUM
+ * uint32_t, INT int32_t, BOOL bool), generated from the table. The module's
+ * struct cxd_cfg and the simulator's struct sim_cfg both embed it as @p;
+ * cxd_model_setup() builds a model from it. Units are the table's (sizes in
+ * bytes, times in ns, bandwidth in MB/s).
+ * @nand:	the NAND rows (CXD_PARAMS_NAND), the model's own struct.
+ * @ftl:	the FTL rows (CXD_PARAMS_FTL_CFG), the model's own struct.
+ * @pf:		the learned prefetchers' rows (CXD_PARAMS_PF).
+ *
+ * The other members are the rows of CXD_PARAMS_DEVICE, CXD_PARAMS_FTL_FILL
+ * and CXD_PARAMS_MODEL, named by their field column.
+ */
+struct cxd_params {
+	CXD_PARAMS_DEVICE(CXD_P_FIELD_)
+	CXD_PARAMS_FTL_FILL(CXD_P_FIELD_)
+	CXD_PARAMS_MODEL(CXD_P_FIELD_)
+	struct cxd_nand_cfg nand;
+	struct cxd_ftl_cfg ftl;
+	struct cxd_pf_params pf;
+};
 
 #define CXD_P_ID_(g, n, f, t, lo, hi, def, fl, u, nm)	CXD_PARAM_##n,
 
@@ -357,6 +401,25 @@ static inline const char *cxd_param_bad(const struct cxd_param *p, uint64_t v)
 	return NULL;
 }
 
+/* Errors of cxd_parse_u64() and cxd_parse_s64(). */
+#define CXD_PARSE_SYNTAX	(-1)
+#define CXD_PARSE_RANGE		(-2)
+
+int cxd_parse_u64(const char *s, size_t len, bool suffix, uint64_t *out);
+int cxd_parse_s64(const char *s, size_t len, int64_t *out);
+const char *cxd_param_parse(const struct cxd_param *p, const char *s,
+			    size_t len, uint64_t *v);
+char *cxd_param_format(const struct cxd_param *p, uint64_t v, char *buf,
+		       size_t len);
+
+/* Bytes cxd_param_format() needs for any value. */
+#define CXD_PARAM_FMT_LEN	24
+
+const char *cxd_model_setup_check(const struct cxd_params *p, uint64_t npages,
+				  size_t *size);
+const char *cxd_model_setup(struct cxd_model *m, const struct cxd_params *p,
+			    uint64_t npages, void *mem);
+
 /*
  * Generated code over a configuration: each expects the configuration as
  * the pointer cxd_p_c (and the model as cxd_p_m, the value as cxd_p_v).
@@ -376,8 +439,9 @@ static inline const char *cxd_param_bad(const struct cxd_param *p, uint64_t v)
 /**
  * CXD_PARAMS_DEFAULTS() - set every parameter of group list @LIST (e.g.
  * CXD_PARAMS_SHARED) in configuration @c to its default.
- * @c:		struct cxd_cfg *, struct sim_cfg * or, for CXD_PARAMS_MODEL
- *		and CXD_PARAMS_PF, struct cxd_model *.
+ * @c:		struct cxd_params * (CXD_PARAMS_SHARED and its groups), the
+ *		module's struct cxd_cfg * (CXD_PARAMS_KERNEL) or, for
+ *		CXD_PARAMS_MODEL and CXD_PARAMS_PF, struct cxd_model *.
  * @LIST:	a group list of this file.
  */
 #define CXD_PARAMS_DEFAULTS(c, LIST) do {				\
@@ -405,10 +469,10 @@ static inline const char *cxd_param_bad(const struct cxd_param *p, uint64_t v)
 /**
  * CXD_PARAMS_TO_MODEL() - copy the settings that may change between model
  * calls (prefetch, write policy, learned prefetchers, NAND timing) from
- * configuration @c into model @m. O(1); the policy, CFLRU window and seed
+ * parameters @c into model @m. O(1); the policy, CFLRU window and seed
  * have their own calls (they reshape or reseed the cache).
  * @m:	struct cxd_model *.
- * @c:	configuration (struct cxd_cfg *, struct sim_cfg *).
+ * @c:	struct cxd_params *.
  */
 #define CXD_PARAMS_TO_MODEL(m, c) do {					\
 	struct cxd_model *cxd_p_m = (m);				\

@@ -17,6 +17,16 @@ is "$(dev_set $D t_read_ns 09)" OK "09 (not octal) accepted"
 is "$(dev_get $D t_read_ns)" 9 "09 reads back as 9"
 is "$(dev_set $D t_read_ns 0x)" EINVAL "0x alone refused"
 is "$(dev_set $D t_read_ns 0x0x5)" EINVAL "0x0x5 refused"
+# The tools' rules (driver/model/param.c): T suffix, flags 0/1/off/on.
+klog_clear
+is "$(dev_set $D capacity 1T)" EINVAL "1T is read as 2^40, above the bound"
+klog_grep "capacity: 1T rejected: out of range \[4K, 64G\]" > /dev/null
+ok $? "... and shown as 1T with the bounds in the log"
+is "$(dev_set $D skip_unwritten on)" OK "a flag takes on"
+is "$(dev_get $D skip_unwritten)" 1 "... and reads back 1"
+is "$(dev_set $D skip_unwritten off)" OK "a flag takes off"
+is "$(dev_get $D skip_unwritten)" 0 "... and reads back 0"
+is "$(dev_set $D skip_unwritten 0x1)" EINVAL "a flag refuses 0x1"
 rmdir "$CFS/$D"
 ok $? "remove $D"
 done_testing

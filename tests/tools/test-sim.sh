@@ -186,7 +186,7 @@ check "a cache size that is not a multiple of 4K is refused, as in configfs" \
 	"$(cat "$tmp/err")"
 "$sim" --cache-size 64K --ways 3 "$tmp/faults" >/dev/null 2>"$tmp/err"
 check "a --ways that does not divide the cache is refused by name" \
-	"cxdvirt-sim: --ways 3 does not divide the cache's 16 lines (--cache-size)" \
+	"cxdvirt-sim: ways does not divide the cache's lines (cache_size / 4K)" \
 	"$(cat "$tmp/err")"
 "$sim" >/dev/null 2>"$tmp/err"
 check "no TRACE: a one-line reason, then where help is" \

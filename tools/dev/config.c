@@ -231,8 +231,28 @@ static void rollback(const char *name)
 		cxu_err("%s: removed the half-created device", name);
 }
 
-enum { OPT_CAPACITY = 256, OPT_CACHE, OPT_PRESET, OPT_NODE, OPT_PHYS, OPT_ENABLE,
-       OPT_MODE, OPT_TARGET, OPT_FIX };
+enum { OPT_PRESET = 256, OPT_ENABLE, OPT_FIX, OPT_PARAM };
+
+/*
+ * The configfs attributes create takes as options (--cache-size for
+ * cache_size), written first and in this order: each is named once here.
+ */
+static const char *const create_params[] = {
+	"capacity", "cache_size", "backing_node", "phys_addr", "mode",
+	"target_node",
+};
+#define NCREATE	(sizeof(create_params) / sizeof(create_params[0]))
+
+/* @param as an option name, '-' for '_', into @buf (@len bytes). */
+static const char *opt_of(char *buf, size_t len, const char *param)
+{
+	size_t i;
+
+	for (i = 0; param[i] && i + 1 < len; i++)
+		buf[i] = param[i] == '_' ? '-' : param[i];
+	buf[i] = '\0';
+	return buf;
+}
 
 /*
  * Is the configured mode (after the writes of create) node mode? Then the
@@ -255,22 +275,16 @@ static int check_node_power_on(const char *name, bool fix)
  */
 int cmd_create(int argc, char **argv, struct verb_ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "capacity",		required_argument, NULL, OPT_CAPACITY },
-		{ "cache-size",		required_argument, NULL, OPT_CACHE },
+	static const struct option own[] = {
 		{ "preset",		required_argument, NULL, OPT_PRESET },
-		{ "backing-node",	required_argument, NULL, OPT_NODE },
-		{ "phys-addr",		required_argument, NULL, OPT_PHYS },
-		{ "mode",		required_argument, NULL, OPT_MODE },
-		{ "target-node",	required_argument, NULL, OPT_TARGET },
 		{ "enable",		no_argument,	   NULL, OPT_ENABLE },
 		{ "fix-auto-online",	no_argument,	   NULL, OPT_FIX },
 		{ "json",		no_argument,	   NULL, 'j' },
 		{ "help",		no_argument,	   NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
 	};
-	const char *capacity = NULL, *cache = NULL, *node = NULL, *phys = NULL;
-	const char *mode = NULL, *target = NULL;
+	static char optname[NCREATE][32];
+	struct option opts[NCREATE + sizeof(own) / sizeof(own[0]) + 1];
+	const char *val[NCREATE] = { NULL };
 	static const struct kv power_on = { .key = "power", .val = "1", .uval = "1" };
 	struct kv_list first = { 0 }, rest = { 0 };
 	struct preset preset_buf, *preset = NULL;
@@ -281,14 +295,22 @@ int cmd_create(int argc, char **argv, struct verb_ctx *ctx)
 	int c, ret;
 	size_t i, k;
 
+	for (k = 0; k < NCREATE; k++) {
+		opts[k].name = opt_of(optname[k], sizeof(optname[k]),
+				      create_params[k]);
+		opts[k].has_arg = required_argument;
+		opts[k].flag = NULL;
+		opts[k].val = OPT_PARAM + (int)k;
+	}
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		opts[NCREATE + i] = own[i];
+	memset(&opts[NCREATE + i], 0, sizeof(opts[0]));
 	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		if (c >= OPT_PARAM && c < OPT_PARAM + (int)NCREATE) {
+			val[c - OPT_PARAM] = optarg;
+			continue;
+		}
 		switch (c) {
-		case OPT_CAPACITY: capacity = optarg; break;
-		case OPT_CACHE: cache = optarg; break;
-		case OPT_NODE: node = optarg; break;
-		case OPT_PHYS: phys = optarg; break;
-		case OPT_MODE: mode = optarg; break;
-		case OPT_TARGET: target = optarg; break;
 		case OPT_ENABLE: enable = true; break;
 		case OPT_FIX: fix = true; break;
 		case 'j': json = true; break;
@@ -310,19 +332,11 @@ int cmd_create(int argc, char **argv, struct verb_ctx *ctx)
 		return ret;
 
 	/* Every value is checked before the mkdir. */
-	const struct { const char *key, *val, *opt; } optkv[] = {
-		{ "capacity",		capacity,	"--capacity" },
-		{ "cache_size",		cache,		"--cache-size" },
-		{ "backing_node",	node,		"--backing-node" },
-		{ "phys_addr",		phys,		"--phys-addr" },
-		{ "mode",		mode,		"--mode" },
-		{ "target_node",	target,		"--target-node" },
-	};
-	for (k = 0; k < sizeof(optkv) / sizeof(optkv[0]); k++) {
-		if (!optkv[k].val)
+	for (k = 0; k < NCREATE; k++) {
+		if (!val[k])
 			continue;
-		snprintf(arg, sizeof(arg), "%s %s", optkv[k].opt, optkv[k].val);
-		ret = kvs_add(&first, "create", optkv[k].key, optkv[k].val, arg);
+		snprintf(arg, sizeof(arg), "--%s %s", opts[k].name, val[k]);
+		ret = kvs_add(&first, "create", create_params[k], val[k], arg);
 		if (ret)
 			goto out;
 	}
@@ -356,7 +370,7 @@ int cmd_create(int argc, char **argv, struct verb_ctx *ctx)
 	 * cache_size may not exceed capacity: when the new capacity is below
 	 * the current cache_size, write cache_size first.
 	 */
-	if (capacity && cache && first.n >= 2 &&
+	if (val[0] && val[1] && first.n >= 2 &&	/* capacity, cache_size */
 	    !cxu_parse_u64(first.v[0].val, &cap_new) &&
 	    !cxu_attr_read(name, "cache_size", cur, sizeof(cur)) &&
 	    !cxu_parse_size(cur, &cache_cur) && cap_new < cache_cur) {

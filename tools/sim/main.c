@@ -64,8 +64,8 @@ int main(int argc, char **argv)
 	cxu_set_prog("cxdvirt-sim");
 	/* The table's defaults, as a new configfs device has them. */
 	memset(&base, 0, sizeof(base));
-	CXD_PARAMS_DEFAULTS(&base, CXD_PARAMS_SHARED);
-	base.capacity = 0;	/* the trace's extent */
+	CXD_PARAMS_DEFAULTS(&base.p, CXD_PARAMS_SHARED);
+	base.p.capacity = 0;	/* the trace's extent */
 	base.preset = "default";
 	long_opts = sim_build_opts();
 	/*

@@ -87,40 +87,27 @@ const struct cxd_param *sim_param_at(size_t i)
 
 /**
  * sim_get() - the value of one device parameter in a configuration.
- * @cxd_p_c: configuration (the name CXD_P_GET_() expects).
+ * @cfg:     configuration.
  * @id:      enum cxd_param_id of the parameter.
  *
  * Return: the value in the table's unit (sizes in bytes, enums as their
  * number, bools 0/1); 0 for an @id the simulator does not have.
  */
-uint64_t sim_get(const struct sim_cfg *cxd_p_c, int id)
+uint64_t sim_get(const struct sim_cfg *cfg, int id)
 {
+	const struct cxd_params *cxd_p_c = &cfg->p;
+
 	switch (id) {
 	CXD_PARAMS_SHARED(CXD_P_GET_)
 	}
 	return 0;
 }
 
-/* @v of @p as text: a name, a size with K/M/G when whole, or decimal. */
+/* @v of @p as text: the project's one formatter (driver/model/param.c). */
 static const char *fmt_value(char *buf, size_t len, const struct cxd_param *p,
 			     uint64_t v)
 {
-	static const char sfx[] = "KMG";
-	int i;
-
-	if (p->type == CXD_PT_ENUM && p->names(v)) {
-		snprintf(buf, len, "%s", p->names(v));
-		return buf;
-	}
-	for (i = 2; (p->flags & CXD_P_SUFFIX) && v && i >= 0; i--) {
-		if (!(v & ((UINT64_C(1) << (10 * (i + 1))) - 1))) {
-			snprintf(buf, len, "%" PRIu64 "%c", v >> (10 * (i + 1)),
-				 sfx[i]);
-			return buf;
-		}
-	}
-	snprintf(buf, len, "%" PRIu64, v);
-	return buf;
+	return cxd_param_format(p, v, buf, len);
 }
 
 /* @p's option as --help shows it: "--cache-size SIZE". */
@@ -221,7 +208,7 @@ void sim_usage(FILE *out, const struct sim_cfg *def)
 "\n"
 "Device parameters: the configfs attributes of the same names, '-' for '_'\n"
 "(docs/interface.md; the learned prefetchers' in docs/model.md). Sizes\n"
-"take K, M or G. Bounds, then the default:\n", out);
+"take K, M, G or T. Bounds, then the default:\n", out);
 	usage_params(out, def);
 	fputs("Earlier spellings, still accepted:", out);
 	for (i = 0; i < SIM_NALIASES; i++)
@@ -275,7 +262,7 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 				snprintf(sim_why + n, sizeof(sim_why) - n, ")");
 			return -1;
 		}
-		cfg->nand = ps->nand;
+		cfg->p.nand = ps->nand;
 		cfg->preset = ps->name;
 		return 0;
 	}
@@ -291,20 +278,16 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 	}
 	switch (p->type) {
 	case CXD_PT_BOOL:
-		e = flag_value(val);
-		if (e < 0) {
+		/* the flag alone is on; else the configfs values */
+		if (val && cxd_param_parse(p, val, strlen(val), &v)) {
 			snprintf(sim_why, sizeof(sim_why), " (0, 1, off or on)");
 			return -1;
 		}
-		v = (uint64_t)e;
+		if (!val)
+			v = 1;
 		break;
 	case CXD_PT_ENUM:
-		e = val ? cxd_param_enum_value(p, val) : -1;
-		if (e >= 0) {
-			v = (uint64_t)e;
-		} else if (!val || !(p->flags & CXD_P_NUMALIAS) || *val < '0' ||
-			   *val > '9' || parse_u64(val, &v, false) ||
-			   v > p->max) {
+		if (!val || cxd_param_parse(p, val, strlen(val), &v)) {
 			char names[96];
 
 			snprintf(sim_why, sizeof(sim_why), " (one of: %s)",
@@ -313,7 +296,9 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 		}
 		break;
 	default:
-		if (!val || parse_u64(val, &v, p->flags & CXD_P_SUFFIX)) {
+		/* the number alone: the bounds are checked below */
+		if (!val || cxd_parse_u64(val, strlen(val),
+					  p->flags & CXD_P_SUFFIX, &v)) {
 			snprintf(sim_why, sizeof(sim_why), "%s",
 				 p->flags & CXD_P_SUFFIX ?
 				 " (not a size: a number with an optional K, M, G or T suffix)" :
@@ -330,7 +315,7 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 			 *p->unit ? " " : "", p->unit);
 		return -1;
 	}
-	CXD_PARAMS_SET(cfg, p->id, v, CXD_PARAMS_SHARED);
+	CXD_PARAMS_SET(&cfg->p, p->id, v, CXD_PARAMS_SHARED);
 	return 0;
 }
 

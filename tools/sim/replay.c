@@ -39,100 +39,52 @@
 int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	    struct metrics *out)
 {
-	struct cxd_model_cfg mc = {
-		.nlines = (uint32_t)(cfg->cache_size / CXD_HOST_PAGE_SIZE),
-		.ways = cfg->ways,
-		.policy = cfg->policy,
-		.nand = cfg->nand,
-		.ftl = cfg->ftl,
-	};
-	const char *why;
-	uint64_t i, j, now = 0, ndies, page, rec;
+	uint64_t i, j, now = 0, ndies, page, rec, npages;
 	uint8_t *mapped = NULL;	/* --faults: 0 unmapped, 1 read-only, 2 writable */
 	const uint64_t *recs = t->recs;
 	struct cxu_lat_hist lat;
 	struct cxd_access r;
+	const char *why;
 	bool write;
 	struct cxd_model m;
 	uint32_t planes;
+	size_t msize;
 	double u;
 	void *mem;
 
-	if (cfg->cache_size / CXD_HOST_PAGE_SIZE > CXD_MAX_LINES || !mc.nlines) {
-		cxu_err("cache size out of range");
-		return -1;
-	}
-	if (cfg->cache_size % CXD_HOST_PAGE_SIZE ||
-	    cfg->capacity % CXD_HOST_PAGE_SIZE) {
+	if (cfg->p.cache_size % CXD_HOST_PAGE_SIZE ||
+	    cfg->p.capacity % CXD_HOST_PAGE_SIZE) {
 		cxu_err("--cache-size and --capacity must be multiples of 4K, as in configfs");
 		return -1;
 	}
-	mc.npages = cfg->capacity / CXD_HOST_PAGE_SIZE;
-	if (!mc.npages) {
-		mc.npages = t->max_page + 1;
-		if (mc.npages < mc.nlines)
-			mc.npages = mc.nlines;
+	npages = cfg->p.capacity / CXD_HOST_PAGE_SIZE;
+	if (!npages) {
+		npages = t->max_page + 1;
+		if (npages < cfg->p.cache_size / CXD_HOST_PAGE_SIZE)
+			npages = cfg->p.cache_size / CXD_HOST_PAGE_SIZE;
 	}
-	if (t->n && t->max_page >= mc.npages) {
+	if (t->n && t->max_page >= npages) {
 		cxu_err("page %" PRIu64 " beyond the capacity (%" PRIu64 " pages)",
-			t->max_page, mc.npages);
+			t->max_page, npages);
 		return -1;
 	}
-	if (cxd_nand_cfg_valid(&mc.nand)) {
-		cxu_err("NAND configuration out of range");
-		return -1;
-	}
-	why = cxd_ftl_check(&mc);
+	/* The module's power-on checks and steps (driver/model/setup.c). */
+	why = cxd_model_setup_check(&cfg->p, npages, &msize);
 	if (why) {
-		cxu_err("--ftl page: %s", why);
+		cxu_err("%s", why);
 		return -1;
 	}
-	if (!cxd_model_cfg_state_size(&mc)) {
-		if (mc.ways && mc.nlines % mc.ways)
-			cxu_err("--ways %u does not divide the cache's %u lines (--cache-size)",
-				mc.ways, mc.nlines);
-		else
-			cxu_err("bad cache shape (--cache-size %u lines, --ways %u, --capacity %" PRIu64 " pages)",
-				mc.nlines, mc.ways, mc.npages);
-		return -1;
-	}
-	mem = aligned_alloc(8, (cxd_model_cfg_state_size(&mc) + 7) & ~7ul);
+	mem = aligned_alloc(8, (msize + 7) & ~(size_t)7);
 	if (cfg->faults)
-		mapped = calloc(mc.npages, 1);
+		mapped = calloc(npages, 1);
 	if (cxu_lat_hist_init(&lat) || !mem || (cfg->faults && !mapped) ||
-	    cxd_model_init_cfg(&m, &mc, mem)) {
+	    cxd_model_setup(&m, &cfg->p, npages, mem)) {
 		cxu_err("cannot set up the model");
 		free(mem);
 		cxu_lat_hist_free(&lat);
 		free(mapped);
 		return -1;
 	}
-	cxd_model_set_seed(&m, cfg->seed);
-	if (cxd_cache_set_cflru_window(&m.cache, cfg->cflru_window_pct)) {
-		cxu_err("--cflru-window-pct out of range [0, 100]");
-		free(mem);
-		cxu_lat_hist_free(&lat);
-		free(mapped);
-		return -1;
-	}
-	why = cxd_pf_params_check(&cfg->pf);
-	if (why) {
-		cxu_err("prefetcher parameters: %s", why);
-		free(mem);
-		cxu_lat_hist_free(&lat);
-		free(mapped);
-		return -1;
-	}
-	if (cfg->drain_low_pct >= cfg->drain_high_pct) {
-		cxu_err("--drain-low-pct not below --drain-high-pct");
-		free(mem);
-		cxu_lat_hist_free(&lat);
-		free(mapped);
-		return -1;
-	}
-	CXD_PARAMS_TO_MODEL(&m, cfg);
-	if (cfg->ftl_fill)
-		cxd_model_ftl_fill(&m);
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < t->n; i++) {
@@ -140,10 +92,10 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 		page = trace_page(rec);
 		write = rec & TRACE_WRITE;
 		/* a binary trace's records are checked here, not at load */
-		if (page >= mc.npages) {
+		if (page >= npages) {
 			cxu_err(
 				"access %" PRIu64 ": page %" PRIu64 " beyond the capacity (%" PRIu64 " pages)",
-				i + 1, page, mc.npages);
+				i + 1, page, npages);
 			goto fail;
 		}
 		/*
@@ -196,16 +148,16 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	}
 	out->accesses = t->n;
 	out->elapsed_ns = now;
-	out->npages = mc.npages;
+	out->npages = npages;
 	out->st = m.stats;
 	out->ftl = m.ftl_stats;
 	out->erases = m.nand.erases;
-	out->state_bytes = cxd_model_cfg_state_size(&mc);
+	out->state_bytes = msize;
 	cxu_lat_hist_summarize(&lat, &out->lat);
 	out->lat_sum = lat.sum;
 
-	ndies = (uint64_t)mc.nand.channels * mc.nand.dies_per_channel;
-	planes = cxd_nand_planes(&mc.nand);
+	ndies = (uint64_t)cfg->p.nand.channels * cfg->p.nand.dies_per_channel;
+	planes = cxd_nand_planes(&cfg->p.nand);
 	for (i = 0; i < ndies; i++) {
 		u = ratio(m.nand.die_busy[i], now * planes);
 		out->util_mean += u / (double)ndies;

@@ -42,7 +42,7 @@ static json_object *metrics_json(const struct sim_cfg *cfg,
 	json_object_object_add(c, "think_ns", json_object_new_uint64(cfg->think_ns));
 	json_object_object_add(c, "faults", json_object_new_boolean(cfg->faults));
 	json_object_object_add(c, "xfer_ns",
-			       json_object_new_uint64(cxd_nand_xfer_ns(&cfg->nand)));
+			       json_object_new_uint64(cxd_nand_xfer_ns(&cfg->p.nand)));
 	json_object_object_add(c, "model_state_bytes",
 			       json_object_new_uint64(x->state_bytes));
 	json_object_object_add(o, "config", c);
@@ -92,10 +92,10 @@ static json_object *metrics_json(const struct sim_cfg *cfg,
 		ratio(s->prefetch_polluting, s->prefetch_issued)));
 	json_object_object_add(o, "prefetch", p);
 
-	if (cfg->ftl.mode != CXD_FTL_OFF) {
+	if (cfg->p.ftl.mode != CXD_FTL_OFF) {
 		json_object *f = json_object_new_object();
 
-		json_object_object_add(f, "op_pct", json_object_new_uint64(cfg->ftl.op_pct));
+		json_object_object_add(f, "op_pct", json_object_new_uint64(cfg->p.ftl.op_pct));
 		json_object_object_add(f, "host_writes",
 				       json_object_new_uint64(x->ftl.host_writes));
 		json_object_object_add(f, "nand_writes",
@@ -144,8 +144,8 @@ static void row_setting(char *b, size_t n, const struct sim_cfg *c,
 			const struct metrics *x)
 {
 	(void)x;
-	snprintf(b, n, "%s/%s/%s", c->preset, cxd_policy_name(c->policy),
-		 cxd_prefetch_name(c->prefetch));
+	snprintf(b, n, "%s/%s/%s", c->preset, cxd_policy_name(c->p.policy),
+		 cxd_prefetch_name(c->p.prefetch));
 }
 
 ROW_U64(accesses, x->accesses)
@@ -260,7 +260,7 @@ void sim_print_text(const char *ckey, char **cvals,
 	bool ftl = false;
 
 	for (j = 0; j < n; j++)
-		ftl |= cfgs[j].ftl.mode != CXD_FTL_OFF;
+		ftl |= cfgs[j].p.ftl.mode != CXD_FTL_OFF;
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		printf("%-34s", rows[i].label);
 		for (j = 0; j < n; j++) {

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <cxdvirt/model.h>
+#include <cxdvirt/params.h>
 
 #include "cxu_lat.h"
 
@@ -134,52 +134,18 @@ bool trace_bin_magic(const unsigned char *p, size_t len);
 
 /**
  * struct sim_cfg - everything one run is configured with.
- * The members of the device parameters have the paths of struct cxd_cfg,
- * as the table in include/cxdvirt/params.h names them.
- * @capacity:		device size, bytes (0: the trace's extent).
- * @cache_size:		cache size, bytes.
- * @ways:		lines per set (0: fully associative).
- * @policy:		replacement policy.
- * @nand:		NAND configuration.
- * @preset:		name of the preset @nand started from.
- * @prefetch:		prefetch mode.
- * @prefetch_degree:	prefetch degree.
- * @prefetch_distance:	stride prefetch distance.
- * @write_alloc:	enum cxd_write_alloc.
- * @skip_unwritten:	see struct cxd_model.
- * @writeback:		enum cxd_writeback; drain runs at the access that
- *			crossed @drain_high_pct.
- * @drain_high_pct:	drain starts above this % of lines resident.
- * @drain_low_pct:	... and stops at this %.
- * @seed:		random policy seed.
- * @cflru_window_pct:	CFLRU clean-first window, % of each set.
- * @pf:			learned prefetchers' parameters.
- * @ftl:		FTL configuration (mode 0: none).
- * @ftl_fill:		map every page before the replay (a full device).
- * @think_ns:		time between the end of one access and the next.
- * @faults:		only what would fault in the module reaches the model
- *			(see replay.c and docs/model.md).
+ * @p:		the device parameters (struct cxd_params, generated from
+ *		the table in include/cxdvirt/params.h, as the module's
+ *		struct cxd_cfg embeds them); @p.capacity 0: the trace's
+ *		extent.
+ * @preset:	name of the preset @p.nand started from.
+ * @think_ns:	time between the end of one access and the next.
+ * @faults:	only what would fault in the module reaches the model
+ *		(see replay.c and docs/model.md).
  */
 struct sim_cfg {
-	uint64_t capacity;
-	uint64_t cache_size;
-	uint32_t ways;
-	enum cxd_policy policy;
-	struct cxd_nand_cfg nand;
+	struct cxd_params p;
 	const char *preset;
-	enum cxd_prefetch_mode prefetch;
-	uint32_t prefetch_degree;
-	uint32_t prefetch_distance;
-	uint32_t write_alloc;
-	bool skip_unwritten;
-	uint32_t writeback;	/* enum cxd_writeback */
-	uint32_t drain_high_pct;
-	uint32_t drain_low_pct;
-	uint64_t seed;
-	uint32_t cflru_window_pct;
-	struct cxd_pf_params pf;
-	struct cxd_ftl_cfg ftl;
-	bool ftl_fill;
 	uint64_t think_ns;
 	bool faults;
 };
@@ -198,7 +164,7 @@ int sim_apply_opts(struct sim_cfg *cfg, const char *preset,
 const struct option *sim_build_opts(void);
 void sim_usage(FILE *out, const struct sim_cfg *def);
 const struct cxd_param *sim_param_at(size_t i);
-uint64_t sim_get(const struct sim_cfg *cxd_p_c, int id);
+uint64_t sim_get(const struct sim_cfg *cfg, int id);
 
 /**
  * struct metrics - what one replay measured (sim_run()).
