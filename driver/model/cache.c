@@ -355,6 +355,26 @@ static uint32_t set_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 	return line;
 }
 
+/*
+ * Report @line, just evicted by set_evict(), in @v (its page, whether it was
+ * dirty, whether it was prefetched and never used) and unmap its page; under
+ * a policy that keeps ghosts (S3-FIFO, 2Q), a line evicted from the small
+ * queue leaves its page in the ghost ring. The line keeps its page and
+ * flags: the caller refills it or frees it.
+ */
+static inline void victim_take(struct cxd_cache *c, uint32_t line,
+			       struct cxd_cache_victim *v)
+{
+	uint8_t vf = c->lines[line].flags;
+
+	v->page = c->lines[line].page;
+	v->dirty = vf & CXD_LINE_DIRTY;
+	v->prefetched = vf & CXD_LINE_PREFETCH;
+	c->line_of_page[v->page] = CXD_NO_LINE;
+	if (policy_ops(c)->ghosts && (vf & CXD_LINE_SMALL))
+		ghost_push(c, v->page);
+}
+
 /**
  * cxd_cache_fill() - make absent @page resident (clean).
  * @c:     cache.
@@ -376,7 +396,6 @@ int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
 	struct cxd_cache_set *set;
 	uint32_t line, base, lop, si;
 	bool ghost;
-	uint8_t vf;
 
 	v->page = CXD_NO_PAGE;
 	v->dirty = false;
@@ -400,13 +419,7 @@ int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
 		line = set_evict(c, set, base);
 		if (line == CXD_NO_LINE)
 			return -1;
-		vf = c->lines[line].flags;
-		v->page = c->lines[line].page;
-		v->dirty = vf & CXD_LINE_DIRTY;
-		v->prefetched = vf & CXD_LINE_PREFETCH;
-		c->line_of_page[v->page] = CXD_NO_LINE;
-		if (policy_ops(c)->ghosts && (vf & CXD_LINE_SMALL))
-			ghost_push(c, v->page);
+		victim_take(c, line, v);
 	}
 
 	c->lines[line].page = (uint32_t)page;
@@ -435,7 +448,6 @@ int cxd_cache_evict_one(struct cxd_cache *c, struct cxd_cache_victim *v)
 {
 	struct cxd_cache_set *set = NULL;
 	uint32_t i, s, line;
-	uint8_t vf;
 
 	v->page = CXD_NO_PAGE;
 	v->dirty = false;
@@ -453,13 +465,7 @@ int cxd_cache_evict_one(struct cxd_cache *c, struct cxd_cache_victim *v)
 	line = set_evict(c, set, s * c->ways);
 	if (line == CXD_NO_LINE)
 		return -1;
-	vf = c->lines[line].flags;
-	v->page = c->lines[line].page;
-	v->dirty = vf & CXD_LINE_DIRTY;
-	v->prefetched = vf & CXD_LINE_PREFETCH;
-	c->line_of_page[v->page] = CXD_NO_LINE;
-	if (policy_ops(c)->ghosts && (vf & CXD_LINE_SMALL))
-		ghost_push(c, v->page);
+	victim_take(c, line, v);
 	c->lines[line].page = CXD_NO_PAGE32;
 	c->lines[line].flags = 0;
 	c->lines[line].next = set->free_head;

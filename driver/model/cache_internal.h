@@ -184,6 +184,25 @@ static inline void cxd_queue_unlink(struct cxd_cache *c, struct cxd_queue *q,
 	q->len--;
 }
 
+/* The two ends of a queue, for cxd_queue_pop(). */
+enum cxd_queue_end {
+	CXD_QUEUE_HEAD,		/* the oldest line */
+	CXD_QUEUE_TAIL,		/* the newest line */
+};
+
+/*
+ * Unlink the line at @end of non-empty @q and return it: the evict of the
+ * queue-only policies (FIFO and LRU take the head, LIFO the tail).
+ */
+static inline uint32_t cxd_queue_pop(struct cxd_cache *c, struct cxd_queue *q,
+				     enum cxd_queue_end end)
+{
+	uint32_t line = end == CXD_QUEUE_TAIL ? q->tail : q->head;
+
+	cxd_queue_unlink(c, q, line);
+	return line;
+}
+
 /* Move @line (in @q) to the tail of @q. */
 static inline void cxd_queue_requeue(struct cxd_cache *c, struct cxd_queue *q,
 				     uint32_t line)

@@ -10,11 +10,8 @@
 static uint32_t fifo_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 			   uint32_t base)
 {
-	uint32_t line = set->main.head;
-
 	(void)base;
-	cxd_queue_unlink(c, &set->main, line);
-	return line;
+	return cxd_queue_pop(c, &set->main, CXD_QUEUE_HEAD);
 }
 
 const struct cxd_policy_ops cxd_policy_fifo = {

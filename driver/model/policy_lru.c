@@ -17,11 +17,8 @@ static void lru_touched(struct cxd_cache *c, struct cxd_cache_set *set,
 static uint32_t lru_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 			  uint32_t base)
 {
-	uint32_t line = set->main.head;
-
 	(void)base;
-	cxd_queue_unlink(c, &set->main, line);
-	return line;
+	return cxd_queue_pop(c, &set->main, CXD_QUEUE_HEAD);
 }
 
 const struct cxd_policy_ops cxd_policy_lru = {
