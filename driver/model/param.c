@@ -10,17 +10,6 @@
  */
 #include "cxdvirt/params.h"
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * Exact string equality. Not str_eq(): this file is also in the tools'
  * library (libcxu.a), which has no other model object.
@@ -81,7 +70,7 @@ int cxd_parse_u64(const char *s, size_t len, bool suffix, uint64_t *out)
 		i = 2;
 	}
 	for (; i < len; i++, n++) {
-		d = hex_digit(s[i]);
+		d = cxd_hex_digit(s[i]);
 		if (d < 0 || (unsigned int)d >= base)
 			return CXD_PARSE_SYNTAX;
 		if (v > (~(uint64_t)0 - (uint64_t)d) / base)

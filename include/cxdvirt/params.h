@@ -401,6 +401,25 @@ static inline const char *cxd_param_bad(const struct cxd_param *p, uint64_t v)
 	return NULL;
 }
 
+/**
+ * cxd_hex_digit() - the value of hexadecimal digit @c.
+ * @c:	a character.
+ *
+ * Inline: cxdvirt-sim's trace parser calls it once per digit, as does
+ * cxd_parse_u64().
+ * Return: 0..15, or -1 if @c is not a hex digit (either case).
+ */
+static inline int cxd_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* Errors of cxd_parse_u64() and cxd_parse_s64(). */
 #define CXD_PARSE_SYNTAX	(-1)
 #define CXD_PARSE_RANGE		(-2)

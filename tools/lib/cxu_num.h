@@ -42,24 +42,6 @@ int cxu_parse_u64(const char *s, uint64_t *out);
 int cxu_parse_s64(const char *s, int64_t *out);
 
 /**
- * cxu_hex_digit() - the value of hexadecimal digit @c.
- * @c:	a character.
- *
- * Inline: the simulator's trace parser calls it once per digit.
- * Return: 0..15, or -1 if @c is not a hex digit (either case).
- */
-static inline int cxu_hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/**
  * cxu_fmt_size() - a size for people: "4 KiB", "64 MiB", "1.50 GiB".
  * @bytes:	the size in bytes.
  * @buf:	where to write; @len its size in bytes.

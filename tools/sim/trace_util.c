@@ -84,9 +84,9 @@ int trace_parse_hex(const char **s, const char *e, uint64_t *v)
 	uint64_t x = 0;
 	int d;
 
-	if (p == e || cxu_hex_digit(*p) < 0)
+	if (p == e || cxd_hex_digit(*p) < 0)
 		return -1;
-	for (; p < e && (d = cxu_hex_digit(*p)) >= 0; p++) {
+	for (; p < e && (d = cxd_hex_digit(*p)) >= 0; p++) {
 		if (x >> 60)
 			return -1;
 		x = x << 4 | (uint64_t)d;
