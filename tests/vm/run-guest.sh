@@ -91,6 +91,15 @@ t0=$(date +%s.%N)
 boot_rc=0
 lane_boot "$kdir_img/vmlinuz" "$initrd" "$console" "$taplog" "$tmo" \
 	"cxdvirt_test_timeout=$test_timeout" $append_extra || boot_rc=$?
+# A kernel that hung before /init ran nothing: boot it once more, saying so
+# (the first console is kept as console.log.hung).
+if [ "$boot_rc" = 125 ]; then
+	cp "$console" "$console.hung"
+	lane_log "boot hung before /init (console: $console.hung): booting once more"
+	boot_rc=0
+	lane_boot "$kdir_img/vmlinuz" "$initrd" "$console" "$taplog" "$tmo" \
+		"cxdvirt_test_timeout=$test_timeout" $append_extra || boot_rc=$?
+fi
 t1=$(date +%s.%N)
 if [ -n "$tail_pid" ]; then
 	sleep 0.2
