@@ -334,6 +334,18 @@ struct cxd_nl_hook_args {
 #define CXD_NODE_LATENCY	1
 #define CXD_NL_HINT_SYM		"numa_migrate_prep"
 #define CXD_NL_NEW_SYM		"page_add_new_anon_rmap"
+/* vma_alloc_folio(gfp, order, vma, addr, hugepage) */
+#define CXD_NL_THP_ALLOC_SYM	"vma_alloc_folio"
+/* hugepage_vma_check(vma, vm_flags, smaps, in_pf, enforce_sysfs) */
+#define CXD_NL_THP_CHECK_SYM	"hugepage_vma_check"
+
+/* Is this THP check a collapse's (khugepaged, MADV_COLLAPSE), not a fault's or smaps'? */
+static inline bool cxd_nl_thp_check_collapse(struct pt_regs *regs)
+{
+	/* bools: only their low byte is defined */
+	return !(u8)regs_get_kernel_argument(regs, 2) &&
+	       !(u8)regs_get_kernel_argument(regs, 3);
+}
 
 static inline void cxd_nl_hint_args(struct pt_regs *regs,
 				    struct cxd_nl_hook_args *a)
@@ -368,6 +380,16 @@ static inline pte_t cxd_pte_mkprotnone(pte_t old)
 #define CXD_NODE_LATENCY	1
 #define CXD_NL_HINT_SYM		"numa_migrate_check"
 #define CXD_NL_NEW_SYM		"folio_add_new_anon_rmap"
+/* vma_alloc_folio_noprof(gfp, order, vma, addr, hugepage) */
+#define CXD_NL_THP_ALLOC_SYM	"vma_alloc_folio_noprof"
+/* __thp_vma_allowable_orders(vma, vm_flags, tva_flags, orders) */
+#define CXD_NL_THP_CHECK_SYM	"__thp_vma_allowable_orders"
+
+/* Is this THP check a collapse's (khugepaged, MADV_COLLAPSE), not a fault's or smaps'? */
+static inline bool cxd_nl_thp_check_collapse(struct pt_regs *regs)
+{
+	return !(regs_get_kernel_argument(regs, 2) & (TVA_SMAPS | TVA_IN_PF));
+}
 
 static inline void cxd_nl_hint_args(struct pt_regs *regs,
 				    struct cxd_nl_hook_args *a)

@@ -726,6 +726,8 @@ CXD_NODELAT_ATTR(evicted_ptes);
 CXD_NODELAT_ATTR(evictions_unmapped);
 CXD_NODELAT_ATTR(late_writebacks);
 CXD_NODELAT_ATTR(thp_untracked_pages);
+CXD_NODELAT_ATTR(thp_refused_pages);
+CXD_NODELAT_ATTR(thp_collapse_refused);
 CXD_NODELAT_ATTR(kernel_accesses);
 CXD_NODELAT_ATTR(events_dropped);
 CXD_NODELAT_ATTR(pending);
@@ -739,6 +741,8 @@ static struct attribute *cxd_nodelat_attrs[] = {
 	&dev_attr_evictions_unmapped.attr,
 	&dev_attr_late_writebacks.attr,
 	&dev_attr_thp_untracked_pages.attr,
+	&dev_attr_thp_refused_pages.attr,
+	&dev_attr_thp_collapse_refused.attr,
 	&dev_attr_kernel_accesses.attr,
 	&dev_attr_events_dropped.attr,
 	&dev_attr_pending.attr,

@@ -49,7 +49,9 @@
  * What this cannot see is counted where possible and listed in
  * docs/numa-mode.md: kernel accesses through the direct map, DMA, GUP that
  * follows PROT_NONE entries, pages the hooks never saw being mapped (page
- * cache, shmem, pages migrated onto the node) and THP (thp_untracked_pages).
+ * cache, shmem, pages migrated onto the node) and a THP that got onto the
+ * node anyway (thp_untracked_pages). Huge pages on the node are refused
+ * (the THP section below).
  *
  * Lifetime: struct cxd_nodelat is refcounted. The device holds one reference
  * from cxd_nodelat_start() to cxd_nodelat_stop(); each queued task_work holds
@@ -130,6 +132,8 @@ struct cxd_nodelat {
 	atomic_t pending;
 	struct {
 		atomic64_t thp_pages;
+		atomic64_t thp_refused;
+		atomic64_t collapse_refused;
 		atomic64_t kernel_accesses;
 		atomic64_t dropped;
 		atomic64_t evict_ptes;
@@ -621,6 +625,140 @@ static struct kprobe cxd_nl_kp_new = {
 	.pre_handler = cxd_nl_new_pre,
 };
 
+/* ------------------------------------------------------------------ THP -- */
+
+/*
+ * Residency is per 4 KiB line, so a device's node is mapped with 4 KiB
+ * pages only (docs/numa-mode.md, "Huge pages"):
+ * - a large folio (THP, or an mTHP order) that the VMA allocator returns on
+ *   a device's node for a fault is given back, and the allocator returns
+ *   NULL: the fault falls back to smaller orders and then to 4 KiB, as when
+ *   a huge page cannot be had (THP_FAULT_FALLBACK). Counted in
+ *   thp_refused_pages;
+ * - khugepaged and MADV_COLLAPSE, which would merge a range of 4 KiB pages
+ *   into one huge page on the node, are told that no huge page is allowed
+ *   in an address space the device tracks (the THP check their callers
+ *   make, for them only; faults and smaps ask it too, and keep its answer).
+ *   Counted in thp_collapse_refused.
+ * Both are kretprobes: the functions are the allocator and the check every
+ * such path goes through on the supported kernels (compat.h).
+ */
+
+/* Entry of the VMA allocator: only large orders go on to the return. */
+static int cxd_nl_thp_alloc_entry(struct kretprobe_instance *ri,
+				  struct pt_regs *regs)
+{
+	return (int)regs_get_kernel_argument(regs, 1) > 0 ? 0 : 1;
+}
+
+/*
+ * A large folio allocated on a device's node: free it and return NULL.
+ * Context: the allocator's return (preemption off); never sleeps.
+ */
+static int cxd_nl_thp_alloc_ret(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct folio *folio = (struct folio *)regs_return_value(regs);
+	struct cxd_nodelat *nl;
+
+	if (!folio || !folio_test_large(folio))
+		return 0;
+	rcu_read_lock();
+	nl = cxd_nl_find(folio_pfn(folio));
+	if (nl && !READ_ONCE(nl->stopping)) {
+		atomic64_add(folio_nr_pages(folio), &nl->st.thp_refused);
+		/* not yet mapped nor charged: the allocator's reference */
+		folio_put(folio);
+		regs_set_return_value(regs, 0);
+	}
+	rcu_read_unlock();
+	return 0;
+}
+
+/* Entry of the THP check: remember the mm of a collapse's question. */
+static int cxd_nl_thp_check_entry(struct kretprobe_instance *ri,
+				  struct pt_regs *regs)
+{
+	struct vm_area_struct *vma;
+
+	if (!cxd_nl_thp_check_collapse(regs))
+		return 1;
+	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
+	*(struct mm_struct **)ri->data = vma->vm_mm;
+	return 0;
+}
+
+/*
+ * A collapse would be allowed in an mm a device tracks: answer no.
+ * Context: the check's return (preemption off); never sleeps.
+ */
+static int cxd_nl_thp_check_ret(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct mm_struct *mm = *(struct mm_struct **)ri->data;
+	struct cxd_nodelat *nl;
+	unsigned long flags;
+	bool tracked;
+
+	if (!regs_return_value(regs) || !mm)
+		return 0;
+	rcu_read_lock();
+	list_for_each_entry_rcu(nl, &cxd_nl_devs, list) {
+		spin_lock_irqsave(&nl->mm_lock, flags);
+		tracked = cxd_nl_mm_tracked(nl, mm);
+		spin_unlock_irqrestore(&nl->mm_lock, flags);
+		if (tracked && !READ_ONCE(nl->stopping)) {
+			atomic64_inc(&nl->st.collapse_refused);
+			regs_set_return_value(regs, 0);
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return 0;
+}
+
+/*
+ * Instances: one per call in flight. A huge allocation may sleep in
+ * compaction, so allow many; a call that finds none left runs unprobed
+ * (kretprobe nmissed), and its huge page is then counted untracked.
+ */
+#define CXD_NL_THP_MAXACTIVE	256
+
+static struct kretprobe cxd_nl_krp_alloc = {
+	.kp.symbol_name = CXD_NL_THP_ALLOC_SYM,
+	.entry_handler = cxd_nl_thp_alloc_entry,
+	.handler = cxd_nl_thp_alloc_ret,
+	.maxactive = CXD_NL_THP_MAXACTIVE,
+};
+
+static struct kretprobe cxd_nl_krp_check = {
+	.kp.symbol_name = CXD_NL_THP_CHECK_SYM,
+	.entry_handler = cxd_nl_thp_check_entry,
+	.handler = cxd_nl_thp_check_ret,
+	.data_size = sizeof(struct mm_struct *),
+	.maxactive = CXD_NL_THP_MAXACTIVE,
+};
+
+/*
+ * Register @rp (reused across power cycles: clear what an earlier
+ * registration left). Return: 0, or -EOPNOTSUPP with one log line.
+ */
+static int cxd_nl_kretprobe_add(struct kretprobe *rp, const char *name)
+{
+	int ret;
+
+	rp->kp.addr = NULL;
+	rp->kp.flags = 0;
+	rp->nmissed = 0;
+	ret = register_kretprobe(rp);
+	if (ret) {
+		pr_warn(CXD_NAME ": %s: power: node_latency: cannot probe %s (%d): this kernel is not supported\n",
+			name, rp->kp.symbol_name, ret);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 /*
  * A new task: a child with its own mm (fork) inherits its parent's anonymous
  * pages at the same addresses, so it is tracked wherever the parent is.
@@ -703,8 +841,18 @@ static int cxd_nl_hooks_get(const char *name)
 	ret = cxd_nl_kprobe_add(&cxd_nl_kp_new, name);
 	if (ret)
 		goto err_hint;
+	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_alloc, name);
+	if (ret)
+		goto err_new;
+	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_check, name);
+	if (ret)
+		goto err_alloc;
 	return 0;
 
+err_alloc:
+	unregister_kretprobe(&cxd_nl_krp_alloc);
+err_new:
+	unregister_kprobe(&cxd_nl_kp_new);
 err_hint:
 	unregister_kprobe(&cxd_nl_kp_hint);
 err_tp:
@@ -721,6 +869,8 @@ static void cxd_nl_hooks_put(void)
 	lockdep_assert_held(&cxd_cfg_mutex);
 	if (--cxd_nl_users)
 		return;
+	unregister_kretprobe(&cxd_nl_krp_check);
+	unregister_kretprobe(&cxd_nl_krp_alloc);
 	unregister_kprobe(&cxd_nl_kp_new);
 	unregister_kprobe(&cxd_nl_kp_hint);
 	tracepoint_probe_unregister(cxd_nl_tp_newtask, cxd_nl_newtask, NULL);
@@ -910,6 +1060,8 @@ void cxd_nodelat_get_stats(struct cxd_nodelat *nl,
 	if (!nl)
 		return;
 	st->thp_untracked_pages = atomic64_read(&nl->st.thp_pages);
+	st->thp_refused_pages = atomic64_read(&nl->st.thp_refused);
+	st->thp_collapse_refused = atomic64_read(&nl->st.collapse_refused);
 	st->kernel_accesses = atomic64_read(&nl->st.kernel_accesses);
 	st->events_dropped = atomic64_read(&nl->st.dropped);
 	st->evicted_ptes = atomic64_read(&nl->st.evict_ptes);

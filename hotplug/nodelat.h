@@ -23,6 +23,10 @@ struct cxd_nodelat;
  *			(written while resident): charged a write-back then.
  * @thp_untracked_pages: pages of the node mapped as THP, which the model
  *			cannot track (residency is per 4 KiB page).
+ * @thp_refused_pages:	pages of large folios allocated on the node for a
+ *			fault and given back: the fault fell back to 4 KiB.
+ * @thp_collapse_refused: khugepaged or MADV_COLLAPSE checks answered "no
+ *			huge page" for an address space the device tracks.
  * @kernel_accesses:	accesses by kernel threads, not charged.
  * @events_dropped:	accesses lost to a failed allocation.
  * @pending:		accesses queued on tasks and not yet run.
@@ -35,6 +39,8 @@ struct cxd_nodelat_stats {
 	u64 evictions_unmapped;
 	u64 late_writebacks;
 	u64 thp_untracked_pages;
+	u64 thp_refused_pages;
+	u64 thp_collapse_refused;
 	u64 kernel_accesses;
 	u64 events_dropped;
 	u64 pending;

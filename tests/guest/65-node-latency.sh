@@ -89,6 +89,40 @@ cmp_ok "$(cat "$S/node_latency/evicted_ptes")" -ge 1536 \
 	"evictions made PTEs PROT_NONE ($(cat "$S/node_latency/evicted_ptes"))"
 cmp_ok "$(stat_get $NL_DEV evictions)" -ge 2048 "stats/evictions ($(stat_get $NL_DEV evictions))"
 
+section "huge pages"
+# 2a. THP on the node (docs/numa-mode.md, "Huge pages"): Debian's default,
+#     THP "always", and a program asking with MADV_HUGEPAGE under
+#     "madvise", bound with plain numactl --membind (the task's policy).
+#     The node gets 4 KiB pages only: a huge page allocated there for a
+#     fault is given back (thp_refused_pages) and MADV_COLLAPSE is refused
+#     (thp_collapse_refused), so a cyclic scan over 1.5x the cache misses
+#     on every access as with 4 KiB pages, nothing is untracked, and a
+#     scan within the cache hits.
+for how in always madvise; do
+	echo $how > $NL_THP
+	u0=$(cat "$S/node_latency/thp_untracked_pages")
+	r0=$(cat "$S/node_latency/thp_refused_pages")
+	c0=$(cat "$S/node_latency/thp_collapse_refused")
+	out=$(numactl --membind=$NL_NODE "$PROGS/nodelat" thp $NL_NODE $IDX 1536 $how 1)
+	diag "$out"
+	echo "$out" | grep -q "^not ok" && fail "thp $how: the program's checks"
+	p2=$(echo "$out" | sed -n 's/^pass 2 misses //p')
+	cmp_ok "${p2:-0}" -ge $((1536 * 95 / 100)) \
+		"THP $how: a later pass of a scan over 1.5x the cache misses on >= 95% ($p2 of 1536)"
+	is "$(echo "$out" | sed -n 's/^anon_huge_kb //p')" 0 "THP $how: no huge page mapped (AnonHugePages)"
+	is "$(cat "$S/node_latency/thp_untracked_pages")" "$u0" "THP $how: thp_untracked_pages unchanged"
+	r=$(($(cat "$S/node_latency/thp_refused_pages") - r0))
+	cmp_ok $r -ge 512 "THP $how: huge pages refused on the node, 4 KiB instead ($r pages)"
+	is "$(echo "$out" | sed -n 's/^collapse //p' | cut -d' ' -f1)" -1 "THP $how: MADV_COLLAPSE refused"
+	cmp_ok $(($(cat "$S/node_latency/thp_collapse_refused") - c0)) -gt 0 \
+		"THP $how: ... by the collapse check"
+done
+out=$(numactl --membind=$NL_NODE "$PROGS/nodelat" thp $NL_NODE $IDX 512 always 0)
+echo "$out" | grep -q "^not ok" && fail "thp resident: the program's checks"
+p2=$(echo "$out" | sed -n 's/^pass 2 misses //p')
+cmp_ok "${p2:-99}" -le $((512 * 2 / 100)) "THP always: a scan within the cache misses on <= 2% ($p2 of 512)"
+echo never > $NL_THP
+
 section "hot page under fifo and lru"
 # 2b. Hits reach the policy through the accessed-bit scan of the node's
 #     pages: a hot page read between cold ones misses once a pass under

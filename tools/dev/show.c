@@ -258,7 +258,8 @@ static const struct {
 static const char *const nodelat_files[] = {
 	"enabled", "tracked_mms", "first_touches", "hint_faults",
 	"evicted_ptes", "evictions_unmapped", "late_writebacks",
-	"thp_untracked_pages", "kernel_accesses", "events_dropped", "pending",
+	"thp_untracked_pages", "thp_refused_pages", "thp_collapse_refused",
+	"kernel_accesses", "events_dropped", "pending",
 };
 
 static void add_nodelat(struct json_object *obj, int index)

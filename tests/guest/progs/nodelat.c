@@ -17,6 +17,17 @@
  *       writes NPAGES pages, empties the cache (flush_cache()), then reads
  *       them cyclically twice; prints the device's misses of each read
  *       pass ("pass N misses M").
+ *   nodelat thp NODE DEV NPAGES HOW FLUSH
+ *       huge pages on the node: NPAGES pages of a 2 MiB-aligned buffer with
+ *       no policy of its own, so the task's (run it under numactl
+ *       --membind=NODE) places it; HOW "always" asks nothing (the system's
+ *       THP setting decides), "madvise" asks for huge pages
+ *       (MADV_HUGEPAGE). Writes every page, asks for a collapse
+ *       (MADV_COLLAPSE, khugepaged's on demand), empties the cache if FLUSH
+ *       is 1, then reads the pages cyclically twice. Prints "collapse RET
+ *       ERRNO", "anon_huge_kb K" (AnonHugePages of the process after the
+ *       collapse), "page_tables_kb K" (its VmPTE) and "pass N misses M";
+ *       checks every page's contents.
  *   nodelat hot NODE DEV NPAGES PASSES
  *       writes NPAGES pages, empties the cache, then 1 + PASSES cyclic read
  *       passes over pages 1..NPAGES-1, reading the hot page 0 after every 8
@@ -202,6 +213,72 @@ static int cmd_cyclic(int argc, char **argv)
 		printf("pass %d misses %" PRId64 "\n", pass,
 		       dev_stat(dev, "misses") - m);
 	}
+	return tap_exit();
+}
+
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE	25
+#endif
+#define HUGE	(2ul << 20)
+
+/* Field @fmt ("Name: %ld kB") of /proc/self/@file, KiB; -1: unknown. */
+static long proc_kb(const char *file, const char *fmt)
+{
+	char line[256], path[64];
+	long kb = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/%s", file);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, fmt, &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+static int cmd_thp(int argc, char **argv)
+{
+	int node = atoi(argv[2]);
+	const char *dev = argv[3];
+	unsigned long n = strtoul(argv[4], NULL, 0), i, bad = 0;
+	int madv = !strcmp(argv[5], "madvise");
+	int flush = atoi(argv[6]);
+	size_t len = n * PAGE;
+	volatile char *b;
+	char *raw;
+	int64_t m;
+	int pass, r;
+
+	raw = mmap(NULL, len + HUGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!ok(raw != MAP_FAILED, "buffer of %lu pages, 2 MiB aligned", n))
+		return tap_exit();
+	b = (volatile char *)(((unsigned long)raw + HUGE - 1) & ~(HUGE - 1));
+	if (madv && !ok(!madvise((void *)b, len, MADV_HUGEPAGE),
+			"MADV_HUGEPAGE"))
+		return tap_exit();
+	for (i = 0; i < n; i++)
+		b[i * PAGE] = (char)(i * 7 + 1);
+	/* the last page written is resident (an evicted one reads -EFAULT) */
+	ok(page_node((void *)(b + (n - 1) * PAGE)) == node,
+	   "the buffer is on node %d", node);
+	r = madvise((void *)b, len, MADV_COLLAPSE);
+	printf("collapse %d %d\n", r, r ? errno : 0);
+	printf("anon_huge_kb %ld\n",
+	       proc_kb("smaps_rollup", "AnonHugePages: %ld kB"));
+	printf("page_tables_kb %ld\n", proc_kb("status", "VmPTE: %ld kB"));
+	if (flush && flush_cache(node, dev))
+		return tap_exit();
+	for (pass = 1; pass <= 2; pass++) {
+		m = dev_stat(dev, "misses");
+		for (i = 0; i < n; i++)
+			bad += b[i * PAGE] != (char)(i * 7 + 1);
+		printf("pass %d misses %" PRId64 "\n", pass,
+		       dev_stat(dev, "misses") - m);
+	}
+	ok(!bad, "every page reads back what was written (%lu bad)", bad);
 	return tap_exit();
 }
 
@@ -429,6 +506,8 @@ int main(int argc, char **argv)
 		return cmd_lat(argc, argv);
 	if (argc >= 5 && !strcmp(argv[1], "cyclic"))
 		return cmd_cyclic(argc, argv);
+	if (argc >= 7 && !strcmp(argv[1], "thp"))
+		return cmd_thp(argc, argv);
 	if (argc >= 6 && !strcmp(argv[1], "hot"))
 		return cmd_hot(argc, argv);
 	if (argc >= 5 && !strcmp(argv[1], "replay"))
