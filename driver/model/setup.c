@@ -9,6 +9,18 @@
  */
 #include "cxdvirt/params.h"
 
+/* The table's shared rows, their values in @p, and their range messages. */
+static const struct cxd_param rows[] = { CXD_PARAMS_SHARED(CXD_P_DESC_) };
+static const char *const rows_bad[] = { CXD_PARAMS_SHARED(CXD_P_BAD_MSG_) };
+
+static uint64_t param_get(const struct cxd_params *cxd_p_c, int id)
+{
+	switch (id) {
+	CXD_PARAMS_SHARED(CXD_P_GET_)
+	}
+	return 0;
+}
+
 /* The structural part of @p over @npages pages, as the model takes it. */
 static void setup_cfg(const struct cxd_params *p, uint64_t npages,
 		      struct cxd_model_cfg *mc)
@@ -29,11 +41,12 @@ static void setup_cfg(const struct cxd_params *p, uint64_t npages,
  * @size:	set to the bytes of state the model needs (8-byte aligned
  *		memory, cxd_model_cfg_state_size()) when the answer is yes.
  *
- * The checks that relate parameters, in this order: the cache (a whole
- * number of 4 KiB lines, at least one, at most CXD_MAX_LINES, not larger
- * than the device), the NAND geometry and timing, the FTL, the cache shape
- * (ways must divide the lines), the CFLRU window, the learned
- * prefetchers' parameters, the drain marks.
+ * First every row of the table within its bounds (capacity aside: @npages
+ * stands for it), then the checks that relate parameters, in this order:
+ * the cache (a whole number of 4 KiB lines, at most CXD_MAX_LINES, not
+ * larger than the device), the NAND geometry and timing, the FTL, the
+ * cache shape (ways must divide the lines), the learned prefetchers'
+ * parameters, the drain marks.
  *
  * Return: NULL, or why not (one line naming the parameters).
  */
@@ -42,12 +55,15 @@ const char *cxd_model_setup_check(const struct cxd_params *p, uint64_t npages,
 {
 	struct cxd_model_cfg mc;
 	const char *why;
-	size_t n;
+	size_t n, i;
 
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (rows[i].id != CXD_PARAM_capacity &&
+		    cxd_param_bad(&rows[i], param_get(p, rows[i].id)))
+			return rows_bad[i];
 	if (p->cache_size % CXD_HOST_PAGE_SIZE)
 		return "cache_size not a multiple of 4K";
-	if (!p->cache_size ||
-	    p->cache_size / CXD_HOST_PAGE_SIZE > CXD_MAX_LINES)
+	if (p->cache_size / CXD_HOST_PAGE_SIZE > CXD_MAX_LINES)
 		return "cache_size out of range";
 	if (!npages)
 		return "capacity 0";
@@ -64,8 +80,6 @@ const char *cxd_model_setup_check(const struct cxd_params *p, uint64_t npages,
 		return p->ways && mc.nlines % p->ways ?
 		       "ways does not divide the cache's lines (cache_size / 4K)" :
 		       "invalid cache shape (cache_size, ways, capacity)";
-	if (p->cflru_window_pct > 100)
-		return "cflru_window_pct out of range";
 	why = cxd_pf_params_check(&p->pf);
 	if (why)
 		return why;

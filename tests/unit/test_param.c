@@ -211,10 +211,16 @@ static void test_setup(void **state)
 	assert_string_equal(cxd_model_setup_check(&p, 16384, &size),
 			    "bop_bad_score not below bop_score_max");
 	p.pf.bop_bad_score = 1;
-	p.nand.channels = 0;
+	p.nand.channels = 0;	/* each row within the table's bounds */
 	assert_string_equal(cxd_model_setup_check(&p, 16384, &size),
-			    "invalid NAND geometry or timing");
+			    "channels out of range");
 	p.nand.channels = 8;
+	p.cflru_window_pct = 101;
+	assert_string_equal(cxd_model_setup_check(&p, 16384, &size),
+			    "cflru_window_pct out of range");
+	p.cflru_window_pct = 25;
+	p.capacity = 0;		/* npages stands for capacity */
+	assert_null(cxd_model_setup_check(&p, 16384, &size));
 
 	p.policy = CXD_POLICY_CFLRU;
 	p.cflru_window_pct = 40;
