@@ -364,8 +364,8 @@ static ssize_t cxd_power_store(struct config_item *item, const char *page,
 	bool on;
 	int ret = 0;
 
-	if (kstrtobool(page, &on)) {
-		cxd_warn(d, "power: not 0 or 1");
+	if (cxd_parse_flag(page, count, &on)) {
+		cxd_warn(d, "power: not 0, 1, off or on");
 		return -EINVAL;
 	}
 	mutex_lock(&cxd_cfg_mutex);

@@ -214,7 +214,8 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 	struct cxd_live *live = cxd_dev_to_live(dev);
 	bool v;
 
-	if (kstrtobool(buf, &v) || !v)
+	/* the flags' strict rule (cxd_parse_flag()): 1 or on resets */
+	if (cxd_parse_flag(buf, count, &v) || !v)
 		return -EINVAL;
 	spin_lock(&live->lock);
 	cxd_model_reset_stats(&live->model);

@@ -110,6 +110,33 @@ int cxd_parse_s64(const char *s, size_t len, int64_t *out)
 }
 
 /**
+ * cxd_parse_flag() - a flag as every interface of the project reads it:
+ * 0, 1, off or on, exactly (no "yes", no "0x1", nothing after it).
+ * @s:		text, @len bytes; one trailing newline is ignored.
+ * @len:	bytes of @s.
+ * @on:		the flag; unchanged on error.
+ *
+ * The flag parameters, configfs power and sysfs stats/reset use it.
+ * Return: 0, or CXD_PARSE_SYNTAX.
+ */
+int cxd_parse_flag(const char *s, size_t len, bool *on)
+{
+	static const char *const words[] = { "0", "1", "off", "on" };
+	size_t i, k;
+
+	drop_newline(s, &len);
+	for (k = 0; k < 4; k++) {
+		for (i = 0; i < len && words[k][i] && words[k][i] == s[i]; i++)
+			;
+		if (i == len && !words[k][i]) {
+			*on = k & 1;
+			return 0;
+		}
+	}
+	return CXD_PARSE_SYNTAX;
+}
+
+/**
  * cxd_param_parse() - the text written for parameter @p, as its value.
  * @p:		parameter (a row of the table).
  * @s:		text, @len bytes; one trailing newline is ignored.
@@ -131,13 +158,18 @@ const char *cxd_param_parse(const struct cxd_param *p, const char *s,
 	char buf[32];
 	uint64_t u;
 	int64_t sv;
+	bool on;
 	size_t i;
 	int e;
 
 	drop_newline(s, &len);
 	switch (p->type) {
-	case CXD_PT_ENUM:
 	case CXD_PT_BOOL:
+		if (cxd_parse_flag(s, len, &on))
+			return "unknown";
+		*v = on;
+		return NULL;
+	case CXD_PT_ENUM:
 		if (!len || len >= sizeof(buf))
 			return "unknown";
 		for (i = 0; i < len; i++) {
@@ -146,15 +178,6 @@ const char *cxd_param_parse(const struct cxd_param *p, const char *s,
 			buf[i] = s[i];
 		}
 		buf[len] = '\0';
-		if (p->type == CXD_PT_BOOL) {
-			if (str_eq(buf, "1") || str_eq(buf, "on"))
-				*v = 1;
-			else if (str_eq(buf, "0") || str_eq(buf, "off"))
-				*v = 0;
-			else
-				return "unknown";
-			return NULL;
-		}
 		for (e = 0; (uint64_t)e <= p->max && p->names(e); e++) {
 			if (str_eq(buf, p->names(e))) {
 				*v = (uint64_t)e;

@@ -426,6 +426,7 @@ static inline int cxd_hex_digit(char c)
 
 int cxd_parse_u64(const char *s, size_t len, bool suffix, uint64_t *out);
 int cxd_parse_s64(const char *s, size_t len, int64_t *out);
+int cxd_parse_flag(const char *s, size_t len, bool *on);
 const char *cxd_param_parse(const struct cxd_param *p, const char *s,
 			    size_t len, uint64_t *v);
 char *cxd_param_format(const struct cxd_param *p, uint64_t v, char *buf,

@@ -115,9 +115,20 @@ fi
 good backing_node -1
 good backing_node 1
 
+# power and stats/reset take the flags' rule (0, 1, off, on), not
+# kstrtobool's (which took yes, 1abc, and 0x1 as off).
+bad power yes "not 0, 1, off or on"
+bad power 1abc "trailing garbage"
+
 # Structural attributes refuse changes while powered (EBUSY, as null_blk
 # does); live ones accept.
 dev_on $D || bail "power on $D"
+bad power 0x1 "0x1 is not off"
+if echo yes > "$(dev_sys $D)/stats/reset" 2>/dev/null; then
+	fail "stats/reset refuses yes"
+else
+	pass "stats/reset refuses yes"
+fi
 bad channels 4 "while powered" EBUSY
 bad capacity 32M "while powered" EBUSY
 bad cache_size 1M "while powered" EBUSY

@@ -67,6 +67,30 @@ static void test_numbers(void **state)
 	assert_int_equal(cxd_parse_s64("--1", 3, &sv), CXD_PARSE_SYNTAX);
 }
 
+static void test_flags(void **state)
+{
+	bool on = true;
+
+	(void)state;
+	assert_int_equal(cxd_parse_flag("0", 1, &on), 0);
+	assert_false(on);
+	assert_int_equal(cxd_parse_flag("on\n", 3, &on), 0);
+	assert_true(on);
+	assert_int_equal(cxd_parse_flag("off", 3, &on), 0);
+	assert_false(on);
+	assert_int_equal(cxd_parse_flag("1", 1, &on), 0);
+	assert_true(on);
+	/* what kstrtobool took: yes, 1abc, and 0x1 as off */
+	assert_int_equal(cxd_parse_flag("yes", 3, &on), CXD_PARSE_SYNTAX);
+	assert_int_equal(cxd_parse_flag("1abc", 4, &on), CXD_PARSE_SYNTAX);
+	assert_int_equal(cxd_parse_flag("0x1", 3, &on), CXD_PARSE_SYNTAX);
+	assert_int_equal(cxd_parse_flag("", 0, &on), CXD_PARSE_SYNTAX);
+	assert_int_equal(cxd_parse_flag("on\n\n", 4, &on), CXD_PARSE_SYNTAX);
+	assert_int_equal(cxd_parse_flag("1\0", 2, &on), CXD_PARSE_SYNTAX);
+	assert_int_equal(cxd_parse_flag("o", 1, &on), CXD_PARSE_SYNTAX);
+	assert_true(on);			/* unchanged */
+}
+
 static void test_suffixes(void **state)
 {
 	uint64_t v;
@@ -249,6 +273,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_suffixes),
 		cmocka_unit_test(test_param_parse),
 		cmocka_unit_test(test_format),
