@@ -141,7 +141,6 @@ struct cxd_nodelat {
 		atomic64_t late_writebacks;
 		atomic64_t first_touches;
 		atomic64_t hint_faults;
-		atomic64_t scan_passes;
 		atomic64_t scan_touched;
 	} st;
 };
@@ -944,7 +943,6 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 	live->scan_touched += nt;
 	spin_unlock(&live->lock);
 	atomic64_add(nt, &nl->st.scan_touched);
-	atomic64_inc(&nl->st.scan_passes);
 	/* The accessed and dirty bits are set again only on a TLB fill. */
 	cxd_tlb_batch_flush(&tlb);
 	for (j = 0; j < nm; j++)

@@ -69,7 +69,6 @@ struct timer_info {
 };
 
 int timer_setup(struct timer_info *ti, enum timer_kind kind);
-const char *timer_name(enum timer_kind k);
 uint64_t now_ns(void);
 
 static inline uint64_t clock_ticks(void)

@@ -38,11 +38,6 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-const char *timer_name(enum timer_kind k)
-{
-	return k == TIMER_TSC ? "rdtscp" : "clock_gettime(CLOCK_MONOTONIC)";
-}
-
 #if HAVE_TSC
 #include <cpuid.h>
 
