@@ -30,29 +30,14 @@ static void drop_newline(const char *s, size_t *len)
 		(*len)--;
 }
 
-/**
- * cxd_parse_u64() - a number as every interface of the project reads it.
- * @s:		text, @len bytes (need not be NUL-terminated).
- * @len:	bytes of @s; one trailing newline is ignored.
- * @suffix:	accept one trailing K, M, G or T (either case): KiB, MiB,
- *		GiB, TiB.
- * @out:	the value (bytes for a size); unchanged on error.
- *
- * Decimal, or hex after "0x"/"0X"; no sign, no spaces, no leading "+", no
- * octal (a leading 0 is decimal).
- *
- * Return: 0; CXD_PARSE_SYNTAX for empty text, a character that does not
- * belong (a NUL included) or a suffix where none is accepted;
- * CXD_PARSE_RANGE if the value does not fit 64 bits.
- */
-int cxd_parse_u64(const char *s, size_t len, bool suffix, uint64_t *out)
+/* cxd_parse_u64() on exactly @len bytes (no newline dropped). */
+static int parse_u64(const char *s, size_t len, bool suffix, uint64_t *out)
 {
 	static const char sfx[] = "KMGT";
 	unsigned int base = 10, shift = 0, i, n = 0;
 	uint64_t v = 0;
 	int d;
 
-	drop_newline(s, &len);
 	if (suffix && len > 1) {
 		char c = s[len - 1];
 
@@ -86,6 +71,27 @@ int cxd_parse_u64(const char *s, size_t len, bool suffix, uint64_t *out)
 }
 
 /**
+ * cxd_parse_u64() - a number as every interface of the project reads it.
+ * @s:		text, @len bytes (need not be NUL-terminated).
+ * @len:	bytes of @s; one trailing newline is ignored.
+ * @suffix:	accept one trailing K, M, G or T (either case): KiB, MiB,
+ *		GiB, TiB.
+ * @out:	the value (bytes for a size); unchanged on error.
+ *
+ * Decimal, or hex after "0x"/"0X"; no sign, no spaces, no leading "+", no
+ * octal (a leading 0 is decimal).
+ *
+ * Return: 0; CXD_PARSE_SYNTAX for empty text, a character that does not
+ * belong (a NUL included) or a suffix where none is accepted;
+ * CXD_PARSE_RANGE if the value does not fit 64 bits.
+ */
+int cxd_parse_u64(const char *s, size_t len, bool suffix, uint64_t *out)
+{
+	drop_newline(s, &len);
+	return parse_u64(s, len, suffix, out);
+}
+
+/**
  * cxd_parse_s64() - a signed decimal or 0x-hex number: cxd_parse_u64()
  * (no suffix) after an optional '-'.
  * @s:		text, @len bytes.
@@ -96,11 +102,13 @@ int cxd_parse_u64(const char *s, size_t len, bool suffix, uint64_t *out)
  */
 int cxd_parse_s64(const char *s, size_t len, int64_t *out)
 {
-	bool neg = len && s[0] == '-';
 	uint64_t v;
+	bool neg;
 	int ret;
 
-	ret = cxd_parse_u64(s + neg, len - neg, false, &v);
+	drop_newline(s, &len);
+	neg = len && s[0] == '-';
+	ret = parse_u64(s + neg, len - neg, false, &v);
 	if (ret)
 		return ret;
 	if (v > (((uint64_t)1 << 63) - 1) + neg)
@@ -124,7 +132,8 @@ int cxd_parse_flag(const char *s, size_t len, bool *on)
 	static const char *const words[] = { "0", "1", "off", "on" };
 	size_t i, k;
 
-	drop_newline(s, &len);
+	if (len && s[len - 1] == '\n')
+		len--;
 	for (k = 0; k < 4; k++) {
 		for (i = 0; i < len && words[k][i] && words[k][i] == s[i]; i++)
 			;
@@ -162,7 +171,7 @@ const char *cxd_param_parse(const struct cxd_param *p, const char *s,
 	size_t i;
 	int e;
 
-	drop_newline(s, &len);
+	/* each branch drops the one trailing newline itself */
 	switch (p->type) {
 	case CXD_PT_BOOL:
 		if (cxd_parse_flag(s, len, &on))
@@ -170,6 +179,7 @@ const char *cxd_param_parse(const struct cxd_param *p, const char *s,
 		*v = on;
 		return NULL;
 	case CXD_PT_ENUM:
+		drop_newline(s, &len);
 		if (!len || len >= sizeof(buf))
 			return "unknown";
 		for (i = 0; i < len; i++) {
@@ -184,16 +194,17 @@ const char *cxd_param_parse(const struct cxd_param *p, const char *s,
 				return NULL;
 			}
 		}
-		if ((p->flags & CXD_P_NUMALIAS) && buf[0] >= '0' &&
-		    buf[0] <= '9' && !cxd_parse_u64(buf, len, false, &u) &&
-		    u <= p->max) {
-			*v = u;
+		/* the index: one decimal digit (every such enum has < 10) */
+		if ((p->flags & CXD_P_NUMALIAS) && len == 1 && buf[0] >= '0' &&
+		    (uint64_t)(buf[0] - '0') <= p->max) {
+			*v = (uint64_t)(buf[0] - '0');
 			return NULL;
 		}
 		return "unknown";
 	case CXD_PT_INT:
-		if (len && s[0] == '0' && len > 1 && (s[1] == 'x' || s[1] == 'X'))
-			return "not a valid number (decimal, -1 for none)";
+		for (i = 0; i < len; i++)	/* decimal only: no 0x, no -0x */
+			if (s[i] == 'x' || s[i] == 'X')
+				return "not a valid number (decimal, -1 for none)";
 		if (cxd_parse_s64(s, len, &sv) ||
 		    sv < -(int64_t)CXD_P_S32_MAX - 1 ||
 		    sv > (int64_t)CXD_P_S32_MAX)

@@ -602,7 +602,7 @@ expect "set stripe takes one word" 2 "must be one word"
 run set cxd0 index=3
 expect "set of a read-only attribute is a usage error" 2 "index=3: read-only"
 run set cxd0 power=2
-expect "set power=2 is a usage error" 2 "must be 0 or 1"
+expect "set power=2 is a usage error" 2 "must be 0, 1, off or on"
 run set cxd0
 expect "set without key=value is a usage error" 2 "nothing to set"
 run set nosuch t_read_ns=1

@@ -139,6 +139,15 @@ static void test_param_parse(void **state)
 	assert_null(parse(CXD_PARAM_write_alloc, "0", &v));
 	assert_int_equal(v, CXD_WA_FETCH);
 	assert_string_equal(parse(CXD_PARAM_write_alloc, "2", &v), "unknown");
+	assert_string_equal(parse(CXD_PARAM_write_alloc, "0x1", &v), "unknown");
+	assert_string_equal(parse(CXD_PARAM_write_alloc, "01", &v), "unknown");
+	assert_null(parse(CXD_PARAM_write_alloc, "1\n", &v));
+	assert_int_equal(v, CXD_WA_NOFETCH);
+	/* one trailing newline, not two, whatever the type */
+	assert_null(parse(CXD_PARAM_t_read_ns, "5\n", &v));
+	assert_non_null(parse(CXD_PARAM_t_read_ns, "5\n\n", &v));
+	assert_non_null(parse(CXD_PARAM_ftl_fill, "on\n\n", &v));
+	assert_non_null(parse(CXD_PARAM_policy, "lru\n\n", &v));
 	assert_null(parse(CXD_PARAM_xfer_model, "nvmevirt", &v));
 	assert_int_equal(v, CXD_XFER_NVMEVIRT);
 	assert_null(parse(CXD_PARAM_ftl_fill, "on", &v));
@@ -147,6 +156,26 @@ static void test_param_parse(void **state)
 	assert_int_equal(v, 0);
 	assert_string_equal(parse(CXD_PARAM_ftl_fill, "0x1", &v), "unknown");
 	assert_string_equal(parse(CXD_PARAM_ftl_fill, "yes", &v), "unknown");
+}
+
+/* A node number (the module's backing_node, target_node): signed decimal. */
+static void test_int(void **state)
+{
+	static const struct cxd_param node = {
+		.name = "backing_node", .type = CXD_PT_INT, .min = -1,
+		.max = CXD_P_S32_MAX, .unit = "",
+	};
+	uint64_t v;
+
+	(void)state;
+	assert_null(cxd_param_parse(&node, "-1\n", 3, &v));
+	assert_int_equal((int64_t)v, -1);
+	assert_null(cxd_param_parse(&node, "12", 2, &v));
+	assert_int_equal(v, 12);
+	assert_non_null(cxd_param_parse(&node, "0x1", 3, &v));
+	assert_non_null(cxd_param_parse(&node, "-0x1", 4, &v));
+	assert_non_null(cxd_param_parse(&node, "2147483648", 10, &v));
+	assert_non_null(cxd_param_parse(&node, "-1\n\n", 4, &v));
 }
 
 static void test_format(void **state)
@@ -276,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_suffixes),
 		cmocka_unit_test(test_param_parse),
+		cmocka_unit_test(test_int),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_setup),

@@ -122,13 +122,17 @@ int attr_normalize(const char *name, const char *val, char *out, size_t len,
 		}
 		snprintf(out, len, "%" PRId64, s);
 		return 0;
-	case ATTR_BOOL:
-		if (strcmp(val, "0") && strcmp(val, "1")) {
-			*why = "must be 0 or 1";
+	case ATTR_BOOL: {
+		bool on;
+
+		/* the module's rule (cxd_parse_flag()), written as 0 or 1 */
+		if (cxd_parse_flag(val, strlen(val), &on)) {
+			*why = "must be 0, 1, off or on";
 			return -EINVAL;
 		}
-		snprintf(out, len, "%s", val);
+		snprintf(out, len, "%d", on);
 		return 0;
+	}
 	case ATTR_WORD:
 		if (!*val || strpbrk(val, " \t")) {
 			*why = "must be one word";
