@@ -79,15 +79,16 @@ int main(int argc, char **argv)
 		return 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "h", long_opts, &idx)) != -1) {
-		switch (opt) {
-		case 0:
-			if (!strcmp(long_opts[idx].name, "preset")) {
+		if (opt >= SIM_OPT_KEY) {	/* a key of sim_set() */
+			if (!strcmp(long_opts[opt - SIM_OPT_KEY].name, "preset")) {
 				preset = optarg;
-				break;
+				continue;
 			}
-			ex_name[nex] = long_opts[idx].name;
+			ex_name[nex] = long_opts[opt - SIM_OPT_KEY].name;
 			ex_val[nex++] = optarg;
-			break;
+			continue;
+		}
+		switch (opt) {
 		case 'f':
 			if (trace_format_parse(optarg) < 0) {
 				cxu_err("--format: bad value '%s'", optarg);
@@ -117,7 +118,7 @@ int main(int argc, char **argv)
 			sim_usage(stdout, &base);
 			return 0;
 		default:
-			return cxu_usage_err(NULL, "unrecognized option '%s'",
+			return cxu_usage_err(NULL, "unrecognized or ambiguous option '%s'",
 					     argv[optind - 1]);
 		}
 	}

@@ -329,9 +329,9 @@ static char opt_names[SIM_NPARAMS][40];
 /**
  * sim_build_opts() - fill the getopt_long() table.
  *
- * The options whose val is 0 (--preset, --think, --faults, every device
- * parameter and earlier spelling) are the keys of sim_set(); the others
- * have a letter as val, handled in main().
+ * The options whose val is SIM_OPT_KEY + their index (--preset, --think,
+ * --faults, every device parameter and earlier spelling) are the keys of
+ * sim_set(); the others have a letter as val, handled in main().
  *
  * Return: the table, ended by a zeroed entry; the same static table on
  * every call.
@@ -354,8 +354,18 @@ const struct option *sim_build_opts(void)
 	size_t i, k, n = 0;
 	char *q;
 
-	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
-		long_opts[n++] = own[i];
+	/*
+	 * Each key option gets its own val (SIM_OPT_KEY + its index), so that
+	 * getopt_long() refuses an abbreviation several of them share
+	 * ("--prefetch-d") instead of taking the first: glibc counts options
+	 * with the same has_arg, flag and val as one.
+	 */
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+		long_opts[n] = own[i];
+		if (!own[i].val)
+			long_opts[n].val = SIM_OPT_KEY + (int)n;
+		n++;
+	}
 	for (i = 0; i < SIM_NPARAMS; i++) {
 		snprintf(opt_names[i], sizeof(opt_names[i]), "%s",
 			 sim_params[i].name);
@@ -366,7 +376,8 @@ const struct option *sim_build_opts(void)
 		long_opts[n].has_arg = sim_params[i].type == CXD_PT_BOOL ?
 				       no_argument : required_argument;
 		long_opts[n].flag = NULL;
-		long_opts[n++].val = 0;
+		long_opts[n].val = SIM_OPT_KEY + (int)n;
+		n++;
 	}
 	for (i = 0; i < SIM_NALIASES; i++) {
 		for (k = 0; k < SIM_NPARAMS; k++)
@@ -377,7 +388,8 @@ const struct option *sim_build_opts(void)
 				       sim_params[k].type == CXD_PT_BOOL ?
 				       no_argument : required_argument;
 		long_opts[n].flag = NULL;
-		long_opts[n++].val = 0;
+		long_opts[n].val = SIM_OPT_KEY + (int)n;
+		n++;
 	}
 	memset(&long_opts[n], 0, sizeof(long_opts[n]));
 	return long_opts;

@@ -156,6 +156,9 @@ struct sim_cfg {
  */
 struct option;
 
+/* getopt_long() val of the key options: SIM_OPT_KEY + index in the table. */
+#define SIM_OPT_KEY	0x1000
+
 int sim_set(struct sim_cfg *cfg, const char *key, const char *val);
 /* Why the last sim_set() failed: " (reason)" to append to a message, or "". */
 extern char sim_why[128];
