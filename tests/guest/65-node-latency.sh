@@ -121,7 +121,7 @@ out=$(numactl --membind=$NL_NODE "$PROGS/nodelat" thp $NL_NODE $IDX 512 always 0
 echo "$out" | grep -q "^not ok" && fail "thp resident: the program's checks"
 p2=$(echo "$out" | sed -n 's/^pass 2 misses //p')
 cmp_ok "${p2:-99}" -le $((512 * 2 / 100)) "THP always: a scan within the cache misses on <= 2% ($p2 of 512)"
-echo never > $NL_THP
+echo always > $NL_THP
 
 section "hot page under fifo and lru"
 # 2b. Hits reach the policy through the accessed-bit scan of the node's

@@ -28,8 +28,8 @@ trap cleanup EXIT
 command -v cxdvirt-dev > /dev/null || bail "cxdvirt-dev is not in the guest (make tools)"
 
 dev=$(cxdvirt-dev create $D --mode node --phys-addr $BASE --capacity 512M \
-	--target-node $NODE --enable 2> /tmp/create.err)
-ok $? "cxdvirt-dev create $D --mode node --phys-addr $BASE --capacity 512M --target-node $NODE --enable"
+	--target-node $NODE --enable node_latency=off 2> /tmp/create.err)
+ok $? "cxdvirt-dev create $D --mode node --phys-addr $BASE --capacity 512M --target-node $NODE --enable node_latency=off"
 sed 's/^/# /' /tmp/create.err
 S=$(dev_sys $D)
 DAX=$(cat "$S/dax_device")
