@@ -103,13 +103,6 @@ uint64_t sim_get(const struct sim_cfg *cfg, int id)
 	return 0;
 }
 
-/* @v of @p as text: the project's one formatter (driver/model/param.c). */
-static const char *fmt_value(char *buf, size_t len, const struct cxd_param *p,
-			     uint64_t v)
-{
-	return cxd_param_format(p, v, buf, len);
-}
-
 /* @p's option as --help shows it: "--cache-size SIZE". */
 static void opt_name(char *buf, size_t len, const struct cxd_param *p)
 {
@@ -137,14 +130,17 @@ static const char *enum_names(char *buf, size_t len, const struct cxd_param *p,
 	return buf;
 }
 
-/* A flag's value: none (the flag alone), 1/on or 0/off. Return: 0/1, -1. */
+/*
+ * A flag's value: none (the flag alone) is on, else the module's rule
+ * (cxd_parse_flag(): 0, 1, off or on). Return: 0/1, -1.
+ */
 static int flag_value(const char *val)
 {
-	if (!val || !strcmp(val, "1") || !strcmp(val, "on"))
+	bool on;
+
+	if (!val)
 		return 1;
-	if (!strcmp(val, "0") || !strcmp(val, "off"))
-		return 0;
-	return -1;
+	return cxd_parse_flag(val, strlen(val), &on) ? -1 : on;
 }
 
 /* One line of --help per device parameter: bounds or names, default. */
@@ -157,7 +153,7 @@ static void usage_params(FILE *out, const struct sim_cfg *def)
 	for (i = 0; i < SIM_NPARAMS; i++) {
 		p = &sim_params[i];
 		opt_name(opt, sizeof(opt), p);
-		fmt_value(dv, sizeof(dv), p, sim_get(def, p->id));
+		cxd_param_format(p, sim_get(def, p->id), dv, sizeof(dv));
 		if (p->id == CXD_PARAM_capacity)
 			snprintf(dv, sizeof(dv), "the trace's extent");
 		if (p->type == CXD_PT_ENUM) {
@@ -168,8 +164,8 @@ static void usage_params(FILE *out, const struct sim_cfg *def)
 				opt, sim_get(def, p->id) ? "on" : "off");
 		} else {
 			fprintf(out, "  %-26s [%s, %s]%s%s (default %s)\n", opt,
-				fmt_value(lo, sizeof(lo), p, (uint64_t)p->min),
-				fmt_value(hi, sizeof(hi), p, p->max),
+				cxd_param_format(p, (uint64_t)p->min, lo, sizeof(lo)),
+				cxd_param_format(p, p->max, hi, sizeof(hi)),
 				*p->unit ? " " : "", p->unit, dv);
 		}
 	}
@@ -278,13 +274,12 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 	}
 	switch (p->type) {
 	case CXD_PT_BOOL:
-		/* the flag alone is on; else the configfs values */
-		if (val && cxd_param_parse(p, val, strlen(val), &v)) {
+		e = flag_value(val);
+		if (e < 0) {
 			snprintf(sim_why, sizeof(sim_why), " (0, 1, off or on)");
 			return -1;
 		}
-		if (!val)
-			v = 1;
+		v = (uint64_t)e;
 		break;
 	case CXD_PT_ENUM:
 		if (!val || cxd_param_parse(p, val, strlen(val), &v)) {
@@ -310,8 +305,8 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 	why = cxd_param_bad(p, v);
 	if (why) {
 		snprintf(sim_why, sizeof(sim_why), " (%s [%s, %s]%s%s)", why,
-			 fmt_value(lo, sizeof(lo), p, (uint64_t)p->min),
-			 fmt_value(hi, sizeof(hi), p, p->max),
+			 cxd_param_format(p, (uint64_t)p->min, lo, sizeof(lo)),
+			 cxd_param_format(p, p->max, hi, sizeof(hi)),
 			 *p->unit ? " " : "", p->unit);
 		return -1;
 	}
