@@ -59,16 +59,6 @@ static u64 cxd_cfg_get(const struct cxd_cfg *c, int id)
 	return cxd_cfg_get_kernel(c, id);
 }
 
-/*
- * cxd_fmt_bound() - @v of parameter @p as a value or bound in a message:
- * cxd_param_format(), the tools' formatter too. Return: @buf.
- */
-static const char *cxd_fmt_bound(char *buf, size_t len,
-				 const struct cxd_param *p, u64 v)
-{
-	return cxd_param_format(p, v, buf, len);
-}
-
 /* Write @p's names, blank-separated, to @buf. */
 static const char *cxd_fmt_names(char *buf, size_t len,
 				 const struct cxd_param *p)
@@ -224,9 +214,9 @@ static ssize_t cxd_param_store(struct cxd_dev *d, int id, const char *page,
 	why = cxd_param_bad(p, v);
 	if (why) {
 		cxd_warn(d, "%s: %s rejected: %s [%s, %s]%s%s", p->name,
-			 cxd_fmt_bound(val, sizeof(val), p, v), why,
-			 cxd_fmt_bound(lo, sizeof(lo), p, p->min),
-			 cxd_fmt_bound(hi, sizeof(hi), p, p->max),
+			 cxd_param_format(p, v, val, sizeof(val)), why,
+			 cxd_param_format(p, p->min, lo, sizeof(lo)),
+			 cxd_param_format(p, p->max, hi, sizeof(hi)),
 			 *p->unit ? " " : "", p->unit);
 		ret = -EINVAL;
 		goto out;
@@ -239,7 +229,7 @@ static ssize_t cxd_param_store(struct cxd_dev *d, int id, const char *page,
 	}
 	if (why) {
 		cxd_warn(d, "%s: %s rejected: %s", p->name,
-			 cxd_fmt_bound(val, sizeof(val), p, v), why);
+			 cxd_param_format(p, v, val, sizeof(val)), why);
 		goto out;
 	}
 	CXD_PARAMS_SET(&d->cfg.p, id, v, CXD_PARAMS_SHARED);
