@@ -193,6 +193,18 @@ static bool cxd_nl_mm_tracked(struct cxd_nodelat *nl, struct mm_struct *mm)
 	return false;
 }
 
+/* cxd_nl_mm_tracked() under @nl->mm_lock. Context: any; never sleeps. */
+static bool cxd_nl_tracks(struct cxd_nodelat *nl, struct mm_struct *mm)
+{
+	unsigned long flags;
+	bool tracked;
+
+	spin_lock_irqsave(&nl->mm_lock, flags);
+	tracked = cxd_nl_mm_tracked(nl, mm);
+	spin_unlock_irqrestore(&nl->mm_lock, flags);
+	return tracked;
+}
+
 /*
  * Track @mm. @m is a preallocated entry or NULL (then one is allocated with
  * GFP_ATOMIC). Context: any. Return: true if @m was used.
@@ -696,17 +708,12 @@ static int cxd_nl_thp_check_ret(struct kretprobe_instance *ri,
 {
 	struct mm_struct *mm = *(struct mm_struct **)ri->data;
 	struct cxd_nodelat *nl;
-	unsigned long flags;
-	bool tracked;
 
 	if (!regs_return_value(regs) || !mm)
 		return 0;
 	rcu_read_lock();
 	list_for_each_entry_rcu(nl, &cxd_nl_devs, list) {
-		spin_lock_irqsave(&nl->mm_lock, flags);
-		tracked = cxd_nl_mm_tracked(nl, mm);
-		spin_unlock_irqrestore(&nl->mm_lock, flags);
-		if (tracked && !READ_ONCE(nl->stopping)) {
+		if (cxd_nl_tracks(nl, mm) && !READ_ONCE(nl->stopping)) {
 			atomic64_inc(&nl->st.collapse_refused);
 			regs_set_return_value(regs, 0);
 			break;
@@ -768,20 +775,13 @@ static void cxd_nl_newtask(void *data, struct task_struct *task,
 {
 	struct mm_struct *parent = current->mm, *child = task->mm;
 	struct cxd_nodelat *nl;
-	bool tracked;
 
 	if (!parent || !child || child == parent || (clone_flags & CLONE_VM))
 		return;
 	rcu_read_lock();
-	list_for_each_entry_rcu(nl, &cxd_nl_devs, list) {
-		unsigned long flags;
-
-		spin_lock_irqsave(&nl->mm_lock, flags);
-		tracked = cxd_nl_mm_tracked(nl, parent);
-		spin_unlock_irqrestore(&nl->mm_lock, flags);
-		if (tracked)
+	list_for_each_entry_rcu(nl, &cxd_nl_devs, list)
+		if (cxd_nl_tracks(nl, parent))
 			cxd_nl_mm_add(nl, child, NULL);
-	}
 	rcu_read_unlock();
 }
 
