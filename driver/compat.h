@@ -282,6 +282,11 @@ static inline void cxd_flush_tlb_all_cpus(void)
  * - A new anonymous page being mapped (the first touch): 6.1
  *   page_add_new_anon_rmap(page, vma, address); 6.12
  *   folio_add_new_anon_rmap(folio, vma, address, flags). PTE lock held.
+ * - A file or shmem page being mapped by a fault, fault-around included
+ *   (the "read fault" and "shared fault" paths; a write fault of a private
+ *   mapping maps a new anonymous copy, seen by the hook above): 6.1
+ *   do_set_pte(vmf, page, addr); 6.12 set_pte_range(vmf, folio, page, nr,
+ *   addr). PTE lock held.
  * - Eviction makes a PTE PROT_NONE the way change_prot_numa() does: 6.1
  *   keeps the write bit as its "saved write" (x86's pte_mk_savedwrite() is
  *   pte_mkwrite(), and 6.1's do_numa_page() restores writability from it);
@@ -329,6 +334,41 @@ struct cxd_nl_hook_args {
 	bool large;		/* a THP or other large folio */
 };
 
+/* A file or shmem page range being mapped by a fault (CXD_NL_FILE_SYM). */
+struct cxd_nl_file_args {
+	struct vm_fault *vmf;
+	unsigned long pfn;	/* first page */
+	unsigned int nr;	/* pages, consecutive pfns and addresses */
+	unsigned long addr;	/* user address of the first */
+};
+
+/*
+ * filemap_map_pages(vmf, start_pgoff, end_pgoff), the ->map_pages of
+ * shmem, ramfs and most disk file systems (fault-around), on both series:
+ * cut its range to the faulting page, from a kprobe at its entry (x86-64
+ * passes the two offsets in rsi and rdx; a kprobe's changes to the
+ * registers take effect, on the int3 and the ftrace paths alike).
+ */
+#define CXD_NL_AROUND_SYM	"filemap_map_pages"
+
+static inline void cxd_nl_around_limit(struct pt_regs *regs, pgoff_t pgoff)
+{
+	regs->si = pgoff;
+	regs->dx = pgoff;
+}
+
+/*
+ * PTEs mapping a small folio. folio_mapcount() is out of line and not
+ * exported on 6.1, inline from 6.3; for a small folio both read this.
+ */
+static inline int cxd_small_folio_mapcount(struct folio *folio)
+{
+	return atomic_read(&folio->_mapcount) + 1;
+}
+
+/* folio_mark_dirty(folio): a zap moving a PTE's dirty bit to a file folio */
+#define CXD_NL_DIRTY_SYM	"folio_mark_dirty"
+
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0) && \
 	LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
 #define CXD_NODE_LATENCY	1
@@ -369,6 +409,20 @@ static inline void cxd_nl_new_args(struct pt_regs *regs,
 	a->pfn = page_to_pfn(page);
 	a->large = PageCompound(page);
 	a->write = true;
+}
+
+/* do_set_pte(vmf, page, addr): one page */
+#define CXD_NL_FILE_SYM		"do_set_pte"
+
+static inline void cxd_nl_file_args(struct pt_regs *regs,
+				    struct cxd_nl_file_args *f)
+{
+	struct page *page = (struct page *)regs_get_kernel_argument(regs, 1);
+
+	f->vmf = (struct vm_fault *)regs_get_kernel_argument(regs, 0);
+	f->pfn = page_to_pfn(page);
+	f->nr = 1;
+	f->addr = regs_get_kernel_argument(regs, 2);
 }
 
 static inline pte_t cxd_pte_mkprotnone(pte_t old)
@@ -414,6 +468,20 @@ static inline void cxd_nl_new_args(struct pt_regs *regs,
 	a->pfn = folio_pfn(folio);
 	a->large = folio_test_large(folio);
 	a->write = true;
+}
+
+/* set_pte_range(vmf, folio, page, nr, addr): nr pages of one folio */
+#define CXD_NL_FILE_SYM		"set_pte_range"
+
+static inline void cxd_nl_file_args(struct pt_regs *regs,
+				    struct cxd_nl_file_args *f)
+{
+	struct page *page = (struct page *)regs_get_kernel_argument(regs, 2);
+
+	f->vmf = (struct vm_fault *)regs_get_kernel_argument(regs, 0);
+	f->pfn = page_to_pfn(page);
+	f->nr = (unsigned int)regs_get_kernel_argument(regs, 3);
+	f->addr = regs_get_kernel_argument(regs, 4);
 }
 
 static inline pte_t cxd_pte_mkprotnone(pte_t old)

@@ -722,7 +722,11 @@ static DEVICE_ATTR_RO(_name)
 CXD_NODELAT_ATTR(tracked_mms);
 CXD_NODELAT_ATTR(first_touches);
 CXD_NODELAT_ATTR(hint_faults);
+CXD_NODELAT_ATTR(file_maps);
+CXD_NODELAT_ATTR(faultaround_limited);
+CXD_NODELAT_ATTR(faultaround_pages);
 CXD_NODELAT_ATTR(evicted_ptes);
+CXD_NODELAT_ATTR(evicted_unmaps);
 CXD_NODELAT_ATTR(evictions_unmapped);
 CXD_NODELAT_ATTR(late_writebacks);
 CXD_NODELAT_ATTR(thp_untracked_pages);
@@ -737,7 +741,11 @@ static struct attribute *cxd_nodelat_attrs[] = {
 	&dev_attr_tracked_mms.attr,
 	&dev_attr_first_touches.attr,
 	&dev_attr_hint_faults.attr,
+	&dev_attr_file_maps.attr,
+	&dev_attr_faultaround_limited.attr,
+	&dev_attr_faultaround_pages.attr,
 	&dev_attr_evicted_ptes.attr,
+	&dev_attr_evicted_unmaps.attr,
 	&dev_attr_evictions_unmapped.attr,
 	&dev_attr_late_writebacks.attr,
 	&dev_attr_thp_untracked_pages.attr,

@@ -19,6 +19,15 @@
  * - A kprobe on the "new anonymous page" rmap call sees a first touch: a page
  *   of the node newly allocated and mapped. That is an access like any
  *   other (a write; skip_unwritten decides whether it pays tR).
+ * - File and shmem pages (MAP_SHARED anonymous memory, memfd, SysV shm,
+ *   tmpfs, page cache) are not made PROT_NONE: eviction unmaps them from
+ *   every mapping with unmap_mapping_pages(), as devdax does, and the next
+ *   touch faults through the mapping's ->fault. A kprobe on the function
+ *   that maps a file page for a fault sees it (an access, with the fault's
+ *   write flag). Fault-around would map a page's neighbours without a
+ *   fault: a kprobe on filemap_map_pages() cuts it to the faulting page
+ *   when that page is on a device's node; a neighbour of the node mapped
+ *   by the fault-around of another node's page is charged as a read.
  * - The task_work runs on the task's way back to user space (process
  *   context, no lock held): it runs the model, makes each victim PROT_NONE
  *   wherever it is mapped, and waits until the modeled completion time with
@@ -30,7 +39,8 @@
  * task_newtask tracepoint): anonymous pages keep their address across fork.
  * Eviction looks the page up at that address in each tracked mm.
  *
- * Eviction follows the rules the kernel's own PROT_NONE changes follow:
+ * Eviction of an anonymous page follows the rules the kernel's own PROT_NONE
+ * changes follow:
  * mmap_lock held for read, the mm's TLB-flush-pending count raised while
  * PTEs change (x86's pte_accessible() trusts a PROT_NONE PTE to be out of
  * every TLB only when no flush is pending), PTEs changed under their lock
@@ -40,7 +50,9 @@
  * mm_cpumask), not every CPU's. A PTE found dirty has its dirty bit moved
  * to the folio first (as try_to_unmap() does); if the model evicted that
  * line as clean, the write it could not see is charged then
- * (cxd_model_late_writeback()).
+ * (cxd_model_late_writeback()). Unmapping a file page moves a dirty PTE's
+ * bit to its folio with folio_mark_dirty(); a kprobe there, armed for the
+ * pages being unmapped (@unmapping), tells eviction the PTE was dirty.
  *
  * Hits: the accessed-bit scan of this file walks the tracked pages every
  * scan_interval_ms, feeds accessed pages to the policy and moves dirty bits
@@ -48,9 +60,9 @@
  *
  * What this cannot see is counted where possible and listed in
  * docs/numa-mode.md: kernel accesses through the direct map, DMA, GUP that
- * follows PROT_NONE entries, pages the hooks never saw being mapped (page
- * cache, shmem, pages migrated onto the node) and a THP that got onto the
- * node anyway (thp_untracked_pages). Huge pages on the node are refused
+ * follows PROT_NONE entries, anonymous pages the hooks never saw being
+ * mapped (pages migrated onto the node) and a THP that got onto the node
+ * anyway (thp_untracked_pages). Huge pages on the node are refused
  * (the THP section below).
  *
  * Lifetime: struct cxd_nodelat is refcounted. The device holds one reference
@@ -106,6 +118,9 @@ struct cxd_nl_mm {
  * @pfn_hi:	one past the last pfn.
  * @va:		per device page, the user address it was last accessed at
  *		(0: none seen). Written locklessly, read by eviction.
+ * @unmapping:	per device page, set while eviction unmaps it (file pages).
+ * @unmap_dirty: per device page, set by the folio_mark_dirty() probe when
+ *		the unmap found a dirty PTE; read and cleared by eviction.
  * @mm_lock:	protects @mms and @nmms (taken in the hooks: a spinlock).
  * @mms:	address spaces that touched the device (struct cxd_nl_mm).
  * @nmms:	entries in @mms.
@@ -123,6 +138,8 @@ struct cxd_nodelat {
 	unsigned long pfn_lo;
 	unsigned long pfn_hi;
 	unsigned long *va;
+	unsigned long *unmapping;
+	unsigned long *unmap_dirty;
 	spinlock_t mm_lock;
 	struct list_head mms;
 	unsigned int nmms;
@@ -137,10 +154,14 @@ struct cxd_nodelat {
 		atomic64_t kernel_accesses;
 		atomic64_t dropped;
 		atomic64_t evict_ptes;
+		atomic64_t evict_unmaps;
 		atomic64_t evict_unmapped;
 		atomic64_t late_writebacks;
 		atomic64_t first_touches;
 		atomic64_t hint_faults;
+		atomic64_t file_maps;
+		atomic64_t around_limited;
+		atomic64_t around_pages;
 		atomic64_t scan_touched;
 	} st;
 };
@@ -159,6 +180,7 @@ struct cxd_nl_work {
 static LIST_HEAD(cxd_nl_devs);		/* RCU readers: the hooks */
 static DEFINE_SPINLOCK(cxd_nl_devs_lock);
 static unsigned int cxd_nl_users;	/* under cxd_cfg_mutex */
+static atomic_t cxd_nl_unmaps;		/* file-page unmaps in progress */
 
 /* ---------------------------------------------------------- lifetime -- */
 
@@ -172,6 +194,8 @@ static void cxd_nl_release(struct kref *ref)
 		kfree(m);
 	}
 	kvfree(nl->va);
+	kvfree(nl->unmapping);
+	kvfree(nl->unmap_dirty);
 	put_device(&nl->live->dev);
 	kfree(nl);
 }
@@ -330,7 +354,7 @@ struct cxd_nl_pte {
 	bool young;		/* scan: it was accessed (bit cleared) */
 };
 
-/* Move a dirty PTE's dirty bit to its (anonymous) folio. PTE lock held. */
+/* Move a dirty PTE's dirty bit to its folio. PTE lock held. */
 static pte_t cxd_nl_pte_clean(pte_t pte, struct page *page)
 {
 	folio_mark_dirty(page_folio(page));
@@ -346,7 +370,8 @@ static int cxd_nl_pte_fn(pte_t *ptep, unsigned long addr, void *data)
 	if (!pte_present(old) || pte_protnone(old) || pte_pfn(old) != p->pfn)
 		return 0;
 	page = pfn_to_page(p->pfn);
-	if (!PageAnon(page))
+	/* eviction unmaps file pages instead (cxd_nl_evict_file()) */
+	if (p->protnone && !PageAnon(page))
 		return 0;
 	p->found = true;
 	if (!p->protnone) {
@@ -399,10 +424,65 @@ static bool cxd_nl_pte_apply(struct cxd_nodelat *nl, struct mm_struct *mm,
 }
 
 /*
- * Evict @n victims: make each PROT_NONE in every tracked mm, then flush once
- * the TLBs of the CPUs that ran the changed mms. A victim found dirty that
- * the model evicted clean is charged a write-back now. Context: process,
- * may sleep; no lock held.
+ * Evict device page @page if it holds a file or shmem page: unmap it from
+ * every mapping of its file, in every process (unmap_mapping_pages(), which
+ * flushes the TLBs), so that the next touch faults and the file hook sees
+ * it. The folio lock keeps the folio in its mapping, and the mapping alive,
+ * meanwhile (the order truncation uses: folio lock, then i_mmap_rwsem).
+ * *@found: some PTE mapped it; *@dirty: one of them was dirty (its bit is
+ * now the folio's). Context: process, may sleep; no lock held.
+ * Return: false if the page is not a file page (anonymous, free), for the
+ * PTE path.
+ */
+static bool cxd_nl_evict_file(struct cxd_nodelat *nl, u64 page, bool *found,
+			      bool *dirty)
+{
+	unsigned long pfn = nl->pfn_lo + page;
+	struct page *pg = pfn_to_page(pfn);
+	struct folio *folio = page_folio(pg);
+	struct address_space *mapping;
+	bool file = false;
+	int mapped;
+
+	/* unlocked first look; checked again under the folio lock */
+	if (folio_test_anon(folio) || !READ_ONCE(folio->mapping))
+		return false;
+	if (!folio_try_get(folio))
+		return false;
+	if (page_folio(pg) != folio)
+		goto put;
+	folio_lock(folio);
+	mapping = folio->mapping;
+	if (!mapping || folio_test_anon(folio))
+		goto unlock;
+	file = true;
+	if (!folio_mapped(folio))
+		goto unlock;
+	/* PTEs to unmap; of a large folio's pages, this one's are not known */
+	mapped = folio_test_large(folio) ? 1 : cxd_small_folio_mapcount(folio);
+	atomic_inc(&cxd_nl_unmaps);
+	set_bit(page, nl->unmapping);
+	unmap_mapping_pages(mapping, folio->index + (pfn - folio_pfn(folio)), 1,
+			    false);
+	clear_bit(page, nl->unmapping);
+	atomic_dec(&cxd_nl_unmaps);
+	*dirty = test_and_clear_bit(page, nl->unmap_dirty);
+	*found = true;
+	atomic64_add(mapped, &nl->st.evict_ptes);
+	atomic64_inc(&nl->st.evict_unmaps);
+unlock:
+	folio_unlock(folio);
+put:
+	folio_put(folio);
+	return file;
+}
+
+/*
+ * Evict @n victims: unmap the file pages among them (cxd_nl_evict_file()),
+ * make the others PROT_NONE in every tracked mm, then flush once the TLBs of
+ * the CPUs that ran the changed mms. A victim found dirty that the model
+ * evicted clean is charged a write-back now. Context: process, may sleep;
+ * no lock held.
  */
 static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 			 unsigned int n)
@@ -410,16 +490,24 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 	bool found[CXD_MAX_VICTIMS > CXD_NL_DRAIN_BATCH ?
 		   CXD_MAX_VICTIMS : CXD_NL_DRAIN_BATCH] = { };
 	bool dirty[ARRAY_SIZE(found)] = { };
+	bool file[ARRAY_SIZE(found)];
 	struct cxd_live *live = nl->live;
 	struct cxd_tlb_batch tlb;
 	struct mm_struct **mms;
-	unsigned int i, j, nm;
+	unsigned int i, j, nm, nanon = 0;
 	u64 now;
 
 	if (!n)
 		return;
 	n = min_t(unsigned int, n, ARRAY_SIZE(found));
-	mms = cxd_nl_mms_get(nl, &nm);
+	for (i = 0; i < n; i++) {
+		file[i] = cxd_nl_evict_file(nl, v[i].page, &found[i],
+					    &dirty[i]);
+		nanon += !file[i];
+	}
+	mms = nanon ? cxd_nl_mms_get(nl, &nm) : NULL;
+	if (!mms)
+		nm = 0;
 	cxd_tlb_batch_init(&tlb);
 	for (j = 0; j < nm; j++) {
 		struct mm_struct *mm = mms[j];
@@ -430,6 +518,8 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 		for (i = 0; i < n; i++) {
 			struct cxd_nl_pte p = { .protnone = true };
 
+			if (file[i])
+				continue;
 			if (cxd_nl_pte_apply(nl, mm, v[i].page, &p)) {
 				found[i] = true;
 				dirty[i] |= p.dirty;
@@ -556,11 +646,19 @@ static struct cxd_nodelat *cxd_nl_find(unsigned long pfn)
 	return NULL;
 }
 
+/* How a hook saw an access (each kind has its counter). */
+enum cxd_nl_ev {
+	CXD_NL_EV_HINT,		/* fault on a PROT_NONE page */
+	CXD_NL_EV_NEW,		/* new anonymous page mapped */
+	CXD_NL_EV_FILE,		/* file or shmem page mapped by its fault */
+	CXD_NL_EV_AROUND,	/* ... by the fault-around of another page */
+};
+
 /*
  * A hook saw an access to a page of a device: queue the model's work on the
  * current task. Context: atomic (kprobe, PTE lock held); never sleeps.
  */
-static void cxd_nl_event(const struct cxd_nl_hook_args *a, bool first_touch)
+static void cxd_nl_event(const struct cxd_nl_hook_args *a, enum cxd_nl_ev ev)
 {
 	struct cxd_nodelat *nl;
 	struct cxd_nl_work *w;
@@ -571,7 +669,7 @@ static void cxd_nl_event(const struct cxd_nl_hook_args *a, bool first_touch)
 		goto out;
 	if (a->large) {
 		/* Residency is per 4 KiB page: a THP escapes the model. */
-		if (first_touch)
+		if (ev == CXD_NL_EV_NEW)
 			atomic64_add(compound_nr(pfn_to_page(a->pfn)),
 				     &nl->st.thp_pages);
 		goto out;
@@ -603,7 +701,20 @@ static void cxd_nl_event(const struct cxd_nl_hook_args *a, bool first_touch)
 		atomic64_inc(&nl->st.dropped);
 		goto out;
 	}
-	atomic64_inc(first_touch ? &nl->st.first_touches : &nl->st.hint_faults);
+	switch (ev) {
+	case CXD_NL_EV_HINT:
+		atomic64_inc(&nl->st.hint_faults);
+		break;
+	case CXD_NL_EV_NEW:
+		atomic64_inc(&nl->st.first_touches);
+		break;
+	case CXD_NL_EV_FILE:
+		atomic64_inc(&nl->st.file_maps);
+		break;
+	case CXD_NL_EV_AROUND:
+		atomic64_inc(&nl->st.around_pages);
+		break;
+	}
 out:
 	rcu_read_unlock();
 }
@@ -613,7 +724,7 @@ static int cxd_nl_hint_pre(struct kprobe *p, struct pt_regs *regs)
 	struct cxd_nl_hook_args a;
 
 	cxd_nl_hint_args(regs, &a);
-	cxd_nl_event(&a, false);
+	cxd_nl_event(&a, CXD_NL_EV_HINT);
 	return 0;
 }
 
@@ -622,7 +733,89 @@ static int cxd_nl_new_pre(struct kprobe *p, struct pt_regs *regs)
 	struct cxd_nl_hook_args a;
 
 	cxd_nl_new_args(regs, &a);
-	cxd_nl_event(&a, true);
+	cxd_nl_event(&a, CXD_NL_EV_NEW);
+	return 0;
+}
+
+/*
+ * A file or shmem page range being mapped by a fault: one access per page
+ * of a device (a read unless the fault is a write; a page mapped by the
+ * fault-around of another page is a read). A write fault of a private
+ * mapping maps a new anonymous copy instead: cxd_nl_new_pre() sees it.
+ */
+static int cxd_nl_file_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct cxd_nl_file_args f;
+	struct cxd_nl_hook_args a = { };
+	unsigned long fault_va;
+	unsigned int i;
+	bool write;
+
+	cxd_nl_file_args(regs, &f);
+	a.vma = f.vmf->vma;
+	write = f.vmf->flags & FAULT_FLAG_WRITE;
+	if (write && !(a.vma->vm_flags & VM_SHARED))
+		return 0;
+	fault_va = f.vmf->address & PAGE_MASK;
+	for (i = 0; i < f.nr; i++) {
+		a.pfn = f.pfn + i;
+		a.addr = f.addr + i * PAGE_SIZE;
+		a.write = write && a.addr == fault_va;
+		cxd_nl_event(&a, a.addr == fault_va ? CXD_NL_EV_FILE :
+			     CXD_NL_EV_AROUND);
+	}
+	return 0;
+}
+
+/*
+ * Fault-around (filemap_map_pages()) would map the faulting page's
+ * neighbours without a fault, so their later touches would go unseen. When
+ * the faulting page is on a device's node, map only that page.
+ * Context: the fault, preemption off (kprobe); never sleeps.
+ */
+static int cxd_nl_around_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct vm_fault *vmf = (struct vm_fault *)regs_get_kernel_argument(regs, 0);
+	struct file *file = vmf->vma->vm_file;
+	struct cxd_nodelat *nl;
+	void *entry;
+
+	if (!file)
+		return 0;
+	rcu_read_lock();
+	entry = xa_load(&file->f_mapping->i_pages, vmf->pgoff);
+	/* the folio is not held: only its pfn is computed, never read */
+	nl = entry && !xa_is_value(entry) ?
+	     cxd_nl_find(folio_pfn((struct folio *)entry)) : NULL;
+	if (nl && !READ_ONCE(nl->stopping)) {
+		cxd_nl_around_limit(regs, vmf->pgoff);
+		atomic64_inc(&nl->st.around_limited);
+	}
+	rcu_read_unlock();
+	return 0;
+}
+
+/*
+ * folio_mark_dirty() on a device page that cxd_nl_evict_file() is
+ * unmapping: the zap found its PTE dirty. Context: any; never sleeps.
+ */
+static int cxd_nl_dirty_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct folio *folio = (struct folio *)regs_get_kernel_argument(regs, 0);
+	unsigned long pfn, i, n;
+	struct cxd_nodelat *nl;
+
+	if (!atomic_read(&cxd_nl_unmaps))
+		return 0;
+	pfn = folio_pfn(folio);
+	rcu_read_lock();
+	nl = cxd_nl_find(pfn);
+	/* the caller holds a reference on @folio */
+	n = nl ? min(folio_nr_pages(folio), nl->pfn_hi - pfn) : 0;
+	for (i = 0; i < n; i++)
+		if (test_bit(pfn - nl->pfn_lo + i, nl->unmapping))
+			set_bit(pfn - nl->pfn_lo + i, nl->unmap_dirty);
+	rcu_read_unlock();
 	return 0;
 }
 
@@ -634,6 +827,21 @@ static struct kprobe cxd_nl_kp_hint = {
 static struct kprobe cxd_nl_kp_new = {
 	.symbol_name = CXD_NL_NEW_SYM,
 	.pre_handler = cxd_nl_new_pre,
+};
+
+static struct kprobe cxd_nl_kp_file = {
+	.symbol_name = CXD_NL_FILE_SYM,
+	.pre_handler = cxd_nl_file_pre,
+};
+
+static struct kprobe cxd_nl_kp_around = {
+	.symbol_name = CXD_NL_AROUND_SYM,
+	.pre_handler = cxd_nl_around_pre,
+};
+
+static struct kprobe cxd_nl_kp_dirty = {
+	.symbol_name = CXD_NL_DIRTY_SYM,
+	.pre_handler = cxd_nl_dirty_pre,
 };
 
 /* ------------------------------------------------------------------ THP -- */
@@ -846,8 +1054,24 @@ static int cxd_nl_hooks_get(const char *name)
 	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_check, name);
 	if (ret)
 		goto err_alloc;
+	ret = cxd_nl_kprobe_add(&cxd_nl_kp_dirty, name);
+	if (ret)
+		goto err_check;
+	ret = cxd_nl_kprobe_add(&cxd_nl_kp_around, name);
+	if (ret)
+		goto err_dirty;
+	/* last: it starts file-page evictions, which need the two above */
+	ret = cxd_nl_kprobe_add(&cxd_nl_kp_file, name);
+	if (ret)
+		goto err_around;
 	return 0;
 
+err_around:
+	unregister_kprobe(&cxd_nl_kp_around);
+err_dirty:
+	unregister_kprobe(&cxd_nl_kp_dirty);
+err_check:
+	unregister_kretprobe(&cxd_nl_krp_check);
 err_alloc:
 	unregister_kretprobe(&cxd_nl_krp_alloc);
 err_new:
@@ -868,6 +1092,9 @@ static void cxd_nl_hooks_put(void)
 	lockdep_assert_held(&cxd_cfg_mutex);
 	if (--cxd_nl_users)
 		return;
+	unregister_kprobe(&cxd_nl_kp_file);
+	unregister_kprobe(&cxd_nl_kp_around);
+	unregister_kprobe(&cxd_nl_kp_dirty);
 	unregister_kretprobe(&cxd_nl_krp_check);
 	unregister_kretprobe(&cxd_nl_krp_alloc);
 	unregister_kprobe(&cxd_nl_kp_new);
@@ -992,7 +1219,15 @@ int cxd_nodelat_start(struct cxd_live *live, const char *name, u64 start,
 	if (!nl)
 		return -ENOMEM;
 	nl->va = kvcalloc(size >> PAGE_SHIFT, sizeof(*nl->va), GFP_KERNEL);
-	if (!nl->va) {
+	/* kvcalloc: 32 KiB per bitmap and GiB of device */
+	nl->unmapping = kvcalloc(BITS_TO_LONGS(size >> PAGE_SHIFT),
+				 sizeof(long), GFP_KERNEL);
+	nl->unmap_dirty = kvcalloc(BITS_TO_LONGS(size >> PAGE_SHIFT),
+				   sizeof(long), GFP_KERNEL);
+	if (!nl->va || !nl->unmapping || !nl->unmap_dirty) {
+		kvfree(nl->va);
+		kvfree(nl->unmapping);
+		kvfree(nl->unmap_dirty);
 		kfree(nl);
 		return -ENOMEM;
 	}
@@ -1067,6 +1302,10 @@ void cxd_nodelat_get_stats(struct cxd_nodelat *nl,
 	st->late_writebacks = atomic64_read(&nl->st.late_writebacks);
 	st->first_touches = atomic64_read(&nl->st.first_touches);
 	st->hint_faults = atomic64_read(&nl->st.hint_faults);
+	st->file_maps = atomic64_read(&nl->st.file_maps);
+	st->faultaround_limited = atomic64_read(&nl->st.around_limited);
+	st->faultaround_pages = atomic64_read(&nl->st.around_pages);
+	st->evicted_unmaps = atomic64_read(&nl->st.evict_unmaps);
 	st->pending = atomic_read(&nl->pending);
 	spin_lock_irqsave(&nl->mm_lock, flags);
 	st->tracked_mms = nl->nmms;

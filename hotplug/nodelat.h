@@ -16,7 +16,16 @@ struct cxd_nodelat;
  * @tracked_mms:	address spaces the device's pages are looked up in.
  * @first_touches:	accesses seen as a new page of the node being mapped.
  * @hint_faults:	accesses seen as a fault on a PROT_NONE page.
- * @evicted_ptes:	PTEs made PROT_NONE by evictions.
+ * @file_maps:		accesses seen as a file or shmem page of the node being
+ *			mapped by its fault.
+ * @faultaround_limited: fault-arounds cut to the faulting page, a page of
+ *			the node.
+ * @faultaround_pages:	pages of the node mapped by the fault-around of
+ *			another node's page (charged as reads).
+ * @evicted_ptes:	PTEs made PROT_NONE or (file pages) unmapped by
+ *			evictions.
+ * @evicted_unmaps:	file and shmem pages that evictions unmapped from
+ *			every mapping.
  * @evictions_unmapped:	victims found mapped nowhere (freed, migrated, or
  *			mapped where the hooks never saw them).
  * @late_writebacks:	victims the model evicted clean whose PTE was dirty
@@ -35,7 +44,11 @@ struct cxd_nodelat_stats {
 	u64 tracked_mms;
 	u64 first_touches;
 	u64 hint_faults;
+	u64 file_maps;
+	u64 faultaround_limited;
+	u64 faultaround_pages;
 	u64 evicted_ptes;
+	u64 evicted_unmaps;
 	u64 evictions_unmapped;
 	u64 late_writebacks;
 	u64 thp_untracked_pages;

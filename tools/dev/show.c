@@ -257,7 +257,9 @@ static const struct {
 /* node_latency/ (docs/numa-mode.md): the model applied to node memory. */
 static const char *const nodelat_files[] = {
 	"enabled", "tracked_mms", "first_touches", "hint_faults",
-	"evicted_ptes", "evictions_unmapped", "late_writebacks",
+	"file_maps", "faultaround_limited", "faultaround_pages",
+	"evicted_ptes", "evicted_unmaps", "evictions_unmapped",
+	"late_writebacks",
 	"thp_untracked_pages", "thp_refused_pages", "thp_collapse_refused",
 	"kernel_accesses", "events_dropped", "pending",
 };
