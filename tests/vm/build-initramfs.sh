@@ -167,7 +167,9 @@ done
 [ $ntests -gt 0 ] || [ -z "$tests_glob" ] || lane_log "warning: no guest test matches '$tests_glob'"
 
 # --- module and kernel modules -------------------------------------------
-want_mods="configfs dax device_dax kmem dax_hmem loop"
+# ext4 (which mounts ext2): 71-node-shared needs a disk file system whose
+# page cache is movable, so that it can go onto the node; ramfs's is not.
+want_mods="configfs dax device_dax kmem dax_hmem loop ext4"
 if [ -f "$module" ]; then
 	cp "$module" "$stage/cxdvirt.ko"
 	vm=$(modinfo -F vermagic "$module" 2>/dev/null | awk '{ print $1 }')

@@ -46,12 +46,57 @@
  *       back (mbind MPOL_MF_MOVE by way of node 0, then migrate_pages(2) by
  *       way of node 1), and munmaps and remaps a part. Every page is
  *       checked after each step.
+ *   nodelat shared KIND NODE DEV NPAGES DIR
+ *       shared and file-backed pages on the node. Run the whole program
+ *       under numactl --membind=NODE: no mbind() here, the task's policy
+ *       places the object's pages (page cache and shmem follow it). KIND:
+ *       anon (mmap MAP_SHARED | MAP_ANONYMOUS), memfd (memfd_create,
+ *       ftruncate, mmap MAP_SHARED), sysv (shmget IPC_PRIVATE, shmat),
+ *       tmpfs (DIR/nodelat-shared, DIR a tmpfs: ftruncate, mmap MAP_SHARED)
+ *       or file (DIR/nodelat-shared, DIR a disk file system such as ext2,
+ *       whose page cache is movable and so follows the binding to a
+ *       ZONE_MOVABLE node, which ramfs's does not: filled with write(2),
+ *       then mmap MAP_SHARED); DIR is "-" for anon, memfd and sysv. Word 0
+ *       of page I holds generation G as 0x5eed0000000000 + (I << 8) + G.
+ *       The parent maps NPAGES pages (mapping A) and writes generation 1
+ *       into each (file: write(2) did; the parent reads each through A),
+ *       and checks that the last page is on NODE. It forks a child that
+ *       maps the same object at another address (mapping B: memfd, the
+ *       inherited fd mapped again; sysv, shmat again; tmpfs and file, the
+ *       path opened and mapped), unmaps its inherited A and uses only B
+ *       (anon: B is the inherited A, the same address; a diagnostic says
+ *       so). Parent and child then take turns through pipes, one running
+ *       at a time: the parent empties the cache (flush_cache()); cyclic
+ *       read passes, each checking every page: parent (P1), child (C1),
+ *       parent (P2), child (C2); the parent writes generation 2 into every
+ *       page, then empties the cache again; the child checks generation 2
+ *       through B. Prints, besides TAP lines (the child's too, and one for
+ *       its exit status):
+ *         "P1 misses N", "C1 misses N", "P2 misses N", "C2 misses N"
+ *                            stats/misses over each read pass;
+ *         "write misses N"   over the parent's write pass;
+ *         "window evictions N", "window evictions_unmapped N"
+ *                            stats/evictions and node_latency/
+ *                            evictions_unmapped from the start of C1 to the
+ *                            end of the write pass, when every victim is a
+ *                            page of the object or of the program (before
+ *                            and after, the lines of the freed flush
+ *                            buffers are evicted too, mapped nowhere);
+ *         "late_writebacks +N", "writebacks +N"
+ *                            node_latency/late_writebacks and
+ *                            stats/writebacks over the second flush;
+ *         "C verify misses N", "C verify bad N"
+ *                            the child's check of generation 2: its misses
+ *                            and the pages that read wrong.
+ *       No timing is checked.
  *
  * DEV is the device's sysfs directory name (cxdvirtN). TAP on stdout.
  */
 #include "common.h"
 
 #include <numaif.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
 #include <sys/wait.h>
 
 static void *node_buf(int node, unsigned long npages)
@@ -499,6 +544,333 @@ static int cmd_verify(int argc, char **argv)
 	return tap_exit();
 }
 
+/* --------------------------------------------------- shared mappings -- */
+
+#define WPP		(PAGE / 8)	/* 64-bit words per page */
+#define SH_WORD(i, gen)	(0x5eed0000000000ull + ((uint64_t)(i) << 8) + (gen))
+
+enum sh_kind { SH_ANON, SH_MEMFD, SH_SYSV, SH_TMPFS, SH_FILE, SH_NKINDS };
+
+static const char *const sh_kind_name[SH_NKINDS] = {
+	"anon", "memfd", "sysv", "tmpfs", "file",
+};
+
+/* The shared object of `nodelat shared` and how to map it again. */
+struct sh_obj {
+	enum sh_kind kind;
+	const char *name;	/* its KIND */
+	size_t len;
+	int fd;			/* memfd, tmpfs, file; else -1 */
+	int shmid;		/* sysv; else -1 */
+	char path[512];		/* tmpfs, file; else "" */
+};
+
+/* Fill @n pages of @fd with write(2): generation 1 in word 0, zeros. */
+static int sh_fill(int fd, unsigned long n)
+{
+	static uint64_t page[WPP];
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		page[0] = SH_WORD(i, 1);
+		if (write(fd, page, PAGE) != (ssize_t)PAGE)
+			return -1;
+	}
+	return 0;
+}
+
+/* Create the object and map it (mapping A); NULL, with a diagnostic, on failure. */
+static volatile uint64_t *sh_create(struct sh_obj *o, const char *dir)
+{
+	void *p = MAP_FAILED;
+
+	switch (o->kind) {
+	case SH_ANON:
+		p = mmap(NULL, o->len, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		break;
+	case SH_MEMFD:
+		o->fd = memfd_create("nodelat-shared", 0);
+		if (o->fd < 0 || ftruncate(o->fd, o->len))
+			break;
+		p = mmap(NULL, o->len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 o->fd, 0);
+		break;
+	case SH_SYSV:
+		o->shmid = shmget(IPC_PRIVATE, o->len, IPC_CREAT | 0600);
+		if (o->shmid < 0)
+			break;
+		p = shmat(o->shmid, NULL, 0);
+		if (p == (void *)-1)
+			p = MAP_FAILED;
+		break;
+	case SH_TMPFS:
+	case SH_FILE:
+		snprintf(o->path, sizeof(o->path), "%s/nodelat-shared", dir);
+		o->fd = open(o->path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+		if (o->fd < 0)
+			break;
+		if (o->kind == SH_TMPFS ? ftruncate(o->fd, o->len) :
+		    sh_fill(o->fd, o->len / PAGE))
+			break;
+		p = mmap(NULL, o->len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 o->fd, 0);
+		break;
+	default:
+		break;
+	}
+	if (p == MAP_FAILED) {
+		diag("%s: create or map %s: %s", o->name,
+		     o->path[0] ? o->path : "the object", strerror(errno));
+		return NULL;
+	}
+	return p;
+}
+
+/*
+ * The child's own mapping of the object (mapping B), at an address of its
+ * own; for anon, the mapping @a it inherited. NULL on failure.
+ */
+static volatile uint64_t *sh_map_again(const struct sh_obj *o,
+				       volatile uint64_t *a)
+{
+	void *p = MAP_FAILED;
+	int fd;
+
+	switch (o->kind) {
+	case SH_ANON:
+		return a;
+	case SH_MEMFD:
+		p = mmap(NULL, o->len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 o->fd, 0);
+		break;
+	case SH_SYSV:
+		p = shmat(o->shmid, NULL, 0);
+		if (p == (void *)-1)
+			p = MAP_FAILED;
+		break;
+	case SH_TMPFS:
+	case SH_FILE:
+		fd = open(o->path, O_RDWR);
+		if (fd < 0)
+			break;
+		p = mmap(NULL, o->len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 fd, 0);
+		close(fd);
+		break;
+	default:
+		break;
+	}
+	if (p == MAP_FAILED) {
+		diag("%s: map the object again: %s", o->name, strerror(errno));
+		return NULL;
+	}
+	return p;
+}
+
+static void sh_unmap(const struct sh_obj *o, volatile uint64_t *p)
+{
+	if (o->kind == SH_SYSV)
+		shmdt((void *)p);
+	else
+		munmap((void *)p, o->len);
+}
+
+/* Read word 0 of every page in order; pages not at generation @gen. */
+static unsigned long sh_check(volatile uint64_t *b, unsigned long n,
+			      unsigned int gen)
+{
+	unsigned long i, bad = 0;
+
+	for (i = 0; i < n; i++)
+		bad += b[i * WPP] != SH_WORD(i, gen);
+	return bad;
+}
+
+/* A cyclic read pass: prints "LABEL misses N" and a TAP line. */
+static void sh_pass(const struct sh_obj *o, const char *dev, const char *label,
+		    char map, volatile uint64_t *b, unsigned long n)
+{
+	int64_t m = dev_stat(dev, "misses");
+	unsigned long bad = sh_check(b, n, 1);
+
+	printf("%s misses %" PRId64 "\n", label, dev_stat(dev, "misses") - m);
+	ok(!bad, "%s, %lu pages, %s: every page reads back through mapping %c (%lu bad)",
+	   o->name, n, label, map, bad);
+}
+
+/* Turns: one byte down a pipe hands over; 0 when the other side is gone. */
+static int sh_wait(int rfd)
+{
+	char c;
+
+	return read(rfd, &c, 1) == 1;
+}
+
+static int sh_hand_over(int wfd)
+{
+	char c = 1;
+
+	fflush(stdout);
+	return write(wfd, &c, 1) == 1;
+}
+
+/* The child: map B, then C1, C2 and the check of generation 2 on its turns. */
+static int sh_child(const struct sh_obj *o, const char *dev, unsigned long n,
+		    volatile uint64_t *a, int rfd, int wfd)
+{
+	volatile uint64_t *b = sh_map_again(o, a);
+	unsigned long bad;
+	int64_t m;
+
+	if (o->kind == SH_ANON)
+		diag("anon: the child can only use the mapping it inherited (B is A, at the same address)");
+	if (!ok(b && (o->kind == SH_ANON || b != a),
+		"%s, %lu pages: the child %s (B %p, A %p)", o->name, n,
+		o->kind == SH_ANON ? "keeps the inherited mapping" :
+		"maps the object at an address of its own",
+		(void *)b, (void *)a))
+		return tap_exit();
+	if (b != a)
+		sh_unmap(o, a);		/* the child uses B only */
+	if (!sh_hand_over(wfd) || !sh_wait(rfd))
+		goto out;
+	sh_pass(o, dev, "C1", 'B', b, n);
+	if (!sh_hand_over(wfd) || !sh_wait(rfd))
+		goto out;
+	sh_pass(o, dev, "C2", 'B', b, n);
+	if (!sh_hand_over(wfd) || !sh_wait(rfd))
+		goto out;
+	m = dev_stat(dev, "misses");
+	bad = sh_check(b, n, 2);
+	printf("C verify misses %" PRId64 "\n", dev_stat(dev, "misses") - m);
+	printf("C verify bad %lu\n", bad);
+	ok(!bad, "%s, %lu pages: after the parent's writes and a flush, the child reads them through B (%lu bad)",
+	   o->name, n, bad);
+	sh_hand_over(wfd);
+out:
+	sh_unmap(o, b);
+	return tap_exit();
+}
+
+static int cmd_shared(int argc, char **argv)
+{
+	struct sh_obj o = { .fd = -1, .shmid = -1 };
+	int node = atoi(argv[3]);
+	const char *dev = argv[4];
+	unsigned long n = strtoul(argv[5], NULL, 0), i, bad;
+	int to_child[2], to_parent[2], status = 0, pn;
+	int64_t m, ev, un, lw, wb;
+	volatile uint64_t *a;
+	pid_t pid;
+
+	for (o.kind = 0; o.kind < SH_NKINDS; o.kind++)
+		if (!strcmp(argv[2], sh_kind_name[o.kind]))
+			break;
+	if (o.kind == SH_NKINDS || !n) {
+		fprintf(stderr, "nodelat shared: KIND is anon, memfd, sysv, tmpfs or file; NPAGES > 0\n");
+		return 2;
+	}
+	o.name = sh_kind_name[o.kind];
+	o.len = n * PAGE;
+
+	/* a. Mapping A, generation 1 in every page. */
+	a = sh_create(&o, argv[6]);
+	if (!ok(a != NULL, "%s, %lu pages: created and mapped shared (A at %p)",
+		o.name, n, (void *)a))
+		goto out;
+	if (o.kind == SH_FILE) {
+		bad = sh_check(a, n, 1);
+		ok(!bad, "file, %lu pages: A reads what write(2) wrote (%lu bad)",
+		   n, bad);
+	} else {
+		for (i = 0; i < n; i++)
+			a[i * WPP] = SH_WORD(i, 1);
+	}
+	/* the last page touched is resident (an evicted one is not mapped) */
+	pn = page_node((void *)(a + (n - 1) * WPP));
+	ok(pn == node, "%s, %lu pages: the object's pages are on node %d (last page: %d)",
+	   o.name, n, node, pn);
+
+	/* b. The child and its mapping B. */
+	if (pipe(to_child) || pipe(to_parent)) {
+		ok(0, "pipes: %s", strerror(errno));
+		goto out;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		tap_failed = 0;		/* the child's status: its own checks */
+		close(to_child[1]);
+		close(to_parent[0]);
+		status = sh_child(&o, dev, n, a, to_child[0], to_parent[1]);
+		fflush(stdout);
+		_exit(status);
+	}
+	close(to_child[0]);
+	close(to_parent[1]);
+	if (pid < 0) {
+		ok(0, "fork: %s", strerror(errno));
+		goto close;
+	}
+	if (!sh_wait(to_parent[0]))
+		goto close;		/* the child says why */
+
+	/* c, d. Flush, then P1, C1, P2, C2, one process at a time. */
+	if (flush_cache(node, dev))
+		goto close;
+	sh_pass(&o, dev, "P1", 'A', a, n);
+	ev = dev_stat(dev, "evictions");
+	un = nl_stat(dev, "evictions_unmapped");
+	if (!sh_hand_over(to_child[1]) || !sh_wait(to_parent[0]))
+		goto close;
+	sh_pass(&o, dev, "P2", 'A', a, n);
+	if (!sh_hand_over(to_child[1]) || !sh_wait(to_parent[0]))
+		goto close;
+
+	/* e. The parent writes generation 2 into every page. */
+	m = dev_stat(dev, "misses");
+	for (i = 0; i < n; i++)
+		a[i * WPP] = SH_WORD(i, 2);
+	printf("write misses %" PRId64 "\n", dev_stat(dev, "misses") - m);
+	printf("window evictions %" PRId64 "\n", dev_stat(dev, "evictions") - ev);
+	printf("window evictions_unmapped %" PRId64 "\n",
+	       nl_stat(dev, "evictions_unmapped") - un);
+
+	/* f. Flush: writes to resident pages are found at their eviction. */
+	lw = nl_stat(dev, "late_writebacks");
+	wb = dev_stat(dev, "writebacks");
+	if (flush_cache(node, dev))
+		goto close;
+	printf("late_writebacks +%" PRId64 "\n", nl_stat(dev, "late_writebacks") - lw);
+	printf("writebacks +%" PRId64 "\n", dev_stat(dev, "writebacks") - wb);
+
+	/* g. The child checks generation 2 through B. */
+	if (sh_hand_over(to_child[1]))
+		sh_wait(to_parent[0]);
+close:
+	/* h. A child still waiting for its turn reads EOF and ends. */
+	close(to_child[1]);
+	close(to_parent[0]);
+	if (pid > 0) {
+		if (waitpid(pid, &status, 0) != pid)
+			status = -1;
+		ok(status != -1 && WIFEXITED(status) && !WEXITSTATUS(status),
+		   "%s, %lu pages: the child's checks passed (wait status 0x%x)",
+		   o.name, n, (unsigned int)status);
+	}
+out:
+	if (a)
+		sh_unmap(&o, a);
+	if (o.shmid >= 0)
+		shmctl(o.shmid, IPC_RMID, NULL);
+	if (o.fd >= 0)
+		close(o.fd);
+	if (o.path[0])
+		unlink(o.path);
+	return tap_exit();
+}
+
 int main(int argc, char **argv)
 {
 	tap_init();
@@ -514,6 +886,8 @@ int main(int argc, char **argv)
 		return cmd_replay(argc, argv);
 	if (argc >= 6 && !strcmp(argv[1], "verify"))
 		return cmd_verify(argc, argv);
+	if (argc >= 7 && !strcmp(argv[1], "shared"))
+		return cmd_shared(argc, argv);
 	fprintf(stderr, "usage: see the top of %s\n", __FILE__);
 	return 2;
 }
