@@ -369,6 +369,21 @@ static inline int cxd_small_folio_mapcount(struct folio *folio)
 /* folio_mark_dirty(folio): a zap moving a PTE's dirty bit to a file folio */
 #define CXD_NL_DIRTY_SYM	"folio_mark_dirty"
 
+/*
+ * folio_migrate_flags(newfolio, folio): every migration (mbind, move_pages,
+ * migrate_pages, compaction, demotion, NUMA-balancing promotion, memory
+ * offline) calls it once per folio after copying the data, both folios
+ * locked; exported and out of line on both series.
+ */
+#define CXD_NL_MIGRATE_SYM	"folio_migrate_flags"
+
+/*
+ * alloc_migration_target(src, private): the target of demotion, move_pages
+ * and migrate_pages on both series (6.1: struct page *, 6.12: struct
+ * folio *, in and out).
+ */
+#define CXD_NL_MIGALLOC_SYM	"alloc_migration_target"
+
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0) && \
 	LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
 #define CXD_NODE_LATENCY	1
@@ -413,6 +428,26 @@ static inline void cxd_nl_new_args(struct pt_regs *regs,
 
 /* do_set_pte(vmf, page, addr): one page */
 #define CXD_NL_FILE_SYM		"do_set_pte"
+
+/*
+ * page_add_anon_rmap(page, vma, address, flags): an existing anonymous page
+ * mapped (migration's remove_migration_pte(), do_swap_page(), KSM's
+ * replace_page(), swapoff). Return: pages mapped (1).
+ */
+#define CXD_NL_ANON_SYM		"page_add_anon_rmap"
+
+static inline unsigned int cxd_nl_anon_args(struct pt_regs *regs,
+					    struct cxd_nl_hook_args *a)
+{
+	struct page *page = (struct page *)regs_get_kernel_argument(regs, 0);
+
+	a->vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 1);
+	a->addr = regs_get_kernel_argument(regs, 2);
+	a->pfn = page_to_pfn(page);
+	a->large = PageCompound(page);
+	a->write = false;
+	return 1;
+}
 
 static inline void cxd_nl_file_args(struct pt_regs *regs,
 				    struct cxd_nl_file_args *f)
@@ -472,6 +507,27 @@ static inline void cxd_nl_new_args(struct pt_regs *regs,
 
 /* set_pte_range(vmf, folio, page, nr, addr): nr pages of one folio */
 #define CXD_NL_FILE_SYM		"set_pte_range"
+
+/*
+ * folio_add_anon_rmap_ptes(folio, page, nr, vma, address, flags): nr pages
+ * of an existing anonymous folio mapped (migration, swap-in, KSM, swapoff;
+ * folio_add_anon_rmap_pte() is an inline wrapper). Return: nr.
+ */
+#define CXD_NL_ANON_SYM		"folio_add_anon_rmap_ptes"
+
+static inline unsigned int cxd_nl_anon_args(struct pt_regs *regs,
+					    struct cxd_nl_hook_args *a)
+{
+	struct folio *folio = (struct folio *)regs_get_kernel_argument(regs, 0);
+	struct page *page = (struct page *)regs_get_kernel_argument(regs, 1);
+
+	a->vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 3);
+	a->addr = regs_get_kernel_argument(regs, 4);
+	a->pfn = page_to_pfn(page);
+	a->large = folio_test_large(folio);
+	a->write = false;
+	return (unsigned int)regs_get_kernel_argument(regs, 2);
+}
 
 static inline void cxd_nl_file_args(struct pt_regs *regs,
 				    struct cxd_nl_file_args *f)

@@ -725,6 +725,10 @@ CXD_NODELAT_ATTR(hint_faults);
 CXD_NODELAT_ATTR(file_maps);
 CXD_NODELAT_ATTR(faultaround_limited);
 CXD_NODELAT_ATTR(faultaround_pages);
+CXD_NODELAT_ATTR(arrivals);
+CXD_NODELAT_ATTR(departures);
+CXD_NODELAT_ATTR(anon_maps);
+CXD_NODELAT_ATTR(promotions_refused);
 CXD_NODELAT_ATTR(evicted_ptes);
 CXD_NODELAT_ATTR(evicted_unmaps);
 CXD_NODELAT_ATTR(evictions_unmapped);
@@ -744,6 +748,10 @@ static struct attribute *cxd_nodelat_attrs[] = {
 	&dev_attr_file_maps.attr,
 	&dev_attr_faultaround_limited.attr,
 	&dev_attr_faultaround_pages.attr,
+	&dev_attr_arrivals.attr,
+	&dev_attr_departures.attr,
+	&dev_attr_anon_maps.attr,
+	&dev_attr_promotions_refused.attr,
 	&dev_attr_evicted_ptes.attr,
 	&dev_attr_evicted_unmaps.attr,
 	&dev_attr_evictions_unmapped.attr,

@@ -28,6 +28,15 @@
  *   fault: a kprobe on filemap_map_pages() cuts it to the faulting page
  *   when that page is on a device's node; a neighbour of the node mapped
  *   by the fault-around of another node's page is charged as a read.
+ * - Migration onto the node (mbind, move_pages, migrate_pages, compaction,
+ *   demotion): a kprobe on folio_migrate_flags() sees each page copied in,
+ *   charged as a write by a background work (the copy may be kswapd's); a
+ *   kprobe on the "existing anonymous page" rmap call records where the
+ *   migration maps it back, in any process. The same call maps swapped-in
+ *   pages: the faulting task's access.
+ * - A hinting fault on a page eviction made PROT_NONE is the model's, not
+ *   NUMA balancing's: a kretprobe on the placement check makes it keep the
+ *   page where it is (a default-policy task would have it promoted).
  * - The task_work runs on the task's way back to user space (process
  *   context, no lock held): it runs the model, makes each victim PROT_NONE
  *   wherever it is mapped, and waits until the modeled completion time with
@@ -60,9 +69,8 @@
  *
  * What this cannot see is counted where possible and listed in
  * docs/numa-mode.md: kernel accesses through the direct map, DMA, GUP that
- * follows PROT_NONE entries, anonymous pages the hooks never saw being
- * mapped (pages migrated onto the node) and a THP that got onto the node
- * anyway (thp_untracked_pages). Huge pages on the node are refused
+ * follows PROT_NONE entries, KSM pages (one address per page is kept) and
+ * a THP that got onto the node anyway (thp_untracked_pages). Huge pages on the node are refused
  * (the THP section below).
  *
  * Lifetime: struct cxd_nodelat is refcounted. The device holds one reference
@@ -121,10 +129,18 @@ struct cxd_nl_mm {
  * @unmapping:	per device page, set while eviction unmaps it (file pages).
  * @unmap_dirty: per device page, set by the folio_mark_dirty() probe when
  *		the unmap found a dirty PTE; read and cleared by eviction.
+ * @arrived:	per device page, set when a migration copied a page in; the
+ *		arrival work charges it as a write and clears it.
+ * @migrated:	per device page, set by the same migration; cleared when the
+ *		page is next mapped (its mapping is the migration's, not an
+ *		access).
+ * @protnone:	per device page, set while eviction made it PROT_NONE;
+ *		cleared by the hinting fault, which then does not migrate it.
  * @mm_lock:	protects @mms and @nmms (taken in the hooks: a spinlock).
  * @mms:	address spaces that touched the device (struct cxd_nl_mm).
  * @nmms:	entries in @mms.
  * @drain_work:	background write-back drain (writeback = drain).
+ * @arrive_work: charges the pages in @arrived.
  * @scan_work:	accessed-bit scan.
  * @stopping:	set by cxd_nodelat_stop(): works stop re-arming.
  * @pending:	queued task_works not yet run.
@@ -140,10 +156,14 @@ struct cxd_nodelat {
 	unsigned long *va;
 	unsigned long *unmapping;
 	unsigned long *unmap_dirty;
+	unsigned long *arrived;
+	unsigned long *migrated;
+	unsigned long *protnone;
 	spinlock_t mm_lock;
 	struct list_head mms;
 	unsigned int nmms;
 	struct work_struct drain_work;
+	struct work_struct arrive_work;
 	struct delayed_work scan_work;
 	bool stopping;
 	atomic_t pending;
@@ -162,6 +182,10 @@ struct cxd_nodelat {
 		atomic64_t file_maps;
 		atomic64_t around_limited;
 		atomic64_t around_pages;
+		atomic64_t arrivals;
+		atomic64_t departures;
+		atomic64_t anon_maps;
+		atomic64_t promotions_refused;
 		atomic64_t scan_touched;
 	} st;
 };
@@ -196,6 +220,9 @@ static void cxd_nl_release(struct kref *ref)
 	kvfree(nl->va);
 	kvfree(nl->unmapping);
 	kvfree(nl->unmap_dirty);
+	kvfree(nl->arrived);
+	kvfree(nl->migrated);
+	kvfree(nl->protnone);
 	put_device(&nl->live->dev);
 	kfree(nl);
 }
@@ -508,6 +535,10 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 	mms = nanon ? cxd_nl_mms_get(nl, &nm) : NULL;
 	if (!mms)
 		nm = 0;
+	/* before the PTE changes: a hinting fault may follow at once */
+	for (i = 0; i < n; i++)
+		if (!file[i] && nm)
+			set_bit(v[i].page, nl->protnone);
 	cxd_tlb_batch_init(&tlb);
 	for (j = 0; j < nm; j++) {
 		struct mm_struct *mm = mms[j];
@@ -539,6 +570,8 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 
 	now = ktime_get_ns();
 	for (i = 0; i < n; i++) {
+		if (!found[i] && !file[i] && nm)
+			clear_bit(v[i].page, nl->protnone);
 		if (!found[i])
 			atomic64_inc(&nl->st.evict_unmapped);
 		if (dirty[i] && !v[i].dirty) {
@@ -577,25 +610,15 @@ static void cxd_nl_drain_work(struct work_struct *work)
 /* -------------------------------------------------------------- access -- */
 
 /*
- * One access to device page @page at user address @va of @mm by the current
- * task, seen by a hook at @t0 (CLOCK_MONOTONIC ns): the model's now, so the
- * time between the fault and this task_work hides inside the modeled wait.
- * Runs the model, evicts the victims and waits for the modeled completion.
- * Context: task_work (process), no lock held.
+ * Run the model for one access to device page @page at @t0 (CLOCK_MONOTONIC
+ * ns; @flags: CXD_ACC_WRITE or 0), evict the victims and, if @wait, wait
+ * for the modeled completion. Context: process, no lock held.
  */
-static void cxd_nl_access(struct cxd_nodelat *nl, u64 page, unsigned long va,
-			  struct mm_struct *mm, unsigned int flags, u64 t0)
+static void cxd_nl_charge(struct cxd_nodelat *nl, u64 page, unsigned int flags,
+			  u64 t0, bool wait)
 {
 	struct cxd_live *live = nl->live;
 	struct cxd_access *acc;
-	struct cxd_nl_mm *m;
-
-	WRITE_ONCE(nl->va[page], va);
-	if (mm == current->mm) {
-		m = kmalloc(sizeof(*m), GFP_KERNEL);
-		if (m && !cxd_nl_mm_add(nl, mm, m))
-			kfree(m);
-	}
 
 	acc = kmalloc(sizeof(*acc), GFP_KERNEL);
 	if (!acc) {
@@ -614,11 +637,60 @@ static void cxd_nl_access(struct cxd_nodelat *nl, u64 page, unsigned long va,
 	}
 
 	cxd_nl_evict(nl, acc->victims, acc->nvictims);
-	if (!acc->hit || acc->late)
+	if (wait && (!acc->hit || acc->late))
 		cxd_wait_until(acc->done_ns);
 	if (!acc->hit)
 		cxd_account_miss(live, page, flags & CXD_ACC_WRITE, t0, acc, NULL);
 	kfree(acc);
+}
+
+/*
+ * One access to device page @page at user address @va of @mm by the current
+ * task, seen by a hook at @t0 (CLOCK_MONOTONIC ns): the model's now, so the
+ * time between the fault and this task_work hides inside the modeled wait.
+ * Runs the model, evicts the victims and waits for the modeled completion.
+ * Context: task_work (process), no lock held.
+ */
+static void cxd_nl_access(struct cxd_nodelat *nl, u64 page, unsigned long va,
+			  struct mm_struct *mm, unsigned int flags, u64 t0)
+{
+	struct cxd_nl_mm *m;
+
+	WRITE_ONCE(nl->va[page], va);
+	if (mm == current->mm) {
+		m = kmalloc(sizeof(*m), GFP_KERNEL);
+		if (m && !cxd_nl_mm_add(nl, mm, m))
+			kfree(m);
+	}
+	cxd_nl_charge(nl, page, flags, t0, true);
+}
+
+/*
+ * Pages copied onto the device by a migration (demotion, mbind, move_pages,
+ * migrate_pages, compaction): the copy wrote each page, a write access of
+ * the device, charged here in page order. Nobody waits for it: the copy
+ * may be kswapd's or kcompactd's, and the migrating task is not delayed;
+ * the writes occupy the model's channels and dies, which later misses see.
+ * Queued with a reference on @nl (cxd_nl_migrate_pre()), dropped at the
+ * end. Context: process (workqueue).
+ */
+static void cxd_nl_arrive_work(struct work_struct *work)
+{
+	struct cxd_nodelat *nl = container_of(work, struct cxd_nodelat,
+					      arrive_work);
+	unsigned long n = nl->pfn_hi - nl->pfn_lo, page = 0;
+
+	while (!READ_ONCE(nl->stopping)) {
+		page = find_next_bit(nl->arrived, n, page);
+		if (page >= n)
+			break;
+		if (test_and_clear_bit(page, nl->arrived))
+			cxd_nl_charge(nl, page, CXD_ACC_WRITE, ktime_get_ns(),
+				      false);
+		page++;
+		cond_resched();
+	}
+	cxd_nl_put(nl);	/* taken when queued; the work may free @nl */
 }
 
 static void cxd_nl_work_fn(struct callback_head *cb)
@@ -652,6 +724,7 @@ enum cxd_nl_ev {
 	CXD_NL_EV_NEW,		/* new anonymous page mapped */
 	CXD_NL_EV_FILE,		/* file or shmem page mapped by its fault */
 	CXD_NL_EV_AROUND,	/* ... by the fault-around of another page */
+	CXD_NL_EV_MAP,		/* existing anonymous page mapped (swap-in) */
 };
 
 /*
@@ -713,6 +786,9 @@ static void cxd_nl_event(const struct cxd_nl_hook_args *a, enum cxd_nl_ev ev)
 		break;
 	case CXD_NL_EV_AROUND:
 		atomic64_inc(&nl->st.around_pages);
+		break;
+	case CXD_NL_EV_MAP:
+		atomic64_inc(&nl->st.anon_maps);
 		break;
 	}
 out:
@@ -819,6 +895,148 @@ static int cxd_nl_dirty_pre(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * A migration copied @folio (arg 1) to @newfolio (arg 0): folio_migrate_flags()
+ * runs once per migrated folio, after the data, both folios locked. A page
+ * copied onto a device arrives (charged as a write by the arrival work, and
+ * its next mapping is not an access); a page copied off a device departs
+ * (its address is forgotten; its line stays until the policy evicts it).
+ * Context: atomic (kprobe); never sleeps.
+ */
+static int cxd_nl_migrate_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct folio *dst = (struct folio *)regs_get_kernel_argument(regs, 0);
+	struct folio *src = (struct folio *)regs_get_kernel_argument(regs, 1);
+	struct cxd_nodelat *nl;
+	u64 page;
+
+	rcu_read_lock();
+	nl = cxd_nl_find(folio_pfn(src));
+	if (nl && !folio_test_large(src)) {
+		page = folio_pfn(src) - nl->pfn_lo;
+		WRITE_ONCE(nl->va[page], 0);
+		clear_bit(page, nl->migrated);
+		atomic64_inc(&nl->st.departures);
+	}
+	nl = cxd_nl_find(folio_pfn(dst));
+	if (!nl || READ_ONCE(nl->stopping))
+		goto out;
+	if (folio_test_large(dst)) {
+		/* Residency is per 4 KiB page: a THP escapes the model. */
+		atomic64_add(folio_nr_pages(dst), &nl->st.thp_pages);
+		goto out;
+	}
+	page = folio_pfn(dst) - nl->pfn_lo;
+	WRITE_ONCE(nl->va[page], 0);
+	set_bit(page, nl->migrated);
+	set_bit(page, nl->arrived);
+	atomic64_inc(&nl->st.arrivals);
+	kref_get(&nl->ref);
+	if (!queue_work(system_unbound_wq, &nl->arrive_work))
+		kref_put(&nl->ref, cxd_nl_release);	/* never the last */
+out:
+	rcu_read_unlock();
+	return 0;
+}
+
+/*
+ * An existing anonymous page being mapped: a migration putting a page back
+ * (then the page is in @migrated), a swap-in, KSM, swapoff. Its address
+ * and address space go into the reverse map, so that eviction finds it.
+ * A swap-in by the faulting task is that task's access. Context: atomic
+ * (kprobe, PTE lock held); never sleeps.
+ */
+static int cxd_nl_anon_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct cxd_nl_hook_args a;
+	struct cxd_nodelat *nl;
+	unsigned int nr, i;
+	bool access = false;
+	u64 page;
+
+	nr = cxd_nl_anon_args(regs, &a);
+	rcu_read_lock();
+	nl = cxd_nl_find(a.pfn);
+	if (!nl || READ_ONCE(nl->stopping))
+		goto out;
+	if (a.large) {
+		atomic64_add(nr, &nl->st.thp_pages);
+		goto out;
+	}
+	cxd_nl_mm_add(nl, a.vma->vm_mm, NULL);
+	for (i = 0; i < nr && a.pfn + i < nl->pfn_hi; i++) {
+		page = a.pfn + i - nl->pfn_lo;
+		WRITE_ONCE(nl->va[page], (a.addr & PAGE_MASK) + i * PAGE_SIZE);
+		if (!test_and_clear_bit(page, nl->migrated))
+			access = true;
+	}
+	/* a.pfn, a.addr: the first page; the fault is the task's own */
+	access &= nr == 1 && a.vma->vm_mm == current->mm;
+out:
+	rcu_read_unlock();
+	if (access)
+		cxd_nl_event(&a, CXD_NL_EV_MAP);
+	return 0;
+}
+
+/*
+ * The hinting fault's placement check (CXD_NL_HINT_SYM) on a page that
+ * eviction made PROT_NONE: the fault is the model's, not a NUMA-balancing
+ * scan's, so it must not migrate the page (a default-policy task's page
+ * would otherwise be promoted off the node at its second miss). The check
+ * runs under the PTE lock and never sleeps.
+ */
+static int cxd_nl_promote_entry(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct cxd_nl_hook_args a;
+	struct cxd_nodelat *nl;
+	bool ours = false;
+
+	cxd_nl_hint_args(regs, &a);
+	rcu_read_lock();
+	nl = cxd_nl_find(a.pfn);
+	if (nl && !a.large)
+		ours = test_and_clear_bit(a.pfn - nl->pfn_lo, nl->protnone);
+	*(struct cxd_nodelat **)ri->data = ours ? nl : NULL;
+	rcu_read_unlock();
+	return !ours;	/* 1: no return probe */
+}
+
+static int cxd_nl_promote_ret(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	struct cxd_nodelat *nl = *(struct cxd_nodelat **)ri->data;
+
+	if ((int)regs_return_value(regs) == NUMA_NO_NODE)
+		return 0;
+	regs_set_return_value(regs, (unsigned long)NUMA_NO_NODE);
+	rcu_read_lock();
+	/* @nl is only counted while it is listed */
+	if (cxd_nl_find(nl->pfn_lo) == nl)
+		atomic64_inc(&nl->st.promotions_refused);
+	rcu_read_unlock();
+	return 0;
+}
+
+static struct kretprobe cxd_nl_krp_promote = {
+	.kp.symbol_name = CXD_NL_HINT_SYM,
+	.entry_handler = cxd_nl_promote_entry,
+	.handler = cxd_nl_promote_ret,
+	.data_size = sizeof(struct cxd_nodelat *),
+	.maxactive = 64,
+};
+
+static struct kprobe cxd_nl_kp_migrate = {
+	.symbol_name = CXD_NL_MIGRATE_SYM,
+	.pre_handler = cxd_nl_migrate_pre,
+};
+
+static struct kprobe cxd_nl_kp_anon = {
+	.symbol_name = CXD_NL_ANON_SYM,
+	.pre_handler = cxd_nl_anon_pre,
+};
+
 static struct kprobe cxd_nl_kp_hint = {
 	.symbol_name = CXD_NL_HINT_SYM,
 	.pre_handler = cxd_nl_hint_pre,
@@ -859,7 +1077,12 @@ static struct kprobe cxd_nl_kp_dirty = {
  *   in an address space the device tracks (the THP check their callers
  *   make, for them only; faults and smaps ask it too, and keep its answer).
  *   Counted in thp_collapse_refused.
- * Both are kretprobes: the functions are the allocator and the check every
+ * - a large folio that a migration (demotion, move_pages, migrate_pages)
+ *   would copy onto the node gets no target: alloc_migration_target()
+ *   returns NULL for it, and the migration splits the folio and moves its
+ *   4 KiB pages (demotion and the syscalls split on -ENOMEM; a NUMA-fault
+ *   migration leaves the folio where it is). Counted in thp_refused_pages.
+ * All are kretprobes: the functions are the allocators and the check every
  * such path goes through on the supported kernels (compat.h).
  */
 
@@ -887,6 +1110,37 @@ static int cxd_nl_thp_alloc_ret(struct kretprobe_instance *ri,
 	if (nl && !READ_ONCE(nl->stopping)) {
 		atomic64_add(folio_nr_pages(folio), &nl->st.thp_refused);
 		/* not yet mapped nor charged: the allocator's reference */
+		folio_put(folio);
+		regs_set_return_value(regs, 0);
+	}
+	rcu_read_unlock();
+	return 0;
+}
+
+/*
+ * The target of a migration: a large folio on a device's node (not
+ * hugetlb, whose pages come from the pool) is freed and NULL returned.
+ * alloc_migration_target() returns a struct page * on 6.1, a struct folio *
+ * on 6.12: the same address. Context: the allocator's return (may be
+ * preemptible); never sleeps.
+ */
+static int cxd_nl_thp_migalloc_ret(struct kretprobe_instance *ri,
+				   struct pt_regs *regs)
+{
+	struct page *page = (struct page *)regs_return_value(regs);
+	struct cxd_nodelat *nl;
+	struct folio *folio;
+
+	if (!page)
+		return 0;
+	folio = page_folio(page);
+	if (!folio_test_large(folio) || folio_test_hugetlb(folio))
+		return 0;
+	rcu_read_lock();
+	nl = cxd_nl_find(folio_pfn(folio));
+	if (nl && !READ_ONCE(nl->stopping)) {
+		atomic64_add(folio_nr_pages(folio), &nl->st.thp_refused);
+		/* a fresh target, not yet in any list: the allocator's reference */
 		folio_put(folio);
 		regs_set_return_value(regs, 0);
 	}
@@ -942,6 +1196,12 @@ static struct kretprobe cxd_nl_krp_alloc = {
 	.kp.symbol_name = CXD_NL_THP_ALLOC_SYM,
 	.entry_handler = cxd_nl_thp_alloc_entry,
 	.handler = cxd_nl_thp_alloc_ret,
+	.maxactive = CXD_NL_THP_MAXACTIVE,
+};
+
+static struct kretprobe cxd_nl_krp_migalloc = {
+	.kp.symbol_name = CXD_NL_MIGALLOC_SYM,
+	.handler = cxd_nl_thp_migalloc_ret,
 	.maxactive = CXD_NL_THP_MAXACTIVE,
 };
 
@@ -1054,22 +1314,42 @@ static int cxd_nl_hooks_get(const char *name)
 	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_check, name);
 	if (ret)
 		goto err_alloc;
-	ret = cxd_nl_kprobe_add(&cxd_nl_kp_dirty, name);
+	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_migalloc, name);
 	if (ret)
 		goto err_check;
+	ret = cxd_nl_kprobe_add(&cxd_nl_kp_dirty, name);
+	if (ret)
+		goto err_migalloc;
 	ret = cxd_nl_kprobe_add(&cxd_nl_kp_around, name);
 	if (ret)
 		goto err_dirty;
-	/* last: it starts file-page evictions, which need the two above */
-	ret = cxd_nl_kprobe_add(&cxd_nl_kp_file, name);
+	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_promote, name);
 	if (ret)
 		goto err_around;
+	ret = cxd_nl_kprobe_add(&cxd_nl_kp_anon, name);
+	if (ret)
+		goto err_promote;
+	ret = cxd_nl_kprobe_add(&cxd_nl_kp_migrate, name);
+	if (ret)
+		goto err_anon;
+	/* last: it starts file-page evictions, which need dirty and around */
+	ret = cxd_nl_kprobe_add(&cxd_nl_kp_file, name);
+	if (ret)
+		goto err_migrate;
 	return 0;
 
+err_migrate:
+	unregister_kprobe(&cxd_nl_kp_migrate);
+err_anon:
+	unregister_kprobe(&cxd_nl_kp_anon);
+err_promote:
+	unregister_kretprobe(&cxd_nl_krp_promote);
 err_around:
 	unregister_kprobe(&cxd_nl_kp_around);
 err_dirty:
 	unregister_kprobe(&cxd_nl_kp_dirty);
+err_migalloc:
+	unregister_kretprobe(&cxd_nl_krp_migalloc);
 err_check:
 	unregister_kretprobe(&cxd_nl_krp_check);
 err_alloc:
@@ -1093,8 +1373,12 @@ static void cxd_nl_hooks_put(void)
 	if (--cxd_nl_users)
 		return;
 	unregister_kprobe(&cxd_nl_kp_file);
+	unregister_kprobe(&cxd_nl_kp_migrate);
+	unregister_kprobe(&cxd_nl_kp_anon);
+	unregister_kretprobe(&cxd_nl_krp_promote);
 	unregister_kprobe(&cxd_nl_kp_around);
 	unregister_kprobe(&cxd_nl_kp_dirty);
+	unregister_kretprobe(&cxd_nl_krp_migalloc);
 	unregister_kretprobe(&cxd_nl_krp_check);
 	unregister_kretprobe(&cxd_nl_krp_alloc);
 	unregister_kprobe(&cxd_nl_kp_new);
@@ -1224,10 +1508,20 @@ int cxd_nodelat_start(struct cxd_live *live, const char *name, u64 start,
 				 sizeof(long), GFP_KERNEL);
 	nl->unmap_dirty = kvcalloc(BITS_TO_LONGS(size >> PAGE_SHIFT),
 				   sizeof(long), GFP_KERNEL);
-	if (!nl->va || !nl->unmapping || !nl->unmap_dirty) {
+	nl->arrived = kvcalloc(BITS_TO_LONGS(size >> PAGE_SHIFT),
+			       sizeof(long), GFP_KERNEL);
+	nl->migrated = kvcalloc(BITS_TO_LONGS(size >> PAGE_SHIFT),
+				sizeof(long), GFP_KERNEL);
+	nl->protnone = kvcalloc(BITS_TO_LONGS(size >> PAGE_SHIFT),
+				sizeof(long), GFP_KERNEL);
+	if (!nl->va || !nl->unmapping || !nl->unmap_dirty || !nl->arrived ||
+	    !nl->migrated || !nl->protnone) {
 		kvfree(nl->va);
 		kvfree(nl->unmapping);
 		kvfree(nl->unmap_dirty);
+		kvfree(nl->arrived);
+		kvfree(nl->migrated);
+		kvfree(nl->protnone);
 		kfree(nl);
 		return -ENOMEM;
 	}
@@ -1240,6 +1534,7 @@ int cxd_nodelat_start(struct cxd_live *live, const char *name, u64 start,
 	spin_lock_init(&nl->mm_lock);
 	INIT_LIST_HEAD(&nl->mms);
 	INIT_WORK(&nl->drain_work, cxd_nl_drain_work);
+	INIT_WORK(&nl->arrive_work, cxd_nl_arrive_work);
 	INIT_DELAYED_WORK(&nl->scan_work, cxd_nl_scan_work);
 
 	ret = cxd_nl_hooks_get(name);
@@ -1275,6 +1570,8 @@ void cxd_nodelat_stop(struct cxd_nodelat *nl)
 	cancel_delayed_work_sync(&nl->scan_work);
 	if (cancel_work_sync(&nl->drain_work))
 		cxd_nl_put(nl);	/* the cancelled drain's reference */
+	if (cancel_work_sync(&nl->arrive_work))
+		cxd_nl_put(nl);	/* the cancelled arrival work's */
 	cxd_nl_put(nl);
 }
 
@@ -1306,6 +1603,10 @@ void cxd_nodelat_get_stats(struct cxd_nodelat *nl,
 	st->faultaround_limited = atomic64_read(&nl->st.around_limited);
 	st->faultaround_pages = atomic64_read(&nl->st.around_pages);
 	st->evicted_unmaps = atomic64_read(&nl->st.evict_unmaps);
+	st->arrivals = atomic64_read(&nl->st.arrivals);
+	st->departures = atomic64_read(&nl->st.departures);
+	st->anon_maps = atomic64_read(&nl->st.anon_maps);
+	st->promotions_refused = atomic64_read(&nl->st.promotions_refused);
 	st->pending = atomic_read(&nl->pending);
 	spin_lock_irqsave(&nl->mm_lock, flags);
 	st->tracked_mms = nl->nmms;

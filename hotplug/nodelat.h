@@ -22,6 +22,16 @@ struct cxd_nodelat;
  *			the node.
  * @faultaround_pages:	pages of the node mapped by the fault-around of
  *			another node's page (charged as reads).
+ * @arrivals:		pages copied onto the node by a migration (demotion,
+ *			mbind, move_pages, migrate_pages, compaction),
+ *			each charged as a write.
+ * @departures:		pages copied off the node by a migration (promotion,
+ *			NUMA balancing, offline).
+ * @anon_maps:		accesses seen as an existing anonymous page of the
+ *			node being mapped by the faulting task (swap-in).
+ * @promotions_refused: hinting faults on pages eviction made PROT_NONE
+ *			whose migration off the node was refused (the fault
+ *			was the model's, not a NUMA-balancing scan's).
  * @evicted_ptes:	PTEs made PROT_NONE or (file pages) unmapped by
  *			evictions.
  * @evicted_unmaps:	file and shmem pages that evictions unmapped from
@@ -33,7 +43,8 @@ struct cxd_nodelat;
  * @thp_untracked_pages: pages of the node mapped as THP, which the model
  *			cannot track (residency is per 4 KiB page).
  * @thp_refused_pages:	pages of large folios allocated on the node for a
- *			fault and given back: the fault fell back to 4 KiB.
+ *			fault or a migration and given back: the fault fell
+ *			back to 4 KiB, the migration split the folio.
  * @thp_collapse_refused: khugepaged or MADV_COLLAPSE checks answered "no
  *			huge page" for an address space the device tracks.
  * @kernel_accesses:	accesses by kernel threads, not charged.
@@ -47,6 +58,10 @@ struct cxd_nodelat_stats {
 	u64 file_maps;
 	u64 faultaround_limited;
 	u64 faultaround_pages;
+	u64 arrivals;
+	u64 departures;
+	u64 anon_maps;
+	u64 promotions_refused;
 	u64 evicted_ptes;
 	u64 evicted_unmaps;
 	u64 evictions_unmapped;
