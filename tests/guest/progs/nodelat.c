@@ -89,6 +89,34 @@
  *                            the child's check of generation 2: its misses
  *                            and the pages that read wrong.
  *       No timing is checked.
+ *   nodelat arrive HOW NODE DEV NPAGES
+ *       anonymous pages that reach the node by migration. Writes NPAGES
+ *       private anonymous 4 KiB pages under the default policy (on node 0),
+ *       then moves them to NODE: HOW mbind (mbind MPOL_BIND, MPOL_MF_MOVE:
+ *       the range is then bound), move (move_pages(2): the policy stays
+ *       the default) or demote (prints "ready", stops itself with SIGSTOP;
+ *       whoever continues it has had its pages demoted, e.g. by
+ *       memory.reclaim of its cgroup); demote-thp is demote with
+ *       MADV_HUGEPAGE instead of MADV_NOHUGEPAGE ("AnonHugePages kB N":
+ *       huge pages before the move). Waits until the device's counters
+ *       settle (the arrivals are charged in the background), then runs
+ *       three cyclic read passes, each checking every page. Prints
+ *       "arrivals +N"
+ *       (node_latency/arrivals over the move), "on node N" before the
+ *       passes and "on node after N" after them (pages /proc/self/numa_maps
+ *       counts on NODE), "PN misses M" for each pass, "window evictions N"
+ *       and "window evictions_unmapped N" (over the passes) and
+ *       "promotions_refused +N". No timing is checked.
+ *   nodelat tier NODE NPAGES HOT SECONDS
+ *       memory tiering: writes two mappings of private anonymous 4 KiB
+ *       pages under the default policy, HOT pages and NPAGES - HOT pages,
+ *       prints "ready" and stops itself with SIGSTOP (whoever continues it
+ *       has had its pages demoted and set kernel.numa_balancing=2). Then
+ *       reads the HOT pages over and over for SECONDS, and checks both
+ *       mappings. Prints "hot on node N" and "cold on node N" (pages
+ *       /proc/self/numa_maps counts on NODE) before and "... after N"
+ *       after the reads, "hot passes N" and "promoted N"
+ *       (pgpromote_success of /proc/vmstat over the reads).
  *
  * DEV is the device's sysfs directory name (cxdvirtN). TAP on stdout.
  */
@@ -871,6 +899,188 @@ out:
 	return tap_exit();
 }
 
+/*
+ * Pages of the mapping at @b that /proc/self/numa_maps counts on @node.
+ * numa_maps counts PROT_NONE pages too; move_pages(2) reports an evicted
+ * page as absent (docs/numa-mode.md).
+ */
+static unsigned long on_node(volatile uint64_t *b, int node)
+{
+	char line[4096], key[32], addr[32];
+	unsigned long c = 0;
+	FILE *f = fopen("/proc/self/numa_maps", "r");
+	char *k;
+
+	if (!f)
+		return 0;
+	snprintf(addr, sizeof(addr), "%lx ", (unsigned long)b);
+	snprintf(key, sizeof(key), " N%d=", node);
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, addr, strlen(addr)))
+			continue;
+		k = strstr(line, key);
+		if (k)
+			c = strtoul(k + strlen(key), NULL, 10);
+		break;
+	}
+	fclose(f);
+	return c;
+}
+
+/* Wait until stats/misses and writebacks stop moving (at most 10 s). */
+static void settle(const char *dev)
+{
+	int64_t m = -1, w = -1;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		int64_t m2 = dev_stat(dev, "misses"), w2 = dev_stat(dev, "writebacks");
+
+		if (m2 == m && w2 == w)
+			return;
+		m = m2;
+		w = w2;
+		usleep(100000);
+	}
+}
+
+static int cmd_arrive(int argc, char **argv)
+{
+	const char *how = argv[2], *dev = argv[4];
+	int node = atoi(argv[3]);
+	unsigned long n = strtoul(argv[5], NULL, 0), i, bad;
+	size_t len = n * PAGE;
+	volatile uint64_t *b;
+	int64_t a0, r0, m, e0, u0;
+	int pass, rc = 0;
+
+	b = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!ok(b != MAP_FAILED, "%lu private anonymous pages", n))
+		return tap_exit();
+	/* demote-thp: huge pages on node 0, which demotion must split */
+	madvise((void *)b, len, strcmp(how, "demote-thp") ? MADV_NOHUGEPAGE : MADV_HUGEPAGE);
+	for (i = 0; i < n; i++)
+		fill_page(b + i * (PAGE / 8), 0x5eed0000 + i, i, PAGE / 8);
+	printf("AnonHugePages kB %ld\n", proc_kb("smaps_rollup", "AnonHugePages: %ld kB"));
+	ok(page_node((void *)b) != node, "%s: the pages start off node %d (first on %d)",
+	   how, node, page_node((void *)b));
+	a0 = nl_stat(dev, "arrivals");
+	r0 = nl_stat(dev, "promotions_refused");
+	if (!strcmp(how, "mbind")) {
+		rc = move_range((void *)b, len, node);
+	} else if (!strcmp(how, "move")) {
+		void **pages = calloc(n, sizeof(*pages));
+		int *nodes = calloc(n, sizeof(*nodes)), *st = calloc(n, sizeof(*st));
+
+		for (i = 0; pages && nodes && st && i < n; i++) {
+			pages[i] = (void *)(b + i * (PAGE / 8));
+			nodes[i] = node;
+		}
+		rc = pages && nodes && st ?
+		     (int)move_pages(0, n, pages, nodes, st, MPOL_MF_MOVE) : -1;
+		free(pages);
+		free(nodes);
+		free(st);
+	} else {
+		printf("ready\n");
+		fflush(stdout);
+		raise(SIGSTOP);
+	}
+	ok(rc == 0, "%s: the move returned %d (%s)", how, rc, rc ? strerror(errno) : "ok");
+	settle(dev);
+	printf("arrivals +%" PRId64 "\n", nl_stat(dev, "arrivals") - a0);
+	printf("on node %lu\n", on_node(b, node));
+	e0 = dev_stat(dev, "evictions");
+	u0 = nl_stat(dev, "evictions_unmapped");
+	for (pass = 1; pass <= 3; pass++) {
+		m = dev_stat(dev, "misses");
+		bad = 0;
+		for (i = 0; i < n; i++)
+			if (check_page(b + i * (PAGE / 8), 0x5eed0000 + i, i, PAGE / 8) >= 0)
+				bad++;
+		printf("P%d misses %" PRId64 "\n", pass, dev_stat(dev, "misses") - m);
+		ok(!bad, "%s, pass %d: every page reads back what was written (%lu bad)",
+		   how, pass, bad);
+	}
+	printf("window evictions %" PRId64 "\n", dev_stat(dev, "evictions") - e0);
+	printf("window evictions_unmapped %" PRId64 "\n",
+	       nl_stat(dev, "evictions_unmapped") - u0);
+	printf("promotions_refused +%" PRId64 "\n",
+	       nl_stat(dev, "promotions_refused") - r0);
+	printf("on node after %lu\n", on_node(b, node));
+	munmap((void *)b, len);
+	return tap_exit();
+}
+
+/* /proc/vmstat's NAME, or -1. */
+static int64_t vmstat(const char *name)
+{
+	char line[256], key[128];
+	long long v;
+	int64_t r = -1;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%127s %lld", key, &v) == 2 && !strcmp(key, name)) {
+			r = v;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return r;
+}
+
+static int cmd_tier(int argc, char **argv)
+{
+	int node = atoi(argv[2]);
+	unsigned long n = strtoul(argv[3], NULL, 0), hot = strtoul(argv[4], NULL, 0);
+	uint64_t secs = strtoull(argv[5], NULL, 0), t_end, passes = 0;
+	unsigned long cold = n > hot ? n - hot : 0, i, bad = 0;
+	volatile uint64_t *h, *c;
+	uint64_t sum = 0;
+	int64_t p0;
+
+	/* one reservation, a page unmapped between: two VMAs that cannot merge */
+	h = mmap(NULL, (n + 1) * PAGE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!ok(h != MAP_FAILED && hot && cold,
+		"%lu hot and %lu cold private anonymous pages", hot, cold))
+		return tap_exit();
+	c = h + (hot + 1) * (PAGE / 8);
+	munmap((void *)(h + hot * (PAGE / 8)), PAGE);
+	madvise((void *)h, hot * PAGE, MADV_NOHUGEPAGE);
+	madvise((void *)c, cold * PAGE, MADV_NOHUGEPAGE);
+	for (i = 0; i < hot; i++)
+		fill_page(h + i * (PAGE / 8), 0x407, i, PAGE / 8);
+	for (i = 0; i < cold; i++)
+		fill_page(c + i * (PAGE / 8), 0xc01d, i, PAGE / 8);
+	printf("ready\n");
+	fflush(stdout);
+	raise(SIGSTOP);
+	printf("hot on node %lu\n", on_node(h, node));
+	printf("cold on node %lu\n", on_node(c, node));
+	p0 = vmstat("pgpromote_success");
+	t_end = now_ns() + secs * 1000000000ull;
+	while (now_ns() < t_end) {
+		for (i = 0; i < hot; i++)
+			sum += h[i * (PAGE / 8) + (passes % (PAGE / 8))];
+		passes++;
+	}
+	printf("hot passes %" PRIu64 "\n", passes);
+	/* before the check below, whose reads fault on scanned pages too */
+	printf("promoted %" PRId64 "\n", vmstat("pgpromote_success") - p0);
+	printf("hot on node after %lu\n", on_node(h, node));
+	printf("cold on node after %lu\n", on_node(c, node));
+	for (i = 0; i < hot; i++)
+		bad += check_page(h + i * (PAGE / 8), 0x407, i, PAGE / 8) >= 0;
+	for (i = 0; i < cold; i++)
+		bad += check_page(c + i * (PAGE / 8), 0xc01d, i, PAGE / 8) >= 0;
+	ok(!bad, "tier: every page reads back what was written (%lu bad; sum %" PRIu64 ")",
+	   bad, sum & 1);
+	return tap_exit();
+}
+
 int main(int argc, char **argv)
 {
 	tap_init();
@@ -888,6 +1098,10 @@ int main(int argc, char **argv)
 		return cmd_verify(argc, argv);
 	if (argc >= 7 && !strcmp(argv[1], "shared"))
 		return cmd_shared(argc, argv);
+	if (argc >= 6 && !strcmp(argv[1], "arrive"))
+		return cmd_arrive(argc, argv);
+	if (argc >= 6 && !strcmp(argv[1], "tier"))
+		return cmd_tier(argc, argv);
 	fprintf(stderr, "usage: see the top of %s\n", __FILE__);
 	return 2;
 }
