@@ -224,10 +224,22 @@ if dev_create $N mode=node phys_addr=0x100000000 capacity=512M target_node=2 >&2
 		# an eviction region of twice the 16384-line cache before each pass.
 		if [ "$(dev_get $N node_latency)" = on ]; then
 			d=$CFS/$N
+			nl=$(dev_sys $N)/node_latency
 			dev_set $N t_read_ns 40000 > /dev/null
 			info "nodemodel $(( $(cat $d/t_read_ns) + ($(cat $d/nand_page_size) * 1000 + $(cat $d/channel_mbps) - 1) / $(cat $d/channel_mbps) ))"
-			run node_miss numactl --membind=2 $B -t anon -L node-miss -n 1024 -p 3 \
-				--pattern chase --evict --evict-pages 16384 --threshold 20000
+			NM="-n 1024 -p 3 --pattern chase --evict --evict-pages 16384 --threshold 20000"
+			run node_miss numactl --membind=2 $B -t anon -L node-miss $NM
+			# 5d: the same over shared memory (MAP_SHARED | MAP_ANONYMOUS,
+			# shmem pages): an eviction unmaps the page from every mapping,
+			# the next touch maps it again through shmem's fault.
+			run node_miss_shm numactl --membind=2 $B -t shm -L node-miss-shm $NM
+			# 5e: a program that allows THP (--thp: no MADV_NOHUGEPAGE).
+			# The node refuses huge pages and the faults fall back to 4 KiB
+			# pages, so the misses should be node_miss's.
+			r0=$(cat "$nl"/thp_refused_pages 2>/dev/null || echo 0)
+			run node_miss_thp numactl --membind=2 $B -t anon -L node-miss-thp $NM --thp
+			r1=$(cat "$nl"/thp_refused_pages 2>/dev/null || echo 0)
+			info "nodethp enabled=$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled) refused_pages=$((r1 - r0))"
 		else
 			echo "# node_latency is off on this kernel: no node-mode miss rows"
 		fi

@@ -4,7 +4,8 @@
  *
  *   main.c      options, the run's sequence per target, worker threads
  *   target.c    what is measured: a device or file (mmap), anonymous memory,
- *               anonymous memory bound to a NUMA node (libnuma)
+ *               shared anonymous memory (shmem), anonymous memory bound to a
+ *               NUMA node (libnuma)
  *   probe.c     the page set of each thread, building the chase, timed and
  *               eviction passes
  *   timer.c     clock_gettime() and rdtscp timers, calibration, overhead
@@ -100,6 +101,7 @@ enum target_kind {
 	TGT_FILE,	/* a regular file */
 	TGT_ANON,	/* private anonymous memory, default policy */
 	TGT_NODE,	/* private anonymous memory bound to one NUMA node */
+	TGT_SHM,	/* MAP_SHARED | MAP_ANONYMOUS memory (shmem), default policy */
 };
 
 /**
@@ -125,7 +127,7 @@ struct dev_info {
 
 /**
  * struct target - one thing a run measures.
- * @spec:	as given (path, "anon", "node:N").
+ * @spec:	as given (path, "anon", "shm", "node:N").
  * @label:	name used in reports and plots (--label, or from @spec).
  * @kind:	what it is.
  * @node:	NUMA node of TGT_NODE.
@@ -142,6 +144,22 @@ struct target {
 	struct dev_info di;
 	uint64_t capacity;
 };
+
+/**
+ * target_is_memory() - whether a target is memory the tool allocates itself
+ * (anon, shm, node) rather than a device or file it maps.
+ * @t:	the target.
+ *
+ * Such memory has no device counters; its placement is checked with
+ * move_pages() after the run, and its eviction region must be written once
+ * before the passes (docs/tools.md).
+ *
+ * Return: true for TGT_ANON, TGT_SHM and TGT_NODE.
+ */
+static inline bool target_is_memory(const struct target *t)
+{
+	return t->kind == TGT_ANON || t->kind == TGT_SHM || t->kind == TGT_NODE;
+}
 
 int target_parse(const char *spec, struct target *t);
 int target_open(struct target *t, char *why, size_t len);

@@ -271,6 +271,19 @@ cat > "$out/static.md" <<'EOF_STATIC'
   both vCPUs stay busy, so the `_sleep` rows lower `spin_max_ns` and
   `wake_early_ns` so waits sleep. The same-die row shows the modeled
   queueing (model mean ratio ~2: the second request waits for the die).
+- **Rows 5b-5e (node-mode misses).** An evicted anonymous page is made
+  PROT_NONE and its next touch is a NUMA hinting fault (5b); an evicted
+  shmem page (5d, `MAP_SHARED` anonymous memory, `cxdvirt-bench -t shm`)
+  is unmapped from every mapping and its next touch is a minor fault
+  through shmem's fault handler (docs/numa-mode.md): two fault paths in
+  front of the same modeled wait. 5e runs 5b's program with `--thp` (no
+  MADV_NOHUGEPAGE) under the guest's THP setting, printed in the row
+  (`always` on Debian's kernels; under `madvise` the program asks for
+  nothing and the row has no verdict): the module gives back every huge
+  page a fault allocates on the node and the fault falls back to 4 KiB
+  pages (`node_latency/thp_refused_pages`, the pages refused during the
+  run). Only the first touches, in the untimed setup, try a huge page;
+  the measured misses take 5b's path, so the ratio should be 1.
 - **Row 6 (model cost).** Instructions per miss of the model code alone
   (callgrind, `make bench-model`), host-side; independent of TCG.
 
@@ -315,6 +328,14 @@ tools/cxdvirt-dev destroy b_scal
 # Row 5: node mode (docs/numa-mode.md: a memmap= range, node M without memory)
 #   ... power a mode=node device, daxctl reconfigure-device --mode=system-ram daxX.Y
 numactl --membind=M tools/cxdvirt-bench --timer rdtscp -t anon -L node-M -t node:$N -L plain -n 4096 -p 3
+# Rows 5b-5e: misses on the node (node_latency on, t_read_ns=40000 on the
+# device; misses above half of it), each pass after an eviction region of
+# E pages, E = the device's cache_size / 4096: anonymous memory, shared
+# memory (shmem), anonymous memory with THP allowed
+for t in "anon" "shm" "anon --thp"; do
+  numactl --membind=M tools/cxdvirt-bench --timer rdtscp -t $t -n 1024 -p 3 \
+      --evict --evict-pages $E --threshold 20000
+done
 
 # Row 6
 make bench-model
@@ -464,6 +485,20 @@ my $onode = defined $r5b ? $nm->{misses}{p50_ns} - $nmodel : undef;
 my $r5c = div($onode, $of);
 row("5c", "node-mode per-miss overhead / devdax per-miss overhead (miss P50 - model, tR = 40 us, each miss evicts)",
     f($r5c, 2) . " (" . f($onode, 0) . " / " . f($of, 0) . " ns)", "<= 1.3", defined $r5c ? $r5c <= 1.3 : undef, "runs `node_miss`, `miss_femu`");
+# 5d/5e: the same misses over shared memory (shmem), and with THP allowed
+sub mp50 { my $m = shift; return $m && $m->{misses}{count} ? $m->{misses}{p50_ns} : undef }
+sub mcount { my $m = shift; return $m ? $m->{misses}{count} // 0 : 0 }
+my $ns = tgt(run("node_miss_shm"), 0);
+my $r5d = div(mp50($ns), $nmodel);
+row("5d", "node mode over shared memory (MAP_SHARED anonymous: shmem), accuracy at tR = 40 us: miss P50 / model",
+    f($r5d, 3) . " (P50 " . us(mp50($ns)) . " us, model " . us($nmodel) . " us, " . mcount($ns) . " misses; / the anonymous miss P50 of 5b: " . f(div(mp50($ns), mp50($nm)), 3) . ")",
+    "error <= 2%", defined $r5d ? abs($r5d - 1) <= 0.02 : undef, "run `node_miss_shm`");
+my $nt = tgt(run("node_miss_thp"), 0);
+my ($thpe, $thpr) = ($info{nodethp} // "") =~ /enabled=(\S*) refused_pages=(-?\d+)/;
+my $r5e = div(mp50($nt), mp50($nm));
+row("5e", "node mode, a program that allows THP (--thp; the node refuses huge pages, 4 KiB instead): miss P50 / the 4 KiB miss P50 of 5b",
+    f($r5e, 3) . " (P50 " . us(mp50($nt)) . " / " . us(mp50($nm)) . " us, " . mcount($nt) . " misses; THP " . ($thpe // "?") . ", " . ($thpr // "n/a") . " pages refused as huge)",
+    "error <= 2%", defined $r5e && ($thpe // "") eq "always" ? abs($r5e - 1) <= 0.02 : undef, "runs `node_miss_thp`, `node_miss`");
 
 if ($ENV{BENCH_TABLE}) {
 	print "Guest kernel " . ($info{kernel} // "?") . ", clocksource " . ($info{clocksource} // "?") . ", " .
@@ -590,7 +625,7 @@ print "the data (docs/tools.md); `agree` compares classified misses with the\n";
 print "device'"'"'s own counter.\n\n";
 print "| run | target | class | count | P50 | P90 | P99 | P99.9 | P99.99 | max | model | agree |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
 my @ids = map { m{/([^/]+)\.json$} ? $1 : () } sort glob("$out/runs/*.json");
-my @pref = qw(hit_r hitscan_r hit_clock bare_dev bare_anon bare_anon_w miss_cold miss_znand miss_femu scal_1 scal_2d scal_2s scal_1_sleep scal_2d_sleep cdf multi_1 multi_8_ node_r node_miss);
+my @pref = qw(hit_r hitscan_r hit_clock bare_dev bare_anon bare_anon_w miss_cold miss_znand miss_femu scal_1 scal_2d scal_2s scal_1_sleep scal_2d_sleep cdf multi_1 multi_8_ node_r node_miss node_miss_shm node_miss_thp);
 sub rank { my $id = shift; for my $i (0 .. $#pref) { return $i if $id eq $pref[$i] || ($pref[$i] =~ /_(r|8_)$/ && $id =~ /^$pref[$i]\d+$/) } return 99 }
 @ids = sort { rank($a) <=> rank($b) || $a cmp $b } @ids;
 for my $id (@ids) {

@@ -39,7 +39,8 @@ static const char *const usage_text =
 	"\n"
 	"Targets (repeatable; run one after the other):\n"
 	"  -t, --target SPEC        /dev/cxdvirtN or a regular file (mmap),\n"
-	"                           anon (plain anonymous memory), node:N\n"
+	"                           anon (plain anonymous memory), shm (shared\n"
+	"                           anonymous memory: shmem), node:N\n"
 	"                           (anonymous memory bound to NUMA node N)\n"
 	"  -d, --device PATH        the same as --target PATH\n"
 	"  -L, --label NAME         name of the target given before it, in\n"
@@ -60,7 +61,8 @@ static const char *const usage_text =
 	"      --access-size B      bytes read per access, 8..page (default 8)\n"
 	"      --cold               time the first touch: no chase is built, the\n"
 	"                           pages are untouched before the first pass\n"
-	"      --thp                allow transparent huge pages for anon/node\n"
+	"      --thp                allow transparent huge pages for anon, shm\n"
+	"                           and node (shm: as shmem_enabled allows)\n"
 	"Threads:\n"
 	"  -T, --threads N          worker threads, each pinned to one CPU (1)\n"
 	"      --shared             all threads visit one region (default:\n"
@@ -106,7 +108,8 @@ static int add_target(struct opts *o, const char *spec)
 	if (o->ntargets >= MAX_TARGETS)
 		return cxu_usage_err(NULL, "at most %d targets", MAX_TARGETS);
 	if (target_parse(spec, &o->targets[o->ntargets]))
-		return cxu_usage_err(NULL, "--target %s: expected a path, anon or node:N", spec);
+		return cxu_usage_err(NULL, "--target %s: expected a path, anon, shm or node:N",
+				     spec);
 	o->ntargets++;
 	return 0;
 }
@@ -671,9 +674,11 @@ static int run_target(const struct opts *o, const struct timer_info *ti,
 	/*
 	 * Anonymous memory: a read of an untouched page maps the shared zero
 	 * page, which is on no node and evicts nothing. Write the eviction
-	 * region once so its pages are real (node-mode) memory.
+	 * region once so its pages are real (node-mode) memory. A shmem read
+	 * fault allocates a real page, but shm is written the same way, so
+	 * that its setup (first touches, dirty pages) is anon's.
 	 */
-	if (o->evict && (t->kind == TGT_ANON || t->kind == TGT_NODE))
+	if (o->evict && target_is_memory(t))
 		for (i = 0; i < 2 * e; i++)
 			*(volatile uint64_t *)(u.pr.base + (span + i) * r->page) = i;
 
@@ -761,9 +766,10 @@ static int run_target(const struct opts *o, const struct timer_info *ti,
 	if (t->di.have_stats && !r->have_delta)
 		note(r, "device counters could not be read during the run");
 
+	/* Not shm: a read fault of shmem allocates a page, which has a node. */
 	if (o->cold && o->write_ratio == 0 && (t->kind == TGT_NODE || t->kind == TGT_ANON)) {
 		note(r, "read first touches of anonymous memory map the shared zero page: placement not checked");
-	} else if (t->kind == TGT_NODE || t->kind == TGT_ANON) {
+	} else if (target_is_memory(t)) {
 		if (!target_node_check(t, u.pr.base, (size_t)span * r->page, r->page,
 				       &r->node_pages_on, &r->node_pages_total))
 			r->node_checked = true;

@@ -7,12 +7,19 @@
  *   anon      private anonymous memory with the process's policy (so
  *             `numactl --membind=N cxdvirt-bench --target anon` measures
  *             memory of node N)
+ *   shm       shared anonymous memory, MAP_SHARED | MAP_ANONYMOUS: shmem
+ *             pages, placed by the process's policy as anon's are; unlike
+ *             anon, a read fault allocates a real page (no shared zero page)
  *   node:N    private anonymous memory bound to node N with mbind(MPOL_BIND)
  *             (libnuma); the run checks with move_pages() where the pages
  *             landed
  *
- * Anonymous memory gets MADV_NOHUGEPAGE unless --thp: a device maps 4 KiB
- * pages, and the baseline should see the same TLB reach.
+ * This memory gets MADV_NOHUGEPAGE unless --thp: a device maps 4 KiB pages,
+ * and the baseline should see the same TLB reach. For shm the advice keeps
+ * shmem at 4 KiB whatever /sys/kernel/mm/transparent_hugepage/shmem_enabled
+ * says (the kernel checks VM_NOHUGEPAGE first, on 6.1 and 6.12); with --thp
+ * that setting decides (the default, never: no huge pages), as the THP
+ * "enabled" setting decides for anon and node.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,6 +35,13 @@
 
 #include "bench.h"
 
+/**
+ * target_kind_name() - the name of a target kind in the reports (text, the
+ * JSON "kind" key, the CSV kind column).
+ * @k:	the kind.
+ *
+ * Return: "device", "file", "anon", "node" or "shm".
+ */
 const char *target_kind_name(enum target_kind k)
 {
 	switch (k) {
@@ -39,6 +53,8 @@ const char *target_kind_name(enum target_kind k)
 		return "anon";
 	case TGT_NODE:
 		return "node";
+	case TGT_SHM:
+		return "shm";
 	}
 	return "?";
 }
@@ -60,6 +76,8 @@ int target_parse(const char *spec, struct target *t)
 		return -EINVAL;
 	if (!strcmp(spec, "anon")) {
 		t->kind = TGT_ANON;
+	} else if (!strcmp(spec, "shm")) {
+		t->kind = TGT_SHM;
 	} else if (!strncmp(spec, "node:", 5)) {
 		errno = 0;
 		n = strtol(spec + 5, &end, 10);
@@ -85,7 +103,7 @@ int target_open(struct target *t, char *why, size_t len)
 {
 	struct stat st;
 
-	if (t->kind == TGT_ANON)
+	if (t->kind == TGT_ANON || t->kind == TGT_SHM)
 		return 0;
 	if (t->kind == TGT_NODE) {
 		if (numa_available() < 0) {
@@ -134,13 +152,18 @@ void target_close(struct target *t)
 
 /**
  * target_map() - map @len bytes of @t.
- * @thp:	let anonymous memory use transparent huge pages.
+ * @t:		the target (opened).
+ * @len:	bytes.
+ * @thp:	let anon, shm and node memory use transparent huge pages (no
+ *		MADV_NOHUGEPAGE); whether they get any is the kernel's THP
+ *		setting, shmem_enabled for shm.
  * @err:	-errno on failure.
  *
  * Return: the mapping or NULL.
  */
 void *target_map(struct target *t, size_t len, bool thp, int *err)
 {
+	int flags = t->kind == TGT_SHM ? MAP_SHARED : MAP_PRIVATE;
 	void *m;
 
 	*err = 0;
@@ -152,7 +175,7 @@ void *target_map(struct target *t, size_t len, bool thp, int *err)
 		}
 		return m;
 	}
-	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, flags | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED) {
 		*err = -errno;
 		return NULL;
@@ -181,8 +204,19 @@ void *target_map(struct target *t, size_t len, bool thp, int *err)
 
 /**
  * target_node_check() - how many of the pages of [@base, @base + @len) are
- * on the target's node (TGT_NODE) or on any node (TGT_ANON: @on counts pages
- * found at all). At most 4096 pages are sampled, evenly spaced.
+ * on the target's node (TGT_NODE) or on any node (TGT_ANON, TGT_SHM: @on
+ * counts pages found at all). At most 4096 pages are sampled, evenly spaced.
+ * @t:		the target.
+ * @base:	start of the range.
+ * @len:	bytes of the range.
+ * @page:	page size, bytes.
+ * @on:		out: sampled pages on the node (present, for anon and shm).
+ * @total:	out: pages sampled.
+ *
+ * move_pages(2) without target nodes: a page that is not mapped in this
+ * process (never touched, the shared zero page of an anon read) is not
+ * counted, nor is a page a node-mode device evicted (anon: PROT_NONE,
+ * shm: unmapped; docs/numa-mode.md) until its next touch.
  *
  * Return: 0 or -errno.
  */
