@@ -96,7 +96,7 @@ lane_bad_context() {
 #   node0  CPUs + 1536M; node1 2560M (1.5G-3G and 4G-5G), whose 4G-5G the
 #          same memmap=1G$4G hides. The firmware's SRAT has nodes 0-1 only.
 # Returns QEMU's status; 124 when the timeout fired, 125 when the guest
-# never reached /init within LANE_BOOT_TMO seconds (default 600; the boot
+# never reached /init within LANE_BOOT_TMO seconds (default 240; the boot
 # watchdog below).
 # Environment (tools/bench/bench.sh --icount): LANE_QEMU_ACCEL replaces
 # "tcg,thread=multi"; LANE_QEMU_EXTRA is split into more QEMU arguments;
@@ -137,7 +137,7 @@ lane_boot() {
 	fi
 	: > "$console"
 	: > "$taplog"
-	local rc=0 qpid waited=0 boot_tmo=${LANE_BOOT_TMO:-600}
+	local rc=0 qpid waited=0 boot_tmo=${LANE_BOOT_TMO:-240}
 	timeout -k 10 "$tmo" qemu-system-x86_64 \
 		-machine pc -accel "${LANE_QEMU_ACCEL:-tcg,thread=multi}" -cpu "${LANE_QEMU_CPU:-max}" -smp 2 \
 		-m 4096M,slots=2,maxmem=8G \
@@ -148,7 +148,8 @@ lane_boot() {
 		< /dev/null > "$console" 2>&1 &
 	qpid=$!
 	# Boot watchdog: /init writes its first TAP frame within seconds of
-	# reaching user space (under a minute on the debug kernel). A kernel
+	# reaching user space (under a minute on the debug kernel, whose
+	# /init starts about 45 s after QEMU on an idle host). A kernel
 	# that hangs before that (seen once on the debug kernel, idle in
 	# "Running RCU-tasks wait API self tests" for 12 minutes, no module
 	# loaded yet) would otherwise hold the lane for the whole --timeout.
