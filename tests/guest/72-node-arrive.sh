@@ -15,7 +15,8 @@
 # - demote-thp: the program's huge pages are split on the way (a huge page
 #   on the node would escape the model): thp_refused_pages grows,
 #   thp_untracked_pages does not.
-# On the debug kernel: mbind and demote only.
+# On the debug kernel: mbind and demote only (demote is skipped there:
+# that kernel is built without cgroups).
 . /tests/lib.sh
 
 DEBUG=${cxdvirt_debug:-0}
