@@ -7,16 +7,29 @@
  * on without an FTL) in blocks = ceil(ceil(L * (100 + op_pct) / 100) /
  * pages_per_block) erase blocks, L its logical pages. A write-back programs
  * the page out of place at the plane's write point and invalidates its old
- * copy. When a plane has fewer than gc_low free blocks, garbage collection
- * reclaims blocks until it has gc_high: the victim is the full block with
- * the fewest valid pages (greedy), its valid pages are copied to the write
- * point inside the die, then it is erased. The die is busy meanwhile
- * (cxd_nand_gc()), so a demand miss that needs it waits: GC on the load
- * path.
+ * copy. A write that leaves a plane with fewer than gc_low free blocks
+ * starts garbage collection there; from then on every write-back to the
+ * plane reclaims one block, until the plane has gc_high free blocks: the
+ * victim is the full block with the fewest valid pages (greedy; among
+ * equals the one that has been there longest), its valid pages are copied
+ * to the write point inside the die, then it is erased. The die is busy
+ * meanwhile (cxd_nand_gc()), so a demand miss that needs it waits: GC on
+ * the load path.
  *
- * Cost: a write is O(1); a GC of one block is O(blocks + pages_per_block)
- * (the greedy scan, the copies), and runs once per pages_per_block writes
- * or fewer.
+ * One block per write-back is enough: while a plane is below gc_high free
+ * blocks, the victim has an invalid page (cxd_ftl_check() leaves gc_high + 1
+ * blocks of spare pages), so each write-back frees at least the page it
+ * takes, and the plane never runs out (collection starts with at least
+ * gc_low blocks minus one page free, and a victim needs at most
+ * pages_per_block - 1).
+ *
+ * Cost: a write-back is O(1) plus, while its plane collects, O(pages per
+ * block) for the copies and the victim: full blocks sit in buckets by
+ * valid count (as in MQSim and real FTLs), so the victim is the first
+ * block of the lowest non-empty bucket, found from a lower bound that
+ * falls by at most one per invalidated page. Nothing depends on the
+ * number of blocks, so the work per write-back does not grow with
+ * capacity.
  *
  * Pure C: no kernel or libc calls.
  */
@@ -26,7 +39,7 @@
 
 #define FTL_NONE	(~(uint32_t)0)
 
-enum { BLK_FREE = 0, BLK_OPEN = 1, BLK_FULL = 2 };
+enum { BLK_FREE = 0, BLK_OPEN = 1, BLK_FULL = 2, BLK_VICTIM = 3 };
 
 static const char *const cxd_ftl_names[CXD_FTL_NR] = {
 	[CXD_FTL_OFF] = "off",
@@ -104,7 +117,9 @@ const char *cxd_ftl_check(const struct cxd_model_cfg *cfg)
  *
  * Layout (each array 8-byte aligned): l2p u32[npages], p2l u32[physical
  * pages], valid u32[blocks], free_stack u32[blocks], state u8[blocks],
- * nfree, open, wp u32[planes], gc_end u64[2 * dies] (start and end).
+ * nfree, open, wp u32[planes], gc_end u64[2 * dies] (start and end),
+ * bhead u32[planes * (pages_per_block + 1)], bnext, bprev u32[blocks],
+ * minv u32[planes], gc_on u8[planes].
  *
  * Return: 0 with the FTL off, (size_t)-1 if it cannot be built, else the
  * size.
@@ -122,7 +137,8 @@ size_t cxd_ftl_state_size(const struct cxd_model_cfg *cfg)
 	ndies = (uint64_t)cfg->nand.channels * cfg->nand.dies_per_channel;
 	sz = align8(cfg->npages * 4) + align8(nblk * g.ppb * 4) +
 	     2 * align8(nblk * 4) + align8(nblk) + 3 * align8(g.units * 4) +
-	     2 * ndies * 8;
+	     2 * ndies * 8 + align8(g.units * (g.ppb + 1) * 4) +
+	     2 * align8(nblk * 4) + align8(g.units * 4) + align8(g.units);
 	return (size_t)sz;
 }
 
@@ -170,6 +186,16 @@ void cxd_ftl_init(struct cxd_ftl *f, const struct cxd_model_cfg *cfg,
 	f->wp = (uint32_t *)p;
 	p += align8(g.units * 4);
 	f->gc_end = (uint64_t *)p;
+	p += 2 * ndies * 8;
+	f->bhead = (uint32_t *)p;
+	p += align8(g.units * (g.ppb + 1) * 4);
+	f->bnext = (uint32_t *)p;
+	p += align8(nblk * 4);
+	f->bprev = (uint32_t *)p;
+	p += align8(nblk * 4);
+	f->minv = (uint32_t *)p;
+	p += align8(g.units * 4);
+	f->gc_on = (uint8_t *)p;
 
 	for (i = 0; i < cfg->npages; i++)
 		f->l2p[i] = FTL_NONE;
@@ -187,9 +213,51 @@ void cxd_ftl_init(struct cxd_ftl *f, const struct cxd_model_cfg *cfg,
 		f->nfree[u] = (uint32_t)(g.blocks - 1);
 		f->open[u] = 0;
 		f->wp[u] = 0;
+		f->minv[u] = (uint32_t)g.ppb;
+		f->gc_on[u] = 0;
 	}
+	for (i = 0; i < g.units * (g.ppb + 1); i++)
+		f->bhead[i] = FTL_NONE;
 	for (i = 0; i < 2 * ndies; i++)
 		f->gc_end[i] = 0;
+}
+
+/* Append full block @b of plane @u to the bucket of its valid count. */
+static void bucket_add(struct cxd_ftl *f, uint32_t u, uint32_t b)
+{
+	uint32_t base = u * f->blocks, v = f->valid[base + b];
+	uint32_t *head = &f->bhead[u * (f->ppb + 1) + v], h = *head, t;
+
+	if (h == FTL_NONE) {
+		f->bnext[base + b] = b;
+		f->bprev[base + b] = b;
+		*head = b;
+	} else {
+		t = f->bprev[base + h];
+		f->bnext[base + t] = b;
+		f->bprev[base + b] = t;
+		f->bnext[base + b] = h;
+		f->bprev[base + h] = b;
+	}
+	if (v < f->minv[u])
+		f->minv[u] = v;
+}
+
+/* Take full block @b of plane @u out of its bucket. */
+static void bucket_del(struct cxd_ftl *f, uint32_t u, uint32_t b)
+{
+	uint32_t base = u * f->blocks, v = f->valid[base + b];
+	uint32_t *head = &f->bhead[u * (f->ppb + 1) + v];
+	uint32_t n = f->bnext[base + b], pv = f->bprev[base + b];
+
+	if (n == b) {
+		*head = FTL_NONE;
+		return;
+	}
+	f->bnext[base + pv] = n;
+	f->bprev[base + n] = pv;
+	if (*head == b)
+		*head = n;
 }
 
 /* Next physical page of plane @u (opening a free block when needed). */
@@ -199,6 +267,7 @@ static uint32_t ftl_alloc(struct cxd_ftl *f, uint32_t u)
 
 	if (f->wp[u] == f->ppb) {
 		f->state[base + f->open[u]] = BLK_FULL;
+		bucket_add(f, u, f->open[u]);
 		/* cxd_ftl_check() keeps a free block for this */
 		blk = f->free_stack[base + --f->nfree[u]];
 		f->state[base + blk] = BLK_OPEN;
@@ -211,11 +280,18 @@ static uint32_t ftl_alloc(struct cxd_ftl *f, uint32_t u)
 /* Map host @page to a new physical page of plane @u. */
 static void ftl_map(struct cxd_ftl *f, uint32_t u, uint32_t page)
 {
-	uint32_t old = f->l2p[page], ppn;
+	uint32_t old = f->l2p[page], ppn, ob;
 
 	if (old != FTL_NONE) {
+		ob = old / f->ppb;
 		f->p2l[old] = FTL_NONE;
-		f->valid[old / f->ppb]--;
+		if (f->state[ob] == BLK_FULL) {
+			bucket_del(f, u, ob - u * f->blocks);
+			f->valid[ob]--;
+			bucket_add(f, u, ob - u * f->blocks);
+		} else {
+			f->valid[ob]--;
+		}
 	}
 	ppn = ftl_alloc(f, u);
 	f->p2l[ppn] = page;
@@ -223,60 +299,73 @@ static void ftl_map(struct cxd_ftl *f, uint32_t u, uint32_t page)
 	f->valid[ppn / f->ppb]++;
 }
 
-/* Greedy: the full block of plane @u with the fewest valid pages. */
-static uint32_t ftl_victim(const struct cxd_ftl *f, uint32_t u)
+/*
+ * Greedy: take the full block of plane @u with the fewest valid pages, the
+ * oldest of them, out of its bucket. Return: its plane-relative index, or
+ * FTL_NONE if every full block is valid throughout (nothing to gain).
+ */
+static uint32_t ftl_victim(struct cxd_ftl *f, uint32_t u)
 {
-	uint32_t base = u * f->blocks, b, best = FTL_NONE, bv = FTL_NONE;
+	const uint32_t *heads = &f->bhead[u * (f->ppb + 1)];
+	uint32_t v, b;
 
-	for (b = 0; b < f->blocks; b++)
-		if (f->state[base + b] == BLK_FULL && f->valid[base + b] < bv) {
-			best = b;
-			bv = f->valid[base + b];
-		}
-	return best;
+	for (v = f->minv[u]; v < f->ppb; v++) {
+		b = heads[v];
+		if (b == FTL_NONE)
+			continue;
+		f->minv[u] = v;
+		bucket_del(f, u, b);
+		f->state[u * f->blocks + b] = BLK_VICTIM;
+		return b;
+	}
+	f->minv[u] = f->ppb;
+	return FTL_NONE;
 }
 
 /*
- * Reclaim blocks of plane @u (holding host @page) until it has gc_high
- * free blocks. With @m->nand timing (@timed), each block occupies the die
- * from @now_ns (cxd_nand_gc()) and is counted.
+ * Reclaim one block of plane @u (holding host @page), and stop collecting
+ * once the plane has gc_high free blocks. With @m->nand timing (@timed),
+ * the block occupies the die from @now_ns (cxd_nand_gc()) and is counted.
  */
-static void ftl_gc(struct cxd_model *m, uint32_t u, uint64_t page,
-		   uint64_t now_ns, bool timed)
+static void ftl_gc_step(struct cxd_model *m, uint32_t u, uint64_t page,
+			uint64_t now_ns, bool timed)
 {
 	struct cxd_ftl *f = &m->priv->ftl;
-	uint32_t base = u * f->blocks, blk, i, moved, lp, guard;
+	uint32_t base = u * f->blocks, blk, i, moved = 0, lp;
 	uint64_t die, start, end;
 
-	for (guard = 0; f->nfree[u] < f->cfg.gc_high && guard < f->blocks;
-	     guard++) {
-		blk = ftl_victim(f, u);
-		if (blk == FTL_NONE || f->valid[base + blk] == f->ppb)
-			break;	/* nothing to gain */
-		moved = 0;
-		for (i = 0; i < f->ppb; i++) {
-			lp = f->p2l[(base + blk) * f->ppb + i];
-			if (lp == FTL_NONE)
-				continue;
-			ftl_map(f, u, lp);
-			moved++;
-		}
-		f->state[base + blk] = BLK_FREE;
-		f->valid[base + blk] = 0;
-		f->free_stack[base + f->nfree[u]++] = blk;
-		if (!timed)
-			continue;
-		end = cxd_nand_gc(&m->nand, page, moved, now_ns, &start);
-		die = cxd_nand_die_of(&m->nand, page, NULL);
-		f->gc_end[2 * die] = start;
-		f->gc_end[2 * die + 1] = end;
-		m->ftl_stats.gc_runs++;
-		m->ftl_stats.gc_moved += moved;
-		m->ftl_stats.nand_writes += moved;
+	blk = ftl_victim(f, u);
+	if (blk == FTL_NONE) {
+		f->gc_on[u] = 0;
+		return;
 	}
+	for (i = 0; i < f->ppb; i++) {
+		lp = f->p2l[(base + blk) * f->ppb + i];
+		if (lp == FTL_NONE)
+			continue;
+		ftl_map(f, u, lp);
+		moved++;
+	}
+	f->state[base + blk] = BLK_FREE;
+	f->valid[base + blk] = 0;
+	f->free_stack[base + f->nfree[u]++] = blk;
+	if (f->nfree[u] >= f->cfg.gc_high)
+		f->gc_on[u] = 0;
+	if (!timed)
+		return;
+	end = cxd_nand_gc(&m->nand, page, moved, now_ns, &start);
+	die = cxd_nand_die_of(&m->nand, page, NULL);
+	f->gc_end[2 * die] = start;
+	f->gc_end[2 * die + 1] = end;
+	m->ftl_stats.gc_runs++;
+	m->ftl_stats.gc_moved += moved;
+	m->ftl_stats.nand_writes += moved;
 }
 
-/* Write host @page into its plane's FTL; GC if the plane runs short. */
+/*
+ * Write host @page into its plane's FTL; start collecting if the plane
+ * runs short, and reclaim one block while it collects.
+ */
 static void ftl_write(struct cxd_model *m, uint64_t page, uint64_t now_ns,
 		      bool timed)
 {
@@ -286,14 +375,18 @@ static void ftl_write(struct cxd_model *m, uint64_t page, uint64_t now_ns,
 	cxd_nand_die_of(&m->nand, page, &unit);
 	ftl_map(f, (uint32_t)unit, (uint32_t)page);
 	if (f->nfree[unit] < f->cfg.gc_low)
-		ftl_gc(m, (uint32_t)unit, page, now_ns, timed);
+		f->gc_on[unit] = 1;
+	if (f->gc_on[unit])
+		ftl_gc_step(m, (uint32_t)unit, page, now_ns, timed);
 }
 
 /**
  * cxd_ftl_write() - a write-back of host @page was programmed at @now_ns
  * (cxd_nand_program()): map it out of place, invalidate its old copy,
- * count it, and garbage-collect its plane if it is short of free blocks
- * (the GC queues on the die behind the program).
+ * count it, and reclaim one block of its plane while the plane collects
+ * (below gc_low free blocks, until it has gc_high; the GC queues on the
+ * die behind the program). O(pages_per_block) at most, whatever the
+ * capacity.
  * @m:      model with an FTL.
  * @page:   host page (< npages).
  * @now_ns: when the write-back was issued.

@@ -26,6 +26,14 @@
  * @wp:		[units] next page of the open block.
  * @gc_end:	[2 * channels * dies] start and end of the last GC on each
  *		die (ns): die d at 2d and 2d + 1.
+ * @bhead:	[units * (ppb + 1)] GC buckets: of plane u, the first full
+ *		block with v valid pages at u * (ppb + 1) + v, ~0: none.
+ *		Each bucket is a circular list, oldest first.
+ * @bnext:	[units * blocks] next block in its bucket (plane-relative).
+ * @bprev:	[units * blocks] previous block in its bucket.
+ * @minv:	[units] no full block of the plane has fewer valid pages.
+ * @gc_on:	[units] 1 while the plane collects: from a write that left it
+ *		below gc_low free blocks until it has gc_high.
  */
 struct cxd_ftl {
 	struct cxd_ftl_cfg cfg;
@@ -42,6 +50,11 @@ struct cxd_ftl {
 	uint32_t *open;
 	uint32_t *wp;
 	uint64_t *gc_end;
+	uint32_t *bhead;
+	uint32_t *bnext;
+	uint32_t *bprev;
+	uint32_t *minv;
+	uint8_t *gc_on;
 };
 
 size_t cxd_ftl_state_size(const struct cxd_model_cfg *cfg);

@@ -63,7 +63,41 @@ static uint64_t rnd(struct ftl_fix *f)
 	return f->x >> 24;
 }
 
-/* Every mapped page maps back; per-block valid counts match. */
+/*
+ * GC buckets of plane @u: each full block is in exactly one bucket, the
+ * one of its valid count, each list is circular both ways, and no full
+ * block has fewer valid pages than minv.
+ */
+static void check_buckets(const struct cxd_ftl *t, uint64_t u)
+{
+	uint64_t base = u * t->blocks, full = 0, seen = 0, v, b, n;
+
+	for (b = 0; b < t->blocks; b++)
+		if (t->state[base + b] == 2) {
+			full++;
+			assert_true(t->valid[base + b] >= t->minv[u]);
+		}
+	for (v = 0; v <= t->ppb; v++) {
+		b = t->bhead[u * (t->ppb + 1) + v];
+		if (b == ~0u)
+			continue;
+		n = 0;
+		do {
+			assert_int_equal(t->state[base + b], 2);
+			assert_int_equal(t->valid[base + b], v);
+			assert_int_equal(t->bprev[base + t->bnext[base + b]], b);
+			b = t->bnext[base + b];
+			assert_true(++n <= t->blocks);
+		} while (b != t->bhead[u * (t->ppb + 1) + v]);
+		seen += n;
+	}
+	assert_int_equal(seen, full);
+}
+
+/*
+ * Every mapped page maps back; per-block valid counts, free counts and GC
+ * buckets match.
+ */
 static void check_maps(const struct ftl_fix *f)
 {
 	const struct cxd_ftl *t = &f->m.priv->ftl;
@@ -89,6 +123,7 @@ static void check_maps(const struct ftl_fix *f)
 		for (b = 0; b < t->blocks; b++)
 			nfree += t->state[u * t->blocks + b] == 0;
 		assert_int_equal(nfree, t->nfree[u]);
+		check_buckets(t, u);
 	}
 }
 
@@ -329,22 +364,26 @@ static void test_gc_stalls_misses(void **state)
  * fills blocks 0..63 and leaves 4 free. Pages 0 and 1 written back in turn
  * (a 1-line cache, write misses) take one new physical page each: the 1st
  * write-back opens a block (3 free), the 65th another (2 free: not below
- * gc_low), the 129th a third (1 free): GC. The first block they filled
- * holds no valid page (erased, nothing moved; 2 free), the second one
- * valid page, the 128th write-back's (moved; 3 free: done).
+ * gc_low), the 129th a third (1 free): the plane starts collecting, one
+ * block per write-back. The 129th reclaims the first block they filled,
+ * which holds no valid page (erased, nothing moved; 2 free: still below
+ * gc_high); the 130th the second one, which holds one valid page, the
+ * 128th write-back's (moved; 3 free: done). The 131st reclaims nothing.
  *
  * The 129th write-back comes with a demand read of page 2 at T, the die
- * idle: program [T, P = T + xfer + tPROG), then the two GCs back to back
- * from P: tBERS, then tR + tPROG + tBERS. The read starts at the end of the
- * last GC; the stall counted is the last GC's span only. A second read
- * arriving at T starts after the first one's tR: again the same span (it
- * waited behind that GC too), not the time after the GC.
+ * idle: program [T, P = T + xfer + tPROG), then the GC from P: tBERS. The
+ * read starts at the end of the GC; the stall counted is the GC's span. A
+ * second read arriving at T starts after the first one's tR: again the
+ * same span (it waited behind that GC too), not the time after the GC.
+ * The 130th write-back (of page 2, its line evicted by the read of page 3)
+ * comes with a read at U, the die idle again: the GC, tR + tPROG + tBERS,
+ * runs after the program.
  */
 static void test_gc_trigger_and_stall(void **state)
 {
 	struct cxd_model_cfg cfg = ftl_cfg(1, 1, 4096, 64, 5);
 	const uint64_t bers = cfg.nand.t_bers_ns;
-	const uint64_t last_gc = T_R + T_PROG + bers;
+	const uint64_t gc2 = T_R + T_PROG + bers;
 	struct cxd_access r;
 	struct ftl_fix *f;
 	uint64_t t, i;
@@ -363,20 +402,92 @@ static void test_gc_trigger_and_stall(void **state)
 	t = f->now + 10 * bers;
 	cxd_model_access(&f->m, 2, 0, t, &r);
 	assert_int_equal(f->m.stats.writebacks, 129);
+	assert_int_equal(f->m.ftl_stats.gc_runs, 1);
+	assert_int_equal(f->m.ftl_stats.gc_moved, 0);
+	assert_int_equal(f->m.priv->ftl.nfree[0], 2);
+	assert_int_equal(f->m.priv->ftl.gc_on[0], 1);
+	assert_int_equal(r.read.start_ns, t + XFER_4K + T_PROG + bers);
+	assert_int_equal(f->m.ftl_stats.gc_stalls, 1);
+	assert_int_equal(f->m.ftl_stats.gc_stall_ns, bers);
+	cxd_model_access(&f->m, 3, 0, t, &r);
+	assert_int_equal(r.read.start_ns, t + XFER_4K + T_PROG + bers + T_R);
+	assert_int_equal(f->m.ftl_stats.gc_stalls, 2);
+	assert_int_equal(f->m.ftl_stats.gc_stall_ns, 2 * bers);
+	check_maps(f);
+
+	/* page 2 was read clean: make it dirty so its eviction writes back */
+	cxd_model_access(&f->m, 3, CXD_ACC_WRITE, r.done_ns, &r);
+	t = r.done_ns + 10 * bers;
+	cxd_model_access(&f->m, 4, 0, t, &r);
+	assert_int_equal(f->m.stats.writebacks, 130);
 	assert_int_equal(f->m.ftl_stats.gc_runs, 2);
 	assert_int_equal(f->m.ftl_stats.gc_moved, 1);
 	assert_int_equal(f->m.priv->ftl.nfree[0], 3);
-	assert_int_equal(r.read.start_ns,
-			 t + XFER_4K + T_PROG + bers + last_gc);
-	assert_int_equal(f->m.ftl_stats.gc_stalls, 1);
-	assert_int_equal(f->m.ftl_stats.gc_stall_ns, last_gc);
-	cxd_model_access(&f->m, 3, 0, t, &r);
-	assert_int_equal(r.read.start_ns,
-			 t + XFER_4K + T_PROG + bers + last_gc + T_R);
-	assert_int_equal(f->m.ftl_stats.gc_stalls, 2);
-	assert_int_equal(f->m.ftl_stats.gc_stall_ns, 2 * last_gc);
+	assert_int_equal(f->m.priv->ftl.gc_on[0], 0);
+	assert_int_equal(r.read.start_ns, t + XFER_4K + T_PROG + gc2);
+	assert_int_equal(f->m.ftl_stats.gc_stall_ns, 2 * bers + gc2);
 	check_maps(f);
 	ftl_free(f);
+}
+
+/*
+ * Greedy at every step, and bounded: on a full plane under random
+ * write-backs (1 and 2 dies, 8 and 64 pages per block, low and high
+ * over-provisioning), each GC takes a block with the fewest valid pages of
+ * all full blocks (a brute-force scan before each write-back agrees), one
+ * block per write-back at most, and the plane never runs out of free
+ * blocks (the FTL's own checks and check_maps()).
+ */
+static void greedy_case(uint32_t dies, uint32_t ppb, uint32_t op)
+{
+	struct cxd_model_cfg cfg = ftl_cfg(1, dies, 4096, ppb, op);
+	struct ftl_fix *f = ftl_new(&cfg);
+	const struct cxd_ftl *t = &f->m.priv->ftl;
+	uint64_t i, u, b, runs, minv[2], moved, pg, prev = ~0ull, wu = 0;
+	struct cxd_access r;
+
+	cxd_model_ftl_fill(&f->m);
+	for (i = 0; i < 20000; i++) {
+		for (u = 0; u < t->units; u++) {
+			minv[u] = ~0ull;
+			for (b = 0; b < t->blocks; b++)
+				if (t->state[u * t->blocks + b] == 2 &&
+				    t->valid[u * t->blocks + b] < minv[u])
+					minv[u] = t->valid[u * t->blocks + b];
+		}
+		runs = f->m.ftl_stats.gc_runs;
+		moved = f->m.ftl_stats.gc_moved;
+		/* the 1-line cache writes back the page written before */
+		if (prev != ~0ull)
+			cxd_nand_die_of(&f->m.nand, prev, &wu);
+		pg = rnd(f) % cfg.npages;
+		cxd_model_access(&f->m, pg, CXD_ACC_WRITE, f->now, &r);
+		f->now = r.done_ns;
+		prev = pg;
+		assert_true(f->m.ftl_stats.gc_runs - runs <= 1);
+		/*
+		 * The victim had no more valid pages than any block full
+		 * before the write-back (which can only lower counts).
+		 */
+		if (f->m.ftl_stats.gc_runs > runs)
+			assert_true(f->m.ftl_stats.gc_moved - moved <= minv[wu]);
+		for (u = 0; u < t->units; u++)
+			assert_true(t->nfree[u] >= 1 || t->wp[u] < t->ppb);
+		if (i % 4096 == 0)
+			check_maps(f);
+	}
+	check_maps(f);
+	assert_true(f->m.ftl_stats.gc_runs > 1000);
+	ftl_free(f);
+}
+
+static void test_gc_greedy_bounded(void **state)
+{
+	(void)state;
+	greedy_case(1, 8, 7);
+	greedy_case(1, 64, 7);
+	greedy_case(2, 8, 30);
+	greedy_case(1, 2, 7);
 }
 
 int main(void)
@@ -388,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_waf_greedy_model),
 		cmocka_unit_test(test_gc_stalls_misses),
 		cmocka_unit_test(test_gc_trigger_and_stall),
+		cmocka_unit_test(test_gc_greedy_bounded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
