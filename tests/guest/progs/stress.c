@@ -22,6 +22,9 @@
  * resets them, checking that counters never go down between its resets and
  * that misses >= evictions (the cache starts full of nothing after a reset,
  * so every eviction needs a miss... minus the lines already resident).
+ * At the end it prints, per device, the GC blocks (stats/gc_runs) it read
+ * just before its resets: with the stats left at the end, a lower bound of
+ * the GC the run did.
  *
  * Pass: every page holds exactly its last write at the end, and no check
  * failed. Prints "seed=N" with every failure so a run can be replayed.
@@ -324,8 +327,10 @@ static const char *const policies[] = { "fifo", "lifo", "clock", "lru", "s3fifo"
  * they are read, and evictions(t1) <= misses(t1) + lines <= misses(t2) +
  * lines holds only if misses is read last.
  */
-enum { C_EVICTIONS, C_WRITEBACKS, C_MINOR_HITS, C_MISSES };
-static const char *const counters[] = { "evictions", "writebacks", "minor_hits", "misses" };
+enum { C_EVICTIONS, C_WRITEBACKS, C_MINOR_HITS, C_MISSES, C_GC_RUNS };
+static const char *const counters[] = {
+	"evictions", "writebacks", "minor_hits", "misses", "gc_runs",
+};
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
 
 static void cfg_write(int d, const char *attr, const char *val)
@@ -341,6 +346,7 @@ static void cfg_write(int d, const char *attr, const char *val)
 static void run_control(void)
 {
 	uint64_t s = seed ^ 0xc0ffee, last[MAX_DEVS][NCOUNTERS] = { { 0 } };
+	uint64_t gc[MAX_DEVS] = { 0 };
 	unsigned long rounds = 0;
 	char v[32];
 	unsigned int i;
@@ -371,12 +377,18 @@ static void run_control(void)
 			snprintf(v, sizeof(v), "%" PRIu64, rnd(&s) % 50);
 			cfg_write(d, "scan_interval_ms", v);
 			break;
-		case 5:
+		case 5: {
+			/* GC blocks reclaimed up to the reset (a lower bound) */
+			int64_t g = dev_stat(devs[d].node, "gc_runs");
+
+			if (g > 0)
+				gc[d] += g;
 			if (dev_stats_reset(devs[d].node))
 				FAIL("stats reset of %s", devs[d].node);
 			for (i = 0; i < NCOUNTERS; i++)
 				last[d][i] = 0;
 			break;
+		}
 		default: {
 			int64_t c[NCOUNTERS];
 
@@ -402,6 +414,9 @@ static void run_control(void)
 		usleep(2000 + rnd(&s) % 8000);
 	}
 	printf("# control: %lu rounds\n", rounds);
+	for (d = 0; d < ndevs; d++)
+		printf("# control: %s gc_runs before resets %" PRIu64 "\n",
+		       devs[d].cfg, gc[d]);
 	_exit(0);
 }
 
