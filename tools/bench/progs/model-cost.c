@@ -21,6 +21,18 @@
  * --instr-atstart=no); instrumentation starts after it, so a run's Ir is
  * the NMISSES misses plus a fixed cost (teardown), which two runs with
  * different NMISSES cancel.
+ *
+ *   model-cost ftl CAPACITY_MIB PAGES_PER_BLOCK NWRITES
+ *
+ * The FTL's cost per write-back: a CAPACITY_MIB device, one channel, one
+ * die, one plane, 4 KiB NAND pages, PAGES_PER_BLOCK pages per block,
+ * op_pct 7, ftl=page, preconditioned (cxd_model_ftl_fill()), behind a
+ * 1-line cache: every access is a write miss to a random page (a fixed
+ * LCG), and evicts the previous one, dirty, so every access is one
+ * write-back. Uninstrumented, it first writes back four times the plane's
+ * spare pages, so that GC runs and its write amplification has settled,
+ * then runs NWRITES more; the write amplification of those goes to
+ * standard error.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +48,66 @@
 
 #define STEP	0x9e3779b1ull
 
+static int ftl_cost(int argc, char **argv)
+{
+	struct cxd_model_cfg mc = { 0 };
+	const struct cxd_preset *p = cxd_preset_find("znand");
+	uint64_t mib, ppb, n, warm, i, x = 1, now = 0, host, nand;
+	struct cxd_access r;
+	struct cxd_model m;
+	size_t size;
+	void *mem;
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: model-cost ftl CAPACITY_MIB PAGES_PER_BLOCK NWRITES\n");
+		return 2;
+	}
+	mib = strtoull(argv[2], NULL, 0);
+	ppb = strtoull(argv[3], NULL, 0);
+	n = strtoull(argv[4], NULL, 0);
+	mc.npages = mib << 8;
+	mc.nlines = 1;
+	mc.policy = CXD_POLICY_FIFO;
+	mc.nand = p->nand;
+	mc.nand.channels = 1;
+	mc.nand.dies_per_channel = 1;
+	mc.nand.planes_per_die = 1;
+	mc.nand.nand_page_size = 4096;
+	mc.nand.pages_per_block = (uint32_t)ppb;
+	mc.ftl.mode = CXD_FTL_PAGE;
+	mc.ftl.op_pct = 7;
+	mc.ftl.gc_low = CXD_FTL_GC_LOW;
+	mc.ftl.gc_high = CXD_FTL_GC_HIGH;
+	size = cxd_model_cfg_state_size(&mc);
+	mem = size ? aligned_alloc(8, (size + 7) & ~(size_t)7) : NULL;
+	if (!mem || cxd_model_init_cfg(&m, &mc, mem)) {
+		fprintf(stderr, "model-cost: cannot set up the FTL model\n");
+		return 1;
+	}
+	cxd_model_ftl_fill(&m);
+	warm = 4 * (mc.npages * mc.ftl.op_pct / 100);
+	for (i = 0; i < warm + n; i++) {
+		if (i == warm) {
+			cxd_model_reset_stats(&m);
+			CALLGRIND_START_INSTRUMENTATION;
+		}
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		cxd_model_access(&m, (x >> 24) % mc.npages, CXD_ACC_WRITE, now,
+				 &r);
+		now = r.done_ns;
+	}
+	host = m.ftl_stats.host_writes;
+	nand = m.ftl_stats.nand_writes;
+	free(mem);
+	if (host != n) {
+		fprintf(stderr, "model-cost: %llu write-backs, expected %llu\n",
+			(unsigned long long)host, (unsigned long long)n);
+		return 1;
+	}
+	fprintf(stderr, "write amplification %.3f\n", (double)nand / host);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cxd_model_cfg mc = { 0 };
@@ -47,6 +119,8 @@ int main(int argc, char **argv)
 	size_t size;
 	void *mem;
 
+	if (argc > 1 && !strcmp(argv[1], "ftl"))
+		return ftl_cost(argc, argv);
 	if (argc < 4 || argc > 5 || (pol = cxd_policy_parse(argv[1])) < 0 ||
 	    (argc == 5 && (pf = cxd_prefetch_parse(argv[4])) < 0)) {
 		fprintf(stderr, "usage: model-cost POLICY NLINES NMISSES [PREFETCH]\n");
