@@ -394,6 +394,23 @@ static inline int cxd_small_folio_mapcount(struct folio *folio)
 /* hugepage_vma_check(vma, vm_flags, smaps, in_pf, enforce_sysfs) */
 #define CXD_NL_THP_CHECK_SYM	"hugepage_vma_check"
 
+/*
+ * The prototypes of the probed functions, as this series' sources and BTF
+ * have them (cxd_nl_btf_check() compares them with the running kernel's).
+ */
+#define CXD_NL_PROTOS {							\
+	"int numa_migrate_prep(struct page *page, struct vm_area_struct *vma, long unsigned int addr, int page_nid, int *flags)", \
+	"void page_add_new_anon_rmap(struct page *page, struct vm_area_struct *vma, long unsigned int address)", \
+	"struct folio *vma_alloc_folio(gfp_t gfp, int order, struct vm_area_struct *vma, long unsigned int addr, bool hugepage)", \
+	"bool hugepage_vma_check(struct vm_area_struct *vma, long unsigned int vm_flags, bool smaps, bool in_pf, bool enforce_sysfs)", \
+	"void do_set_pte(struct vm_fault *vmf, struct page *page, long unsigned int addr)", \
+	"void page_add_anon_rmap(struct page *page, struct vm_area_struct *vma, long unsigned int address, rmap_t flags)", \
+	"vm_fault_t filemap_map_pages(struct vm_fault *vmf, long unsigned int start_pgoff, long unsigned int end_pgoff)", \
+	"bool folio_mark_dirty(struct folio *folio)",			\
+	"void folio_migrate_flags(struct folio *newfolio, struct folio *folio)", \
+	"struct page *alloc_migration_target(struct page *page, long unsigned int private)", \
+}
+
 /* Is this THP check a collapse's (khugepaged, MADV_COLLAPSE), not a fault's or smaps'? */
 static inline bool cxd_nl_thp_check_collapse(struct pt_regs *regs)
 {
@@ -473,6 +490,20 @@ static inline pte_t cxd_pte_mkprotnone(pte_t old)
 #define CXD_NL_THP_ALLOC_SYM	"vma_alloc_folio_noprof"
 /* __thp_vma_allowable_orders(vma, vm_flags, tva_flags, orders) */
 #define CXD_NL_THP_CHECK_SYM	"__thp_vma_allowable_orders"
+
+/* The prototypes of the probed functions (see the 6.1 series above). */
+#define CXD_NL_PROTOS {							\
+	"int numa_migrate_check(struct folio *folio, struct vm_fault *vmf, long unsigned int addr, int *flags, bool writable, int *last_cpupid)", \
+	"void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, long unsigned int address, rmap_t flags)", \
+	"struct folio *vma_alloc_folio_noprof(gfp_t gfp, int order, struct vm_area_struct *vma, long unsigned int addr, bool hugepage)", \
+	"long unsigned int __thp_vma_allowable_orders(struct vm_area_struct *vma, long unsigned int vm_flags, long unsigned int tva_flags, long unsigned int orders)", \
+	"void set_pte_range(struct vm_fault *vmf, struct folio *folio, struct page *page, unsigned int nr, long unsigned int addr)", \
+	"void folio_add_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages, struct vm_area_struct *vma, long unsigned int address, rmap_t flags)", \
+	"vm_fault_t filemap_map_pages(struct vm_fault *vmf, long unsigned int start_pgoff, long unsigned int end_pgoff)", \
+	"bool folio_mark_dirty(struct folio *folio)",			\
+	"void folio_migrate_flags(struct folio *newfolio, struct folio *folio)", \
+	"struct folio *alloc_migration_target(struct folio *src, long unsigned int private)", \
+}
 
 /* Is this THP check a collapse's (khugepaged, MADV_COLLAPSE), not a fault's or smaps'? */
 static inline bool cxd_nl_thp_check_collapse(struct pt_regs *regs)

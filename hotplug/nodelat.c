@@ -446,7 +446,7 @@ static bool cxd_nl_pte_apply(struct cxd_nodelat *nl, struct mm_struct *mm,
 	p->vma = vma;
 	p->pfn = nl->pfn_lo + page;
 	p->found = false;
-	apply_to_existing_page_range(mm, va, PAGE_SIZE, cxd_nl_pte_fn, p);
+	cxd_apply_to_existing_page_range(mm, va, PAGE_SIZE, cxd_nl_pte_fn, p);
 	return p->found;
 }
 
@@ -1280,7 +1280,13 @@ static int cxd_nl_kprobe_add(struct kprobe *kp, const char *name)
 	return 0;
 }
 
-/* Register the hooks for the first user. Context: cxd_cfg_mutex held. */
+/* The probed functions' prototypes, checked against BTF first (nlbtf.c) */
+static const char *const cxd_nl_protos[] = CXD_NL_PROTOS;
+
+/*
+ * Register the hooks for the first user, once the probed functions'
+ * prototypes match this kernel's BTF. Context: cxd_cfg_mutex held.
+ */
 static int cxd_nl_hooks_get(const char *name)
 {
 	int ret;
@@ -1288,6 +1294,9 @@ static int cxd_nl_hooks_get(const char *name)
 	lockdep_assert_held(&cxd_cfg_mutex);
 	if (cxd_nl_users++)
 		return 0;
+	ret = cxd_nl_btf_check(name, cxd_nl_protos, ARRAY_SIZE(cxd_nl_protos));
+	if (ret)
+		goto err;
 	for_each_kernel_tracepoint(cxd_nl_find_tp, NULL);
 	if (!cxd_nl_tp_newtask) {
 		pr_warn(CXD_NAME ": %s: power: node_latency: tracepoint task_newtask not found\n",

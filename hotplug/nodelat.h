@@ -82,4 +82,7 @@ void cxd_nodelat_stop(struct cxd_nodelat *nl);
 void cxd_nodelat_get_stats(struct cxd_nodelat *nl,
 			   struct cxd_nodelat_stats *st);
 
+int cxd_nl_btf_check(const char *dev, const char *const *protos,
+		     unsigned int n);
+
 #endif /* CXDVIRT_HOTPLUG_NODELAT_H */
