@@ -14,6 +14,11 @@
 #include <linux/memory-tiers.h>
 #include <linux/notifier.h>
 #include <linux/smp.h>
+#include <linux/sizes.h>
+#include <linux/kernfs.h>
+#include <linux/kobject.h>
+#include <linux/sysfs.h>
+#include <asm/e820/api.h>
 #include <asm/tlbflush.h>
 
 /*
@@ -266,6 +271,147 @@ static inline void cxd_tlb_batch_flush(struct cxd_tlb_batch *b)
 
 static inline void cxd_flush_tlb_all_cpus(void)
 {
+}
+#endif
+
+/*
+ * The memory map the firmware handed over, before memmap= edited the
+ * kernel's copy: is a phys_addr range RAM there (e820 type 1, "System RAM")?
+ * A memmap=SIZE$ADDR range and a range the firmware reserved (stolen
+ * graphics memory, QEMU's 0xfd00000000-0xffffffffff) look the same in
+ * /proc/iomem: Reserved, not busy. Only the firmware's map tells them apart.
+ *
+ * - Up to 6.12: e820__mapped_raw_any(start, end, type), EXPORT_SYMBOL_GPL
+ *   (Debian 6.1.0-57 and 6.12.117 Module.symvers), reads
+ *   e820_table_firmware, copied before early parameters such as memmap= are
+ *   parsed. It answers "does any part of [start, end) have this type", so
+ *   the whole range is checked against every non-RAM type the kernel names
+ *   and each page for some RAM: a hole of a page or more, or a page the
+ *   firmware gave another type, is found. A hole or a type the kernel does
+ *   not name smaller than a page, inside a page that is otherwise RAM, is
+ *   not; firmware does not make such maps.
+ * - 7.x: sid's 7.2 exports it to the KVM modules only (EXPORT_SYMBOL_FOR_KVM,
+ *   "module:kvm,kvm-amd,kvm-intel" in Module.symvers). The firmware's map is
+ *   read instead where /sys/firmware/memmap shows it (CONFIG_FIRMWARE_MEMMAP,
+ *   on in Debian's configs): a kset named "memmap" under firmware_kobj,
+ *   built at boot from e820_table_kexec, which is the firmware's map plus
+ *   the kernel's own reservations of RAM, without memmap= edits (7.2
+ *   arch/x86/kernel/e820.c; drivers/firmware/memmap.c). Each entry is a
+ *   kobject with the attributes start, end (inclusive) and type, read
+ *   through the entry's own sysfs_ops, as a read of the sysfs file would,
+ *   under the kset's list_lock (entries leave the list under it; their
+ *   show() only formats numbers). The release that restricted the export is
+ *   not pinned down here: 7.0 is assumed, and a kernel between that does
+ *   restrict it fails at modpost, not silently.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(7, 0, 0)
+/**
+ * cxd_firmware_ram() - is every page of [@start, @end) RAM in the memory map
+ * the firmware handed over, whatever memmap= made of it since?
+ * @start:	first byte (physical address).
+ * @end:	first byte after the range.
+ *
+ * Context: process; may sleep (one table lookup per 4 KiB page, with a
+ * reschedule point every 2 MiB).
+ * Return: 1 if it is, 0 if not. Never negative here.
+ */
+static inline int cxd_firmware_ram(u64 start, u64 end)
+{
+	static const enum e820_type other[] = {
+		E820_TYPE_RESERVED, E820_TYPE_ACPI, E820_TYPE_NVS,
+		E820_TYPE_UNUSABLE, E820_TYPE_PMEM, E820_TYPE_PRAM,
+		E820_TYPE_SOFT_RESERVED,
+	};
+	unsigned int i;
+	u64 p;
+
+	for (i = 0; i < ARRAY_SIZE(other); i++)
+		if (e820__mapped_raw_any(start, end, other[i]))
+			return 0;
+	for (p = start; p < end; p += PAGE_SIZE) {
+		if (!e820__mapped_raw_any(p, min(p + PAGE_SIZE, end),
+					  E820_TYPE_RAM))
+			return 0;
+		if (!(p & (SZ_2M - 1)))
+			cond_resched();
+	}
+	return 1;
+}
+#else
+/*
+ * Show attribute @name of firmware map entry @k into @buf (PAGE_SIZE
+ * bytes). Caller holds the map kset's list_lock. Return: whether it did.
+ */
+static inline bool cxd_fw_entry_show(struct kobject *k, const char *name,
+				     char *buf)
+{
+	const struct kobj_type *t = k->ktype;
+	const struct attribute_group **g;
+	struct attribute **a;
+
+	if (!t || !t->sysfs_ops || !t->sysfs_ops->show || !t->default_groups)
+		return false;
+	for (g = t->default_groups; *g; g++)
+		for (a = (*g)->attrs; a && *a; a++)
+			if (!strcmp((*a)->name, name))
+				return t->sysfs_ops->show(k, *a, buf) > 0;
+	return false;
+}
+
+/**
+ * cxd_firmware_ram() - is every byte of [@start, @end) RAM in the memory map
+ * the firmware handed over, whatever memmap= made of it since?
+ * @start:	first byte (physical address).
+ * @end:	first byte after the range.
+ *
+ * Context: process; may sleep (allocates a page, takes kernfs's lock); the
+ * walk itself runs under the map kset's list_lock, one pass per entry
+ * joined at most.
+ * Return: 1 if it is, 0 if not; -ENOENT if this kernel shows no firmware
+ * memory map (CONFIG_FIRMWARE_MEMMAP off), -ENOMEM.
+ */
+static inline int cxd_firmware_ram(u64 start, u64 end)
+{
+	struct kernfs_node *kn;
+	struct kobject *k;
+	struct kset *set;
+	u64 next = start, s, e;
+	bool moved = true;
+	char *buf;
+
+	buf = (char *)get_zeroed_page(GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	kn = kernfs_find_and_get(firmware_kobj->sd, "memmap");
+	if (!kn || kernfs_type(kn) != KERNFS_DIR || !kn->priv) {
+		kernfs_put(kn);
+		free_page((unsigned long)buf);
+		return -ENOENT;
+	}
+	set = to_kset(kn->priv);
+	/* Join the RAM entries that continue the covered part until none does. */
+	while (next < end && moved) {
+		moved = false;
+		spin_lock(&set->list_lock);
+		list_for_each_entry(k, &set->list, entry) {
+			if (!cxd_fw_entry_show(k, "type", buf) ||
+			    strcmp(buf, "System RAM\n"))
+				continue;
+			if (!cxd_fw_entry_show(k, "start", buf) ||
+			    kstrtou64(buf, 0, &s) ||
+			    !cxd_fw_entry_show(k, "end", buf) ||
+			    kstrtou64(buf, 0, &e))
+				continue;
+			if (s <= next && next <= e) {
+				next = e == U64_MAX ? end : e + 1;
+				moved = true;
+			}
+		}
+		spin_unlock(&set->list_lock);
+	}
+	kernfs_put(kn);
+	free_page((unsigned long)buf);
+	return next >= end;
 }
 #endif
 

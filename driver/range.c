@@ -17,6 +17,7 @@
 #include <linux/minmax.h>
 #include <linux/mm.h>
 
+#include "compat.h"
 #include "cxdvirt.h"
 
 /* The ranges of powered devices, in power-on order; under cxd_cfg_mutex. */
@@ -39,18 +40,26 @@ static int cxd_cover_one(struct resource *r, void *arg)
 
 /**
  * cxd_check_reserved_range() - is [@start, @start + @size) usable as a
- * device's physical range: no System RAM, and every byte inside a reserved
- * entry of the memory map (memmap=SIZE$ADDR)? region_intersects() does not
- * see holes, so coverage is walked resource by resource.
+ * device's physical range: RAM that memmap=SIZE$ADDR reserved at boot?
  * @d:		device, for the log line.
- * @start:	first byte.
+ * @start:	first byte (physical address).
  * @size:	bytes.
- * Context: process.
+ *
+ * Three checks: no System RAM; every byte inside a Reserved entry of
+ * /proc/iomem (region_intersects() does not see holes, so coverage is
+ * walked resource by resource); and every byte RAM in the memory map the
+ * firmware handed over (cxd_firmware_ram()). The last one refuses what
+ * the firmware itself reserved (stolen graphics memory, MMIO holes, QEMU's
+ * 0xfd00000000-0xffffffffff): it too is Reserved and not busy in
+ * /proc/iomem, but there may be no memory behind it, or memory that
+ * something else uses, and the device would clear it and map it cacheable.
+ * Context: process; may sleep.
  * Return: 0, or -EINVAL with one log line saying why.
  */
 int cxd_check_reserved_range(struct cxd_dev *d, u64 start, u64 size)
 {
 	struct cxd_cover c = { .next = start };
+	int fw;
 
 	if (region_intersects(start, size, IORESOURCE_SYSTEM_RAM,
 			      IORES_DESC_NONE) != REGION_DISJOINT) {
@@ -62,6 +71,17 @@ int cxd_check_reserved_range(struct cxd_dev *d, u64 start, u64 size)
 			    start + size - 1, &c, cxd_cover_one);
 	if (c.gap || c.next < start + size) {
 		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) is not entirely reserved memory (memmap=SIZE$ADDR)",
+			 start, size);
+		return -EINVAL;
+	}
+	fw = cxd_firmware_ram(start, start + size);
+	if (fw < 0) {
+		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) refused: cannot read the firmware's memory map (%d)",
+			 start, size, fw);
+		return -EINVAL;
+	}
+	if (!fw) {
+		cxd_warn(d, "power: phys_addr range [0x%llx, +%llu) is not RAM in the firmware's memory map: only RAM reserved with memmap=SIZE$ADDR can back a device",
 			 start, size);
 		return -EINVAL;
 	}

@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Backing from the range reserved at boot with memmap=1G$4G
 # (0x100000000..0x13fffffff; tests/vm/lib.sh): power on, write, evict,
-# verify.
+# verify. Then a range the firmware itself reserved is refused in both
+# modes.
 . /tests/lib.sh
 
 D=phys
-trap 'dev_rm $D 2>/dev/null; dev_rm phys2 2>/dev/null' EXIT
+trap 'dev_rm $D 2>/dev/null; dev_rm phys2 2>/dev/null; dev_rm fwres 2>/dev/null' EXIT
 
 diag "iomem before: $(grep -i '^ *100000000' /proc/iomem)"
 
@@ -67,4 +68,52 @@ else
 fi
 dev_rm phys2
 ok $? "remove phys2"
+
+# A range the firmware reserved, not memmap=: QEMU's e820 reserves
+# 0xfd00000000-0xffffffffff (no RAM behind it). /proc/iomem shows it as
+# Reserved and not busy, like a memmap= range, so only the firmware's own
+# memory map tells them apart. Power on must fail with EINVAL and one log
+# line, and change nothing: power stays 0, no /dev node, no dax device,
+# /proc/iomem as before.
+FW=0xfd00000000
+grep -qi '^ *fd00000000-ffffffffff : Reserved$' /proc/iomem
+ok $? "the firmware's Reserved range at $FW is in /proc/iomem"
+diag "firmware memmap: $(for e in /sys/firmware/memmap/*; do
+	printf '%s-%s %s; ' "$(cat "$e/start")" "$(cat "$e/end")" "$(cat "$e/type")"
+done)"
+
+# fw_refused MODE ATTR=VALUE...: a device in MODE on the firmware range
+fw_refused() {
+	local mode=$1 r lines iomem ndax
+	shift
+	dev_create fwres mode="$mode" phys_addr=$FW "$@" || bail "create fwres ($mode)"
+	iomem=$(cat /proc/iomem)
+	ndax=$(ls /sys/bus/dax/devices 2>/dev/null | wc -l)
+	klog_clear
+	r=$(dev_set fwres power 1)
+	lines=$(dmesg | grep -c "cxdvirt: fwres:")
+	dmesg | grep "cxdvirt: fwres:" | sed 's/^/# /'
+	is "$r" EINVAL "$mode: power on at the firmware's Reserved range fails"
+	is "$(dev_get fwres power)" 0 "$mode: power stays 0"
+	is "$lines" 1 "$mode: one log line"
+	dmesg | grep "cxdvirt: fwres:" | grep -q "not RAM in the firmware's memory map"
+	ok $? "$mode: the log line says the firmware did not call it RAM"
+	[ "$(cat /proc/iomem)" = "$iomem" ]
+	ok $? "$mode: /proc/iomem unchanged"
+	[ ! -e "$(dev_node fwres)" ]
+	ok $? "$mode: no $(dev_node fwres)"
+	is "$(ls /sys/bus/dax/devices 2>/dev/null | wc -l)" "$ndax" "$mode: no new dax device"
+	is_num "$(dev_get fwres phys_addr)" $FW "$mode: phys_addr kept"
+	[ "$r" = EINVAL ]
+}
+
+if fw_refused devdax capacity=2M cache_size=1M; then
+	dev_rm fwres
+	fw_refused node capacity=128M target_node=2
+else
+	# Node mode would hand memory that does not exist to the allocator.
+	fail "node mode on the firmware range not tried: devdax accepted it"
+fi
+dev_rm fwres
+ok $? "remove fwres"
 done_testing
