@@ -242,8 +242,8 @@ bench-model: $(BENCH_MODEL)
 # into docs/performance.md ("Simulator speed"). SIM_BENCH_N sets the length.
 .PHONY: bench-sim
 GEN_TRACE := tools/bench/progs/gen-trace
-$(GEN_TRACE): tools/bench/progs/gen-trace.c tools/sim/trace_bin.c tools/sim/sim.h $(MODEL_HDRS) $(UTIL_LIB)
-	$(CC) $(CFLAGS) -Itools/lib -o $@ tools/bench/progs/gen-trace.c tools/sim/trace_bin.c $(UTIL_LIB)
+$(GEN_TRACE): tools/bench/progs/gen-trace.c tools/sim/gen.c tools/sim/trace_bin.c tools/sim/sim.h $(MODEL_HDRS) $(UTIL_LIB)
+	$(CC) $(CFLAGS) -Itools/lib -o $@ tools/bench/progs/gen-trace.c tools/sim/gen.c tools/sim/trace_bin.c $(UTIL_LIB)
 
 # SIM_BENCH_BASE=PATH also replays with an older cxdvirt-sim (a `before`
 # column, interleaved rounds, the JSON of both compared).

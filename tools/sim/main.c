@@ -207,7 +207,7 @@ int main(int argc, char **argv)
 	}
 
 	if (json)
-		sim_print_json(compare ? ckey : NULL, cvals, cfgs, xs, n,
+		sim_print_json(stdout, compare ? ckey : NULL, cvals, cfgs, xs, n,
 			       t.threads);
 	else
 		sim_print_text(compare ? ckey : NULL, cvals, cfgs, xs, n);

@@ -128,6 +128,21 @@ static inline bool is_space(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
+/**
+ * enum trace_shape - the synthetic traces of trace_gen() (gen.c).
+ * @TRACE_UNIFORM:	every page equally likely.
+ * @TRACE_HOTCOLD:	90% of the accesses to the first 10% of the pages.
+ */
+enum trace_shape {
+	TRACE_UNIFORM,
+	TRACE_HOTCOLD,
+};
+
+/* gen.c: synthetic traces; calls no other file. */
+int trace_shape_parse(const char *name);
+int trace_gen(struct trace *t, enum trace_shape shape, uint64_t n,
+	      uint64_t pages, unsigned int wpct, uint64_t seed);
+
 int trace_bin_open(const char *path, const unsigned char *p, size_t len,
 		   struct trace *t);
 bool trace_bin_magic(const unsigned char *p, size_t len);
@@ -213,7 +228,7 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 void sim_print_text(const char *ckey, char **cvals,
 		    const struct sim_cfg *cfgs, const struct metrics *xs,
 		    unsigned int n);
-void sim_print_json(const char *ckey, char **cvals,
+void sim_print_json(FILE *out, const char *ckey, char **cvals,
 		    const struct sim_cfg *cfgs, const struct metrics *xs,
 		    unsigned int n, uint32_t threads);
 
