@@ -68,6 +68,13 @@ for t in bench sim; do
 	check_help "cxdvirt-$t" "$tmp/page" "$tmp/help"
 done
 
+# cxdvirt-sim sweep has a --help of its own: its options on the same page.
+plain "$MAN/cxdvirt-sim.1" > "$tmp/page"
+tools/cxdvirt-sim sweep --help > "$tmp/help" 2>&1
+[ "$(help_opts "$tmp/help" < "$tmp/help" | wc -l)" -ge 10 ]
+ok $? "cxdvirt-sim sweep --help lists its options"
+check_help "cxdvirt-sim sweep" "$tmp/page" "$tmp/help"
+
 # ------------------------------------------------------------ cxdvirt-dev --
 plain "$MAN/cxdvirt-dev.8" > "$tmp/page"
 tools/cxdvirt-dev --help > "$tmp/help"

@@ -181,6 +181,7 @@ int sim_apply_opts(struct sim_cfg *cfg, const char *preset,
 		   const char *const *name, const char *const *val, int n);
 const struct option *sim_build_opts(void);
 void sim_usage(FILE *out, const struct sim_cfg *def);
+int sim_key_canon(const char *key, char *buf, size_t len);
 const struct cxd_param *sim_param_at(size_t i);
 uint64_t sim_get(const struct sim_cfg *cfg, int id);
 
@@ -223,6 +224,8 @@ static inline double ratio(uint64_t a, uint64_t b)
 /* replay.c: one replay through the model; calls no other file. */
 int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	    struct metrics *out);
+const char *sim_check(const struct sim_cfg *cfg, uint64_t max_page,
+		      uint64_t *npages, size_t *msize);
 
 /* report.c: the text and JSON reports; calls options.c only. */
 void sim_print_text(const char *ckey, char **cvals,
@@ -231,5 +234,11 @@ void sim_print_text(const char *ckey, char **cvals,
 void sim_print_json(FILE *out, const char *ckey, char **cvals,
 		    const struct sim_cfg *cfgs, const struct metrics *xs,
 		    unsigned int n, uint32_t threads);
+
+/* sweep.c: cxdvirt-sim sweep (grids, jobs, running them, merging). */
+int sim_sweep_main(int argc, char **argv);
+/* sweep_merge.c: sweep --merge; calls no other file of the simulator. */
+int sweep_merge(const char *dir, const char *plot_x, const char *plot_y,
+		bool plot_on);
 
 #endif /* CXDVIRT_SIM_H */
