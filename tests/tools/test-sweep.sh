@@ -250,6 +250,8 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 MpiDefault=none
 ReturnToService=2
+# Start the next tasks as soon as two finish, not seconds later.
+SchedulerParameters=sched_min_interval=0,batch_sched_delay=0
 NodeName=cxdsweep1 NodeHostname=$(hostname -s) NodeAddr=127.0.0.1 CPUs=$(nproc)
 PartitionName=sweep Nodes=cxdsweep1 Default=YES MaxTime=INFINITE State=UP
 EOF

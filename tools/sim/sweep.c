@@ -965,26 +965,27 @@ static int run_parallel(const struct sweep_grid *g, const struct sweep_opts *o)
 
 /*
  * Wait until Slurm job @jobid (an array) has left the queue: squeue every
- * half second at first, then less often, at most every 15 s. (sbatch
- * --wait polls at ever longer intervals, up to half a minute for a short
- * array.) A job squeue no longer knows is done.
+ * half second for the first 10 s, then every 2 s for a minute, then every
+ * 15 s. (sbatch --wait polls at ever longer intervals, up to half a
+ * minute after a short array is done.) A job squeue no longer knows is
+ * done.
  */
 static void slurm_wait(const char *jobid)
 {
 	char *argv[] = { "squeue", "--noheader", "--format=%i", "--jobs",
 			 (char *)jobid, NULL };
 	struct timespec ts;
-	uint64_t ms = 500;
+	uint64_t ms, waited = 0;
 	char out[256];
 
 	for (;;) {
 		if (spawn(argv, out, sizeof(out)) || !out[0])
 			return;
+		ms = waited < 10000 ? 500 : waited < 70000 ? 2000 : 15000;
 		ts.tv_sec = (time_t)(ms / 1000);
 		ts.tv_nsec = (long)(ms % 1000) * 1000000;
 		nanosleep(&ts, NULL);
-		if (ms < 15000)
-			ms += ms / 2;
+		waited += ms;
 	}
 }
 
