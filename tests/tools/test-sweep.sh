@@ -75,7 +75,7 @@ csv() {
 		$2 == name { print $(c[col]) }' "$tmp/local/results.csv"
 }
 
-plan=29
+plan=31
 echo "1..$plan"
 
 if [ ! -x "$sim" ] || [ ! -x "$gen" ]; then
@@ -141,6 +141,24 @@ else
 fi
 check "the chart: hit_ratio against cache-size, a line per trace and policy" 4 \
 	"$(grep -c 'index [0-9]* using' "$tmp/local/plot.gp")"
+
+# Without gnuplot: said on stderr, the CSV and the script still written.
+rm -f "$tmp/local/plot.png" "$tmp/local/results.csv"
+PATH=/nonexistent "$sim" sweep --merge "$tmp/local" >/dev/null 2>"$tmp/err"
+rc=$?
+check "--merge without gnuplot: exit 0, says so, CSV and script, no PNG" \
+	"0 1 9 1 0" \
+	"$rc $(grep -c 'gnuplot not found' "$tmp/err") $(wc -l <"$tmp/local/results.csv") $(test -s "$tmp/local/plot.gp" && echo 1) $(test -e "$tmp/local/plot.png" && echo 1 || echo 0)"
+
+# Bad options: a usage error (exit 2), nothing run.
+r=
+for args in "--jobs 0" "--jobs x" "--job -1" "--run foo" "--sshlogin h1" "--wait" "--partition p"; do
+	# shellcheck disable=SC2086 # one option and its value
+	"$sim" sweep $args --out "$tmp/badopt" "$tmp/grid/small.ini" >/dev/null 2>&1
+	r="$r $?"
+done
+check "bad options (--jobs 0/x, --job -1, --run foo, parallel/slurm options with --run local): exit 2, nothing run" \
+	" 2 2 2 2 2 2 2 0" "$r $(find "$tmp/badopt" 2>/dev/null | wc -l)"
 
 # The generated trace is gen-trace's (one source): the same job through
 # cxdvirt-sim itself gives the same JSON, byte for byte.
