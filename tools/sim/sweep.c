@@ -209,9 +209,10 @@ static int parse_gen(struct sweep_grid *g, struct sweep_trace *t, char *spec)
 static int grid_trace(struct sweep_grid *g, const char *name, const char *value)
 {
 	struct sweep_trace *t;
-	char *spec, *first;
+	char *spec, *first, c;
+	int fd, shape, ret;
 	unsigned int i;
-	int fd;
+	size_t len;
 
 	if (!name_ok(name)) {
 		snprintf(g->err, sizeof(g->err),
@@ -237,13 +238,16 @@ static int grid_trace(struct sweep_grid *g, const char *name, const char *value)
 		snprintf(g->err, sizeof(g->err), "[traces] %s: empty value", name);
 		return -1;
 	}
-	first[strcspn(first, " \t")] = '\0';
-	if (trace_shape_parse(first) >= 0) {
+	/* A generator when the first word is a shape's name. */
+	len = strcspn(first, " \t");
+	c = first[len];
+	first[len] = '\0';
+	shape = trace_shape_parse(first);
+	first[len] = c;
+	if (shape >= 0) {
+		ret = parse_gen(g, t, first);
 		free(spec);
-		spec = xstrdup(value);
-		fd = parse_gen(g, t, trim(spec));
-		free(spec);
-		return fd;
+		return ret;
 	}
 	free(spec);
 	/* A file, relative to the grid's folder. */
