@@ -43,6 +43,8 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Iinclude
 TOOLS_LIBS_DEV := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 TOOLS_CFLAGS_DEV := $(shell pkg-config --cflags json-c 2>/dev/null)
+# cxdvirt-sim sweep reads its grid files with libinih (libinih-dev).
+SIM_LIBS_INIH := $(shell pkg-config --libs inih 2>/dev/null || echo -linih)
 # cxdvirt-dev onlines node-mode memory through libdaxctl (libdaxctl-dev).
 DEV_LIBS_DAXCTL := $(shell pkg-config --libs libdaxctl 2>/dev/null || echo -ldaxctl)
 
@@ -51,6 +53,9 @@ MODEL_OBJS := $(patsubst driver/model/%.c,tools/obj/model/%.o,$(MODEL_SRCS))
 MODEL_HDRS := $(wildcard include/cxdvirt/*.h driver/model/*.h)
 
 TOOLS := tools/cxdvirt-dev tools/cxdvirt-bench tools/cxdvirt-sim
+# The synthetic trace generator (bench-sim; tests/tools/test-sweep.sh
+# compares a sweep's generated trace with its file), built with the tools.
+GEN_TRACE := tools/bench/progs/gen-trace
 MODEL_LIB := tools/libcxdmodel.a
 
 # What the three tools share (tools/lib/, prefix cxu_): messages, number
@@ -79,7 +84,7 @@ sparse:
 checkpatch:
 	tests/static/checkpatch.sh
 
-tools: $(TOOLS) $(MODEL_LIB) $(UTIL_LIB)
+tools: $(TOOLS) $(MODEL_LIB) $(UTIL_LIB) $(GEN_TRACE)
 
 tools/obj/model/%.o: driver/model/%.c $(MODEL_HDRS)
 	@mkdir -p $(dir $@)
@@ -113,7 +118,7 @@ tools/cxdvirt-bench: $(wildcard tools/bench/*.c tools/bench/*.h) $(UTIL_LIB)
 # touch, fill) once or more per access, and inlining them across files is
 # about a quarter of its replay time (docs/performance.md, bench-sim).
 tools/cxdvirt-sim: $(wildcard tools/sim/*.c tools/sim/*.h) $(MODEL_SRCS) $(MODEL_HDRS) $(UTIL_LIB)
-	$(CC) $(CFLAGS) -flto $(TOOLS_CFLAGS) -o $@ $(filter %.c,$^) $(UTIL_LIB) $(TOOLS_LIBS_DEV)
+	$(CC) $(CFLAGS) -flto $(TOOLS_CFLAGS) -o $@ $(filter %.c,$^) $(UTIL_LIB) $(TOOLS_LIBS_DEV) $(SIM_LIBS_INIH)
 
 deps:
 	tests/vm/install-deps.sh
@@ -142,7 +147,7 @@ fuzz: $(FUZZ_BIN)
 	$(FUZZ_BIN) $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
 		-artifact_prefix=tests/fuzz/build/ tests/fuzz/build/corpus
 
-unit: $(MODEL_LIB) $(UTIL_LIB) $(TOOLS)
+unit: $(MODEL_LIB) $(UTIL_LIB) $(TOOLS) $(GEN_TRACE)
 	$(MAKE) -C tests/unit run
 	prove -e bash tests/tools/*.sh
 
@@ -241,9 +246,8 @@ bench-model: $(BENCH_MODEL)
 # accesses/s, text-parse speed and model memory per page and per cache line
 # into docs/performance.md ("Simulator speed"). SIM_BENCH_N sets the length.
 .PHONY: bench-sim
-GEN_TRACE := tools/bench/progs/gen-trace
-$(GEN_TRACE): tools/bench/progs/gen-trace.c tools/sim/trace_bin.c tools/sim/sim.h $(MODEL_HDRS) $(UTIL_LIB)
-	$(CC) $(CFLAGS) -Itools/lib -o $@ tools/bench/progs/gen-trace.c tools/sim/trace_bin.c $(UTIL_LIB)
+$(GEN_TRACE): tools/bench/progs/gen-trace.c tools/sim/gen.c tools/sim/trace_bin.c tools/sim/sim.h $(MODEL_HDRS) $(UTIL_LIB)
+	$(CC) $(CFLAGS) -Itools/lib -o $@ tools/bench/progs/gen-trace.c tools/sim/gen.c tools/sim/trace_bin.c $(UTIL_LIB)
 
 # SIM_BENCH_BASE=PATH also replays with an older cxdvirt-sim (a `before`
 # column, interleaved rounds, the JSON of both compared).

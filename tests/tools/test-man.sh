@@ -7,7 +7,7 @@
 # cxdvirt(4). Also mandoc -Tlint on each page when mandoc is installed.
 # Prints TAP.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 MAN=docs/man
 n=0
 fails=0
@@ -31,7 +31,7 @@ plain() {
 
 # Options in a --help text: --long anywhere, -x where an option list has it.
 help_opts() {
-	grep -oE '(^|[][ ,|(])--[a-z][a-z0-9-]*' | sed 's/^[][ ,|(]//'
+	grep -oE '(^|[][ ,|(])--[a-z][a-z0-9-]*' "$1" | sed 's/^[][ ,|(]//'
 	grep -oE '(^|[ ,])-[a-zA-Z]([ ,]|$)' "$1" | tr -d ' ,'
 }
 
@@ -41,7 +41,7 @@ has_opt() {	# FILE OPT: OPT as a whole word in FILE
 
 check_help() {	# LABEL PAGE-TEXT HELP-TEXT [SKIP-OPT]
 	local label=$1 page=$2 help=$3 skip=${4-} o opts
-	opts=$(help_opts "$help" < "$help" | sort -u)
+	opts=$(help_opts "$help" | sort -u)
 	for o in $opts; do
 		[ "$o" = "$skip" ] && continue
 		has_opt "$page" "$o"
@@ -63,10 +63,17 @@ fi
 for t in bench sim; do
 	plain "$MAN/cxdvirt-$t.1" > "$tmp/page"
 	tools/cxdvirt-$t --help > "$tmp/help" 2>&1
-	[ "$(help_opts "$tmp/help" < "$tmp/help" | wc -l)" -ge 10 ]
+	[ "$(help_opts "$tmp/help" | wc -l)" -ge 10 ]
 	ok $? "cxdvirt-$t --help lists its options"
 	check_help "cxdvirt-$t" "$tmp/page" "$tmp/help"
 done
+
+# cxdvirt-sim sweep has a --help of its own: its options on the same page.
+plain "$MAN/cxdvirt-sim.1" > "$tmp/page"
+tools/cxdvirt-sim sweep --help > "$tmp/help" 2>&1
+[ "$(help_opts "$tmp/help" | wc -l)" -ge 10 ]
+ok $? "cxdvirt-sim sweep --help lists its options"
+check_help "cxdvirt-sim sweep" "$tmp/page" "$tmp/help"
 
 # ------------------------------------------------------------ cxdvirt-dev --
 plain "$MAN/cxdvirt-dev.8" > "$tmp/page"
@@ -74,7 +81,7 @@ tools/cxdvirt-dev --help > "$tmp/help"
 check_help "cxdvirt-dev" "$tmp/page" "$tmp/help"
 verbs=$(sed -n '/^Verbs:/,/^$/p' "$tmp/help" | awk 'NF > 1 { print $1 }')
 [ "$(echo "$verbs" | wc -w)" -ge 9 ]
-ok $? "cxdvirt-dev --help lists the verbs ($(echo $verbs))"
+ok $? "cxdvirt-dev --help lists the verbs (${verbs//$'\n'/ })"
 for v in $verbs; do
 	# The verb's section: from ".SS verb" to the next .SS or .SH.
 	awk -v v="$v" '/^\.S[SH] / { on = ($1 == ".SS" && $2 == v) } on' \

@@ -14,6 +14,7 @@ HOST_PKGS=(
 	perl xz-utils util-linux coreutils gzip
 	valgrind
 	mandoc dkms linux-perf
+	libinih-dev parallel slurm-wlm munge
 )
 
 missing=()

@@ -62,6 +62,8 @@ int main(int argc, char **argv)
 	struct sim_cfg defaults;
 
 	cxu_set_prog("cxdvirt-sim");
+	if (argc > 1 && !strcmp(argv[1], "sweep"))
+		return sim_sweep_main(argc - 1, argv + 1);
 	/* The table's defaults, as a new configfs device has them. */
 	memset(&base, 0, sizeof(base));
 	CXD_PARAMS_DEFAULTS(&base.p, CXD_PARAMS_SHARED);
@@ -207,7 +209,7 @@ int main(int argc, char **argv)
 	}
 
 	if (json)
-		sim_print_json(compare ? ckey : NULL, cvals, cfgs, xs, n,
+		sim_print_json(stdout, compare ? ckey : NULL, cvals, cfgs, xs, n,
 			       t.threads);
 	else
 		sim_print_text(compare ? ckey : NULL, cvals, cfgs, xs, n);

@@ -103,6 +103,39 @@ uint64_t sim_get(const struct sim_cfg *cfg, int id)
 	return 0;
 }
 
+/**
+ * sim_key_canon() - the canonical spelling of a configuration key.
+ * @key: option name without the dashes, as sim_set() takes it ("cache",
+ *       "cache-size", "preset", "think", "faults").
+ * @buf: where the canonical name goes: the table's name with '-' for '_'
+ *       ("cache-size"), or @key itself for preset, think and faults.
+ * @len: size of @buf in bytes.
+ *
+ * Return: 0, or -1 if @key is not a key of sim_set() (@buf then empty).
+ */
+int sim_key_canon(const char *key, char *buf, size_t len)
+{
+	const struct cxd_param *p;
+	char *q;
+
+	if (!len)
+		return -1;
+	buf[0] = '\0';
+	if (!strcmp(key, "preset") || !strcmp(key, "think") ||
+	    !strcmp(key, "faults")) {
+		snprintf(buf, len, "%s", key);
+		return 0;
+	}
+	p = sim_param(key);
+	if (!p)
+		return -1;
+	snprintf(buf, len, "%s", p->name);
+	for (q = buf; *q; q++)
+		if (*q == '_')
+			*q = '-';
+	return 0;
+}
+
 /* @p's option as --help shows it: "--cache-size SIZE". */
 static void opt_name(char *buf, size_t len, const struct cxd_param *p)
 {
@@ -183,10 +216,13 @@ void sim_usage(FILE *out, const struct sim_cfg *def)
 	fputs(
 "usage: cxdvirt-sim [options] TRACE\n"
 "       cxdvirt-sim [--format F] --convert OUT TRACE\n"
+"       cxdvirt-sim sweep [--run local|parallel|slurm] [--out DIR] GRID\n"
+"       cxdvirt-sim sweep --merge DIR\n"
 "Replay TRACE (`R|W ADDRESS [THREAD]` per line; 0x.. = byte address,\n"
 "decimal = 4 KiB page number; # comments) through the device model.\n"
 "TRACE may also be a binary trace, valgrind lackey output or cxdvirt_miss\n"
-"tracepoint lines; - is standard input.\n"
+"tracepoint lines; - is standard input. `sweep` runs every job of a grid\n"
+"of traces and option lists (cxdvirt-sim sweep --help).\n"
 "\n"
 "  --format F             auto (default), text, binary, lackey, tracepoint\n"
 "  --convert OUT          write TRACE as a binary trace to OUT, no replay\n"

@@ -27,6 +27,41 @@
 #include "sim.h"
 
 /**
+ * sim_check() - the checks sim_run() makes before it replays anything.
+ * @cfg:      the configuration.
+ * @max_page: the trace's highest page (0 for an empty trace).
+ * @npages:   out: the device's capacity in pages (@cfg's, or the trace's
+ *            extent and at least the cache when @cfg's capacity is 0).
+ * @msize:    out: the model's state in bytes.
+ *
+ * Return: NULL, or why the run would fail (a static string, valid until
+ * the next call).
+ */
+const char *sim_check(const struct sim_cfg *cfg, uint64_t max_page,
+		      uint64_t *npages, size_t *msize)
+{
+	static char why[128];
+
+	if (cfg->p.cache_size % CXD_HOST_PAGE_SIZE ||
+	    cfg->p.capacity % CXD_HOST_PAGE_SIZE)
+		return "--cache-size and --capacity must be multiples of 4K, as in configfs";
+	*npages = cfg->p.capacity / CXD_HOST_PAGE_SIZE;
+	if (!*npages) {
+		*npages = max_page + 1;
+		if (*npages < cfg->p.cache_size / CXD_HOST_PAGE_SIZE)
+			*npages = cfg->p.cache_size / CXD_HOST_PAGE_SIZE;
+	}
+	if (max_page >= *npages) {
+		snprintf(why, sizeof(why),
+			 "page %" PRIu64 " beyond the capacity (%" PRIu64 " pages)",
+			 max_page, *npages);
+		return why;
+	}
+	/* The module's power-on checks (driver/model/setup.c). */
+	return cxd_model_setup_check(&cfg->p, *npages, msize);
+}
+
+/**
  * sim_run() - one replay of a trace.
  * @cfg: configuration; its cache shape, NAND, FTL, prefetcher and drain
  *       settings are checked here, together.
@@ -52,24 +87,7 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	double u;
 	void *mem;
 
-	if (cfg->p.cache_size % CXD_HOST_PAGE_SIZE ||
-	    cfg->p.capacity % CXD_HOST_PAGE_SIZE) {
-		cxu_err("--cache-size and --capacity must be multiples of 4K, as in configfs");
-		return -1;
-	}
-	npages = cfg->p.capacity / CXD_HOST_PAGE_SIZE;
-	if (!npages) {
-		npages = t->max_page + 1;
-		if (npages < cfg->p.cache_size / CXD_HOST_PAGE_SIZE)
-			npages = cfg->p.cache_size / CXD_HOST_PAGE_SIZE;
-	}
-	if (t->n && t->max_page >= npages) {
-		cxu_err("page %" PRIu64 " beyond the capacity (%" PRIu64 " pages)",
-			t->max_page, npages);
-		return -1;
-	}
-	/* The module's power-on checks and steps (driver/model/setup.c). */
-	why = cxd_model_setup_check(&cfg->p, npages, &msize);
+	why = sim_check(cfg, t->n ? t->max_page : 0, &npages, &msize);
 	if (why) {
 		cxu_err("%s", why);
 		return -1;

@@ -280,7 +280,8 @@ void sim_print_text(const char *ckey, char **cvals,
 }
 
 /**
- * sim_print_json() - the JSON report on standard output.
+ * sim_print_json() - the JSON report.
+ * @out:     where to (standard output, or a sweep job's file).
  * @ckey:    the --compare key, or NULL for one run (its object at the top).
  * @cvals:   with @ckey: the value of each run, its "value".
  * @cfgs:    the configuration of each run ...
@@ -292,7 +293,7 @@ void sim_print_text(const char *ckey, char **cvals,
  * one run's object plus "threads". A run holds its configuration, counts,
  * times in ns and ratios as fractions (hit_ratio 0.5, not 50).
  */
-void sim_print_json(const char *ckey, char **cvals,
+void sim_print_json(FILE *out, const char *ckey, char **cvals,
 		    const struct sim_cfg *cfgs, const struct metrics *xs,
 		    unsigned int n, uint32_t threads)
 {
@@ -317,7 +318,7 @@ void sim_print_json(const char *ckey, char **cvals,
 	}
 	json_object_object_add(root, "threads",
 			       json_object_new_uint64(threads));
-	printf("%s\n", json_object_to_json_string_ext(root,
+	fprintf(out, "%s\n", json_object_to_json_string_ext(root,
 			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
 }

@@ -128,6 +128,21 @@ static inline bool is_space(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
+/**
+ * enum trace_shape - the synthetic traces of trace_gen() (gen.c).
+ * @TRACE_UNIFORM:	every page equally likely.
+ * @TRACE_HOTCOLD:	90% of the accesses to the first 10% of the pages.
+ */
+enum trace_shape {
+	TRACE_UNIFORM,
+	TRACE_HOTCOLD,
+};
+
+/* gen.c: synthetic traces; calls no other file. */
+int trace_shape_parse(const char *name);
+int trace_gen(struct trace *t, enum trace_shape shape, uint64_t n,
+	      uint64_t pages, unsigned int wpct, uint64_t seed);
+
 int trace_bin_open(const char *path, const unsigned char *p, size_t len,
 		   struct trace *t);
 bool trace_bin_magic(const unsigned char *p, size_t len);
@@ -166,6 +181,7 @@ int sim_apply_opts(struct sim_cfg *cfg, const char *preset,
 		   const char *const *name, const char *const *val, int n);
 const struct option *sim_build_opts(void);
 void sim_usage(FILE *out, const struct sim_cfg *def);
+int sim_key_canon(const char *key, char *buf, size_t len);
 const struct cxd_param *sim_param_at(size_t i);
 uint64_t sim_get(const struct sim_cfg *cfg, int id);
 
@@ -208,13 +224,21 @@ static inline double ratio(uint64_t a, uint64_t b)
 /* replay.c: one replay through the model; calls no other file. */
 int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	    struct metrics *out);
+const char *sim_check(const struct sim_cfg *cfg, uint64_t max_page,
+		      uint64_t *npages, size_t *msize);
 
 /* report.c: the text and JSON reports; calls options.c only. */
 void sim_print_text(const char *ckey, char **cvals,
 		    const struct sim_cfg *cfgs, const struct metrics *xs,
 		    unsigned int n);
-void sim_print_json(const char *ckey, char **cvals,
+void sim_print_json(FILE *out, const char *ckey, char **cvals,
 		    const struct sim_cfg *cfgs, const struct metrics *xs,
 		    unsigned int n, uint32_t threads);
+
+/* sweep.c: cxdvirt-sim sweep (grids, jobs, running them, merging). */
+int sim_sweep_main(int argc, char **argv);
+/* sweep_merge.c: sweep --merge; calls no other file of the simulator. */
+int sweep_merge(const char *dir, const char *plot_x, const char *plot_y,
+		bool plot_on);
 
 #endif /* CXDVIRT_SIM_H */

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Synthetic traces: the generator of gen-trace (tools/bench/progs/) and of
+ * the trace generators in a `cxdvirt-sim sweep` grid (sweep.c). One
+ * source, so that a grid's `uniform ...` line and the gen-trace command
+ * with the same numbers replay the same accesses.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+/* splitmix64 (Steele, Lea, Flood 2014), as in java.util.SplittableRandom. */
+static uint64_t next(uint64_t *rng)
+{
+	uint64_t z = (*rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n) by multiply-shift (Lemire); n < 2^32. */
+static uint64_t below(uint64_t *rng, uint64_t n)
+{
+	return ((next(rng) >> 32) * n) >> 32;
+}
+
+/**
+ * trace_shape_parse() - a shape's name.
+ * @name: "uniform" or "hotcold".
+ *
+ * Return: enum trace_shape, or -1 for any other name.
+ */
+int trace_shape_parse(const char *name)
+{
+	if (!strcmp(name, "uniform"))
+		return TRACE_UNIFORM;
+	if (!strcmp(name, "hotcold"))
+		return TRACE_HOTCOLD;
+	return -1;
+}
+
+/**
+ * trace_gen() - a synthetic single-thread trace in memory.
+ * @t:     filled on success (free with trace_free()).
+ * @shape: TRACE_UNIFORM: every page equally likely; TRACE_HOTCOLD: 90% of
+ *         the accesses to the first 10% of the pages, the rest uniform
+ *         over all of them.
+ * @n:     accesses, >= 1.
+ * @pages: 4 KiB pages the accesses spread over, 1 to 2^32 - 1.
+ * @wpct:  percent of the accesses that are writes, 0 to 100.
+ * @seed:  seed of splitmix64: the same arguments give the same trace.
+ *
+ * Return: 0; -EINVAL for an argument out of range, -ENOMEM (nothing
+ * printed either way).
+ */
+int trace_gen(struct trace *t, enum trace_shape shape, uint64_t n,
+	      uint64_t pages, unsigned int wpct, uint64_t seed)
+{
+	uint64_t i, page, hot, rng = seed, *recs;
+	bool w;
+
+	memset(t, 0, sizeof(*t));
+	if (!n || !pages || pages >= (1ull << 32) || wpct > 100 ||
+	    (shape != TRACE_UNIFORM && shape != TRACE_HOTCOLD) ||
+	    n > SIZE_MAX / sizeof(*recs))
+		return -EINVAL;
+	hot = pages / 10 ? pages / 10 : 1;
+	recs = malloc(n * sizeof(*recs));
+	if (!recs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		page = shape == TRACE_HOTCOLD && below(&rng, 100) < 90 ?
+		       below(&rng, hot) : below(&rng, pages);
+		w = wpct && below(&rng, 100) < wpct;
+		recs[i] = trace_pack(page, w, 0);
+		if (page > t->max_page)
+			t->max_page = page;
+	}
+	t->recs = recs;
+	t->buf = recs;
+	t->n = n;
+	t->threads = 1;
+	return 0;
+}
