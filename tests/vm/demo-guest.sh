@@ -38,6 +38,14 @@ for p in $PRESETS; do
 		"dies_per_channel=$(cat $d/dies_per_channel) cache_size=$(cat $d/cache_size)"
 done
 
+# Under QEMU -icount the guest boots with maxcpus=1 (an SMP bring-up there
+# hangs); the other vCPU comes online here (demo.sh sets demo_online_cpus).
+if [ -n "${demo_online_cpus:-}" ]; then
+	for c in /sys/devices/system/cpu/cpu[0-9]*/online; do
+		[ "$(cat "$c")" = 1 ] || echo 1 > "$c" || echo "# cannot online ${c%/online}"
+	done
+fi
+
 if [ ! -x /bin/cxdvirt-bench ]; then
 	echo "# cxdvirt-bench is not in the guest (make tools)"
 	exit 1
