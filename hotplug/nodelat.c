@@ -751,6 +751,15 @@ static void cxd_nl_event(const struct cxd_nl_hook_args *a, enum cxd_nl_ev ev)
 		atomic64_inc(&nl->st.kernel_accesses);
 		goto out;
 	}
+	/*
+	 * A page put into another process's memory (process_vm_writev(),
+	 * UFFDIO_COPY from a handler in another process): charged to the
+	 * current task, which did the write, but evictions must find it in
+	 * the owner's address space, which may never fault on the device
+	 * itself. Track it now: its page table lock, held here, keeps it.
+	 */
+	if (a->vma->vm_mm != current->mm)
+		cxd_nl_mm_add(nl, a->vma->vm_mm, NULL);
 	w = kmalloc(sizeof(*w), GFP_ATOMIC | __GFP_NOWARN);
 	if (!w) {
 		atomic64_inc(&nl->st.dropped);
