@@ -321,7 +321,9 @@ static inline struct cxd_live *cxd_dev_to_live(struct device *dev)
 
 /* device.c */
 extern struct mutex cxd_cfg_mutex;
+extern struct workqueue_struct *cxd_wq;
 int cxd_device_init(void);
+void cxd_device_quiesce(void);
 void cxd_device_exit(void);
 void cxd_mode_register(enum cxd_mode mode, const struct cxd_mode_ops *ops);
 const char *cxd_mode_param_check(int id, u64 v, int *err);

@@ -226,7 +226,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	if (!acc.hit)
 		st.model_ns = ktime_get_ns();
 	if (acc.drain)
-		queue_work(system_unbound_wq, &live->drain_work);
+		queue_work(cxd_wq, &live->drain_work);
 	cxd_trace_access(live, pgoff, t0, &acc);
 
 	/* Victims of the demand miss and of its prefetches leave every mapping. */
