@@ -527,11 +527,13 @@ put:
  * Evict @n victims: unmap the file pages among them (cxd_nl_evict_file()),
  * make the others PROT_NONE in every tracked mm, then flush once the TLBs of
  * the CPUs that ran the changed mms. A victim found dirty that the model
- * evicted clean is charged a write-back now. Context: process, may sleep;
- * no lock held.
+ * evicted clean is charged a write-back now, and traced (cxdvirt_writeback,
+ * by the drain if @drain); its eviction is recounted dirty only if no
+ * stats/reset came since the model chose it (@gen: live->stats_gen then).
+ * Context: process, may sleep; no lock held.
  */
 static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
-			 unsigned int n)
+			 unsigned int n, bool drain, u64 gen)
 {
 	bool found[CXD_MAX_VICTIMS > CXD_NL_DRAIN_BATCH ?
 		   CXD_MAX_VICTIMS : CXD_NL_DRAIN_BATCH] = { };
@@ -599,8 +601,10 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 			atomic64_inc(&nl->st.evict_unmapped);
 		if (dirty[i] && !v[i].dirty) {
 			cxd_model_lock(live);
-			cxd_model_late_writeback(&live->model, v[i].page, now);
+			cxd_model_late_writeback(&live->model, v[i].page, now,
+						 live->stats_gen == gen);
 			spin_unlock(&live->lock);
+			cxd_trace_writeback(live, v[i].page, drain);
 			atomic64_inc(&nl->st.late_writebacks);
 		}
 	}
@@ -617,15 +621,17 @@ static void cxd_nl_drain_work(struct work_struct *work)
 	struct cxd_victim v[CXD_NL_DRAIN_BATCH];
 	struct cxd_live *live = nl->live;
 	unsigned int n;
+	u64 gen;
 
 	cxd_nl_test_delay();
 	do {
 		cxd_model_lock(live);
 		n = cxd_model_drain(&live->model, ktime_get_ns(), v,
 				    CXD_NL_DRAIN_BATCH);
+		gen = live->stats_gen;
 		spin_unlock(&live->lock);
 		cxd_trace_drain(live, v, n);
-		cxd_nl_evict(nl, v, n);
+		cxd_nl_evict(nl, v, n, true, gen);
 		cond_resched();
 	} while (n == CXD_NL_DRAIN_BATCH && !READ_ONCE(nl->stopping));
 	cxd_nl_put(nl);	/* taken when queued; the work may free @nl */
@@ -643,6 +649,7 @@ static void cxd_nl_charge(struct cxd_nodelat *nl, u64 page, unsigned int flags,
 {
 	struct cxd_live *live = nl->live;
 	struct cxd_access *acc;
+	u64 gen;
 
 	acc = kmalloc(sizeof(*acc), GFP_KERNEL);
 	if (!acc) {
@@ -651,6 +658,7 @@ static void cxd_nl_charge(struct cxd_nodelat *nl, u64 page, unsigned int flags,
 	}
 	cxd_model_lock(live);
 	cxd_model_access(&live->model, page, flags, t0, acc);
+	gen = live->stats_gen;
 	spin_unlock(&live->lock);
 	cxd_trace_access(live, page, t0, acc);
 	/* The queued drain holds a reference: this task_work's may be the last. */
@@ -661,7 +669,7 @@ static void cxd_nl_charge(struct cxd_nodelat *nl, u64 page, unsigned int flags,
 			cxd_nl_put(nl);
 	}
 
-	cxd_nl_evict(nl, acc->victims, acc->nvictims);
+	cxd_nl_evict(nl, acc->victims, acc->nvictims, false, gen);
 	if (wait && (!acc->hit || acc->late))
 		cxd_wait_until(acc->done_ns);
 	if (!acc->hit)
@@ -1455,6 +1463,7 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 				for (i = 0; i < nd; i++)
 					cxd_cache_set_dirty(&live->model.cache,
 							    dirtied[i]);
+				live->scan_touched += nt;
 				spin_unlock(&live->lock);
 				atomic64_add(nt, &nl->st.scan_touched);
 				nt = 0;

@@ -241,25 +241,25 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	if (can_drop && deadline > t0 && cxd_wait_sleeps(deadline - t0)) {
 		file = cxd_unlock_for_wait(vmf);
 		/* vma and vmf->vma may be gone from here on. */
-		if (!cxd_wait_until(deadline)) {
-			if (!acc.hit)
-				cxd_account_miss(live, pgoff, write, t0, &acc, &st);
+		err = cxd_wait_until(deadline);
+		/* The model counted the miss: killed or not, so does the rest. */
+		if (!acc.hit)
+			cxd_account_miss(live, pgoff, write, t0, &acc, &st);
+		if (!err)
 			set_bit(CXD_PG_FILLED, pf);
-		}
 		cxd_release_line(live, pgoff);
 		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
 		fput(file);
 		return VM_FAULT_RETRY;
 	}
 	err = cxd_wait_until(deadline);
+	if (!acc.hit)
+		cxd_account_miss(live, pgoff, write, t0, &acc, &st);
 	if (err) {
 		cxd_release_line(live, pgoff);
 		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
 		return VM_FAULT_NOPAGE;	/* fatal signal: let it be delivered */
 	}
-
-	if (!acc.hit)
-		cxd_account_miss(live, pgoff, write, t0, &acc, &st);
 
 	/*
 	 * The page goes to the core, locked, with a reference, as a
