@@ -195,6 +195,8 @@ struct cxd_mode_ops {
  *		answer read under @lock belongs to the current statistics.
  * @pinned_evictions: victims the kernel still held (GUP).
  * @pflags:	devdax: per device page, CXD_PG_* bits (devdax/devdax.h).
+ * @fills:	devdax: pages whose @pflags record a filling mapping
+ *		(CXD_PG_FILLER).
  * @vma_lock:	protects @vmas and @nvmas.
  * @vmas:	devdax mappings (devdax/scan.c's struct cxd_vma_ref).
  * @nvmas:	entries of @vmas.
@@ -275,6 +277,7 @@ struct cxd_live {
 	u64 pinned_evictions;
 
 	unsigned long *pflags;
+	atomic_t fills;
 
 	struct mutex vma_lock;
 	struct list_head vmas;

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # devdax statistics and tracepoints add up over a mixed run: misses,
 # write-backs and evictions with a tracefs instance recording every event,
-# including misses killed in their modeled wait. Every counter must equal
-# its event count, evictions = clean + dirty, and the miss histogram must
-# count every miss.
+# including misses killed in their modeled wait and a miss whose retry never
+# came back to the device (its mapping replaced while it waited). Every
+# counter must equal its event count, evictions = clean + dirty, the miss
+# histogram must count every miss, and a later fault of the page filled by
+# the abandoned miss must be counted (a hit) and read the right data.
 # Node mode: 70-node-stats-agree.sh.
 . /tests/lib.sh
 
@@ -51,6 +53,25 @@ dev_set $D t_read_ns 3000 > /dev/null
 km=$(($(stat_get $D misses) - m0))
 cmp_ok "$km" -ge 1 "the killed reader's misses were counted ($km)"
 cmp_ok "$km" -lt 30 "it was killed before its last miss"
+
+section "a miss whose retry never comes"
+# Page 5 written, then evicted by 300 other pages; then fillrace's thread
+# misses on it (tR 100 ms) while its mapping is replaced by anonymous memory.
+"$PROGS/pages" "$N" write 5 1 -s 7 -w 1
+"$PROGS/pages" "$N" read 3000 300
+dev_set $D t_read_ns 100000000 > /dev/null
+m0=$(stat_get $D misses)
+out=$("$PROGS/fillrace" "$N" 5 30)
+ok $? "fillrace: the mapping replaced while its miss waited"
+is "$out" "read 0" "the retry read the anonymous memory"
+dev_set $D t_read_ns 3000 > /dev/null
+is "$(($(stat_get $D misses) - m0))" 1 "the abandoned miss was counted once"
+m0=$(stat_get $D misses)
+h0=$(stat_get $D minor_hits)
+"$PROGS/pages" "$N" verify 5 1 -s 7 -w 1
+ok $? "another process reads page 5 right"
+is "$(($(stat_get $D minor_hits) - h0)) $(($(stat_get $D misses) - m0))" "1 0" \
+	"its fault is counted: a hit on the line the abandoned miss filled"
 
 section "counters against events"
 echo 0 > "$I/tracing_on"
