@@ -191,8 +191,12 @@ struct cxd_mode_ops {
  *		ns.
  * @fault_unmaps: victims unmapped by those misses.
  * @stats_t0_ns: power-on or last reset, CLOCK_MONOTONIC ns.
+ * @stats_gen:	stats/reset count since power-on: tells whether a model
+ *		answer read under @lock belongs to the current statistics.
  * @pinned_evictions: victims the kernel still held (GUP).
  * @pflags:	devdax: per device page, CXD_PG_* bits (devdax/devdax.h).
+ * @fills:	devdax: pages whose @pflags record a filling mapping
+ *		(CXD_PG_FILLER).
  * @vma_lock:	protects @vmas and @nvmas.
  * @vmas:	devdax mappings (devdax/scan.c's struct cxd_vma_ref).
  * @nvmas:	entries of @vmas.
@@ -225,7 +229,8 @@ struct cxd_mode_ops {
  *
  * Locking:
  * - @lock (spinlock) protects @model, @miss_hist, the measured counters
- *   (@miss_ns_total, @pinned_evictions, ...), @stats_t0_ns, @reshaping.
+ *   (@miss_ns_total, @pinned_evictions, ...), @stats_t0_ns, @stats_gen,
+ *   @reshaping.
  *   No critical section sleeps, and each does bounded work: O(1) per model
  *   call, except a clock or S3-FIFO eviction (at most CXD_SWEEP_MAX + 1
  *   steps per evicted line) and a set-aside step per held line a policy
@@ -268,9 +273,11 @@ struct cxd_live {
 	u64 fault_unmap_ns_total;
 	u64 fault_unmaps;
 	u64 stats_t0_ns;
+	u64 stats_gen;
 	u64 pinned_evictions;
 
 	unsigned long *pflags;
+	atomic_t fills;
 
 	struct mutex vma_lock;
 	struct list_head vmas;
@@ -321,7 +328,9 @@ static inline struct cxd_live *cxd_dev_to_live(struct device *dev)
 
 /* device.c */
 extern struct mutex cxd_cfg_mutex;
+extern struct workqueue_struct *cxd_wq;
 int cxd_device_init(void);
+void cxd_device_quiesce(void);
 void cxd_device_exit(void);
 void cxd_mode_register(enum cxd_mode mode, const struct cxd_mode_ops *ops);
 const char *cxd_mode_param_check(int id, u64 v, int *err);
@@ -372,6 +381,7 @@ void cxd_trace_access(struct cxd_live *live, u64 page, u64 t0,
 		      const struct cxd_access *acc);
 void cxd_trace_drain(struct cxd_live *live, const struct cxd_victim *v,
 		     unsigned int n);
+void cxd_trace_writeback(struct cxd_live *live, u64 page, bool drain);
 
 /* configfs.c */
 int cxd_configfs_init(void);

@@ -42,6 +42,16 @@ DEFINE_MUTEX(cxd_cfg_mutex);
 
 static struct class *cxd_class;
 static dev_t cxd_devt_base;
+
+/*
+ * The module's own workqueue: every work of the module runs on it (the
+ * drains and scans of both modes, node mode's arrivals, devdax's polls of
+ * held ranges). Unload flushes it before any part of the module goes and
+ * destroys it last, so a work queued with a reference on a device but none
+ * on the module (a node-mode drain queued as power-off ends) still finishes
+ * in module code that exists.
+ */
+struct workqueue_struct *cxd_wq;
 static const struct cxd_mode_ops *cxd_modes[CXD_MODE_NODE + 1];
 
 /**
@@ -358,22 +368,48 @@ int cxd_device_init(void)
 {
 	int ret;
 
+	cxd_wq = alloc_workqueue(CXD_NAME, WQ_UNBOUND, 0);
+	if (!cxd_wq)
+		return -ENOMEM;
 	ret = alloc_chrdev_region(&cxd_devt_base, 0, CXD_MAX_DEVICES, CXD_NAME);
 	if (ret)
-		return ret;
+		goto err_wq;
 	cxd_class = cxd_class_create(CXD_NAME);
 	if (IS_ERR(cxd_class)) {
-		unregister_chrdev_region(cxd_devt_base, CXD_MAX_DEVICES);
-		return PTR_ERR(cxd_class);
+		ret = PTR_ERR(cxd_class);
+		goto err_region;
 	}
 	cxd_class->devnode = cxd_devnode;
 	cxd_class->dev_groups = cxd_dev_groups;
 	return 0;
+
+err_region:
+	unregister_chrdev_region(cxd_devt_base, CXD_MAX_DEVICES);
+err_wq:
+	destroy_workqueue(cxd_wq);
+	return ret;
 }
 
-/** cxd_device_exit() - module unload; no device is powered. */
+/**
+ * cxd_device_quiesce() - module unload, first step once no device is
+ * configured: wait for the works still queued on cxd_wq (a node-mode drain
+ * queued after its device's power-off holds the device, not the module),
+ * so that they end, and release what they hold, while every part of the
+ * module is still there. Delayed works are their owners' to cancel.
+ * Context: module exit, may sleep.
+ */
+void cxd_device_quiesce(void)
+{
+	flush_workqueue(cxd_wq);
+}
+
+/**
+ * cxd_device_exit() - module unload; no device is powered. Destroys
+ * cxd_wq (which waits for any work still on it) before the class goes.
+ */
 void cxd_device_exit(void)
 {
+	destroy_workqueue(cxd_wq);
 	class_destroy(cxd_class);
 	unregister_chrdev_region(cxd_devt_base, CXD_MAX_DEVICES);
 }

@@ -49,6 +49,8 @@ static void __exit cxd_exit(void)
 {
 	/* configfs pins the module while any device directory exists. */
 	cxd_configfs_exit();
+	/* works queued for devices already powered off end here */
+	cxd_device_quiesce();
 	cxd_node_exit();
 	cxd_devdax_exit();
 	cxd_device_exit();

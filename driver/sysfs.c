@@ -228,6 +228,7 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 	live->scan_touched = 0;
 	live->pinned_evictions = 0;
 	live->stats_t0_ns = ktime_get_ns();
+	live->stats_gen++;
 	spin_unlock(&live->lock);
 	return count;
 }

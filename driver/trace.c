@@ -94,6 +94,22 @@ void cxd_trace_access(struct cxd_live *live, u64 page, u64 t0,
 }
 
 /**
+ * cxd_trace_writeback() - emit cxdvirt_writeback for a late write-back of
+ * device @live: a victim whose eviction was traced clean (dirty=0) turned
+ * out dirty (node mode: a dirty PTE found at eviction).
+ * @live:	device.
+ * @page:	the victim's device page.
+ * @drain:	the eviction was the background drain's, not a fault's.
+ *
+ * Context: any, never sleeps.
+ */
+void cxd_trace_writeback(struct cxd_live *live, u64 page, bool drain)
+{
+	trace_cxdvirt_writeback(dev_name(&live->dev), page,
+				drain ? CXD_BY_DRAIN : CXD_BY_FAULT);
+}
+
+/**
  * cxd_trace_drain() - emit the evictions and write-backs of one batch of
  * the background drain of device @live.
  * @live:	device.

@@ -77,8 +77,13 @@
  * from cxd_nodelat_start() to cxd_nodelat_stop(); each queued task_work holds
  * one, plus a module reference, so neither the state nor the code goes away
  * under a task that has not yet returned to user space. The state holds a
- * reference on the device's struct device, so the model outlives it.
+ * reference on the device's struct device, so the model outlives it. The
+ * works (drain, arrivals, scan) hold a reference on the state, none on the
+ * module: they run on the module's workqueue (cxd_wq), which unload flushes
+ * before anything goes. That covers a drain queued after cxd_nodelat_stop()
+ * cancelled it, by a task_work that had seen the device running.
  */
+#include <linux/delay.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
@@ -110,6 +115,20 @@ bool cxd_nodelat_supported(void)
 #define CXD_NL_DRAIN_BATCH	32
 #define CXD_NL_SCAN_IDLE_MS	500	/* poll period while scanning is off */
 #define CXD_NL_SCAN_BATCH	64
+
+static unsigned int node_drain_delay_ms;
+module_param(node_drain_delay_ms, uint, 0644);
+MODULE_PARM_DESC(node_drain_delay_ms,
+		 "testing only: a node-mode access that starts the background drain sleeps this many ms between its check that the device is not stopping and queueing the drain, and the drain sleeps as long before it runs (default 0)");
+
+/* node_drain_delay_ms: widen the windows around the drain's queueing. */
+static void cxd_nl_test_delay(void)
+{
+	unsigned int ms = READ_ONCE(node_drain_delay_ms);
+
+	if (ms)
+		msleep(ms);
+}
 
 struct cxd_nl_mm {
 	struct list_head node;
@@ -508,11 +527,13 @@ put:
  * Evict @n victims: unmap the file pages among them (cxd_nl_evict_file()),
  * make the others PROT_NONE in every tracked mm, then flush once the TLBs of
  * the CPUs that ran the changed mms. A victim found dirty that the model
- * evicted clean is charged a write-back now. Context: process, may sleep;
- * no lock held.
+ * evicted clean is charged a write-back now, and traced (cxdvirt_writeback,
+ * by the drain if @drain); its eviction is recounted dirty only if no
+ * stats/reset came since the model chose it (@gen: live->stats_gen then).
+ * Context: process, may sleep; no lock held.
  */
 static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
-			 unsigned int n)
+			 unsigned int n, bool drain, u64 gen)
 {
 	bool found[CXD_MAX_VICTIMS > CXD_NL_DRAIN_BATCH ?
 		   CXD_MAX_VICTIMS : CXD_NL_DRAIN_BATCH] = { };
@@ -524,7 +545,11 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 	unsigned int i, j, nm, nanon = 0;
 	u64 now;
 
-	if (!n)
+	/*
+	 * Power-off stopped the device: its memory is offline, mapped
+	 * nowhere, and may already be removed with its struct pages.
+	 */
+	if (!n || READ_ONCE(nl->stopping))
 		return;
 	n = min_t(unsigned int, n, ARRAY_SIZE(found));
 	for (i = 0; i < n; i++) {
@@ -576,8 +601,10 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 			atomic64_inc(&nl->st.evict_unmapped);
 		if (dirty[i] && !v[i].dirty) {
 			cxd_model_lock(live);
-			cxd_model_late_writeback(&live->model, v[i].page, now);
+			cxd_model_late_writeback(&live->model, v[i].page, now,
+						 live->stats_gen == gen);
 			spin_unlock(&live->lock);
+			cxd_trace_writeback(live, v[i].page, drain);
 			atomic64_inc(&nl->st.late_writebacks);
 		}
 	}
@@ -594,14 +621,17 @@ static void cxd_nl_drain_work(struct work_struct *work)
 	struct cxd_victim v[CXD_NL_DRAIN_BATCH];
 	struct cxd_live *live = nl->live;
 	unsigned int n;
+	u64 gen;
 
+	cxd_nl_test_delay();
 	do {
 		cxd_model_lock(live);
 		n = cxd_model_drain(&live->model, ktime_get_ns(), v,
 				    CXD_NL_DRAIN_BATCH);
+		gen = live->stats_gen;
 		spin_unlock(&live->lock);
 		cxd_trace_drain(live, v, n);
-		cxd_nl_evict(nl, v, n);
+		cxd_nl_evict(nl, v, n, true, gen);
 		cond_resched();
 	} while (n == CXD_NL_DRAIN_BATCH && !READ_ONCE(nl->stopping));
 	cxd_nl_put(nl);	/* taken when queued; the work may free @nl */
@@ -619,6 +649,7 @@ static void cxd_nl_charge(struct cxd_nodelat *nl, u64 page, unsigned int flags,
 {
 	struct cxd_live *live = nl->live;
 	struct cxd_access *acc;
+	u64 gen;
 
 	acc = kmalloc(sizeof(*acc), GFP_KERNEL);
 	if (!acc) {
@@ -627,16 +658,18 @@ static void cxd_nl_charge(struct cxd_nodelat *nl, u64 page, unsigned int flags,
 	}
 	cxd_model_lock(live);
 	cxd_model_access(&live->model, page, flags, t0, acc);
+	gen = live->stats_gen;
 	spin_unlock(&live->lock);
 	cxd_trace_access(live, page, t0, acc);
 	/* The queued drain holds a reference: this task_work's may be the last. */
 	if (acc->drain && !READ_ONCE(nl->stopping)) {
 		kref_get(&nl->ref);
-		if (!queue_work(system_unbound_wq, &nl->drain_work))
+		cxd_nl_test_delay();
+		if (!queue_work(cxd_wq, &nl->drain_work))
 			cxd_nl_put(nl);
 	}
 
-	cxd_nl_evict(nl, acc->victims, acc->nvictims);
+	cxd_nl_evict(nl, acc->victims, acc->nvictims, false, gen);
 	if (wait && (!acc->hit || acc->late))
 		cxd_wait_until(acc->done_ns);
 	if (!acc->hit)
@@ -941,7 +974,7 @@ static int cxd_nl_migrate_pre(struct kprobe *p, struct pt_regs *regs)
 	set_bit(page, nl->arrived);
 	atomic64_inc(&nl->st.arrivals);
 	kref_get(&nl->ref);
-	if (!queue_work(system_unbound_wq, &nl->arrive_work))
+	if (!queue_work(cxd_wq, &nl->arrive_work))
 		kref_put(&nl->ref, cxd_nl_release);	/* never the last */
 out:
 	rcu_read_unlock();
@@ -1448,6 +1481,7 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 				for (i = 0; i < nd; i++)
 					cxd_cache_set_dirty(&live->model.cache,
 							    dirtied[i]);
+				live->scan_touched += nt;
 				spin_unlock(&live->lock);
 				atomic64_add(nt, &nl->st.scan_touched);
 				nt = 0;
@@ -1490,7 +1524,7 @@ static void cxd_nl_scan_work(struct work_struct *work)
 	if (ms)
 		cxd_nl_scan_pass(nl);
 	if (!READ_ONCE(nl->stopping))
-		queue_delayed_work(system_unbound_wq, &nl->scan_work,
+		queue_delayed_work(cxd_wq, &nl->scan_work,
 				   msecs_to_jiffies(ms ? ms : CXD_NL_SCAN_IDLE_MS));
 }
 
@@ -1564,14 +1598,16 @@ int cxd_nodelat_start(struct cxd_live *live, const char *name, u64 start,
 	list_add_tail_rcu(&nl->list, &cxd_nl_devs);
 	spin_unlock(&cxd_nl_devs_lock);
 	WRITE_ONCE(live->scan_interval_ms, scan_interval_ms);
-	queue_delayed_work(system_unbound_wq, &nl->scan_work, 0);
+	queue_delayed_work(cxd_wq, &nl->scan_work, 0);
 	*out = nl;
 	return 0;
 }
 
 /**
  * cxd_nodelat_stop() - stop applying the model; undo cxd_nodelat_start().
- * @nl:	state; may live on until queued task_works have run.
+ * @nl:	state; may live on until queued task_works have run, and until a
+ *	drain one of them queues after this returns has run (on cxd_wq,
+ *	which module unload flushes).
  *
  * The device's memory is offline by now (power-off refuses otherwise), so no
  * PTE of any process maps it and no PROT_NONE entry of ours survives.

@@ -160,13 +160,12 @@ struct cxd_resv {
 
 /*
  * Ranges whose pages the kernel still held at power-off (cxd_resv_put()),
- * and the module's own workqueue that polls them: module unload destroys it,
+ * polled on the module's own workqueue (cxd_wq): module unload destroys it,
  * which waits for a poll that took its range off the list and is still
  * releasing it.
  */
 static LIST_HEAD(cxd_held);
 static DEFINE_MUTEX(cxd_held_mutex);
-static struct workqueue_struct *cxd_held_wq;
 
 /* A held range is checked again this often, jiffies. */
 #define CXD_HELD_POLL	HZ
@@ -205,7 +204,7 @@ static void cxd_resv_poll(struct work_struct *work)
 	bool taken;
 
 	if (cxd_resv_held_page(r) >= 0) {
-		queue_delayed_work(cxd_held_wq, &r->work, CXD_HELD_POLL);
+		queue_delayed_work(cxd_wq, &r->work, CXD_HELD_POLL);
 		return;
 	}
 	mutex_lock(&cxd_held_mutex);
@@ -241,7 +240,7 @@ static void cxd_resv_put(struct cxd_dev *d, struct cxd_resv *r)
 	INIT_DELAYED_WORK(&r->work, cxd_resv_poll);
 	mutex_lock(&cxd_held_mutex);
 	list_add_tail(&r->node, &cxd_held);
-	queue_delayed_work(cxd_held_wq, &r->work, CXD_HELD_POLL);
+	queue_delayed_work(cxd_wq, &r->work, CXD_HELD_POLL);
 	mutex_unlock(&cxd_held_mutex);
 }
 
@@ -505,23 +504,17 @@ static const struct cxd_mode_ops cxd_devdax_ops = {
 };
 
 /**
- * cxd_devdax_init() - module load: the workqueue of held reserved ranges,
- * the pseudo filesystem that gives every device its private inode, the
+ * cxd_devdax_init() - module load: the pseudo filesystem that gives every device its private inode, the
  * mode, and the check of the page-table walk the scan needs
  * (cxd_scan_selftest()).
  * Context: module init, in the loading process.
- * Return: 0, -ENOMEM, or kern_mount()'s negative errno.
+ * Return: 0, or kern_mount()'s negative errno.
  */
 int cxd_devdax_init(void)
 {
-	cxd_held_wq = alloc_workqueue(CXD_NAME "_held", WQ_UNBOUND, 0);
-	if (!cxd_held_wq)
-		return -ENOMEM;
 	cxd_mnt = kern_mount(&cxd_fs_type);
-	if (IS_ERR(cxd_mnt)) {
-		destroy_workqueue(cxd_held_wq);
+	if (IS_ERR(cxd_mnt))
 		return PTR_ERR(cxd_mnt);
-	}
 	cxd_mode_register(CXD_MODE_DEVDAX, &cxd_devdax_ops);
 	cxd_scan_selftest();
 	return 0;
@@ -552,6 +545,5 @@ void cxd_devdax_exit(void)
 			pr_warn(CXD_NAME ": %s: a page is still held by the kernel at unload: the range stays claimed until reboot\n",
 				r->name);
 	}
-	destroy_workqueue(cxd_held_wq);
 	kern_unmount(cxd_mnt);
 }

@@ -31,8 +31,14 @@ void cxd_evict_page(struct cxd_live *live, u64 pgoff);
 
 /* Bits of cxd_live.pflags[page]. */
 #define CXD_PG_LOCK	0	/* sleeping bit lock, see struct cxd_live */
-/* Data arrived for a fault that returned VM_FAULT_RETRY: map it uncounted. */
-#define CXD_PG_FILLED	1
+/*
+ * The rest of the word, bits 2 and up: the mapping (struct vm_area_struct,
+ * compared only, never dereferenced; at least 8-byte aligned) whose fault
+ * waited for the page with mmap_lock dropped and returns VM_FAULT_RETRY,
+ * or 0. The retry, a fault on that mapping, maps the page without a second
+ * model access; fault.c has the rules.
+ */
+#define CXD_PG_FILLER	(~3UL)
 
 /* scan.c */
 void cxd_scan_selftest(void);

@@ -120,17 +120,93 @@ static bool cxd_release_line(struct cxd_live *live, u64 pgoff)
 
 /*
  * Waits that sleep do not hold mmap_lock (or the per-VMA lock) when the
- * fault may be retried: the fault drops it, waits (killable) for the data,
- * marks the page CXD_PG_FILLED and returns VM_FAULT_RETRY, as the page
- * cache does for I/O. The retried fault finds the page resident and
- * CXD_PG_FILLED and maps it without a second model access (the access was
- * counted once). Without FAULT_FLAG_ALLOW_RETRY the wait holds the lock, as
- * it must. Either way a fatal signal ends the wait.
+ * fault may be retried: the fault drops it, waits (killable) for the data
+ * and returns VM_FAULT_RETRY, as the page cache does for I/O. Before it
+ * drops the lock it records its mapping as the page's filler
+ * (CXD_PG_FILLER); the retried fault, on the same mapping, takes the record
+ * and, if the line is still resident and ready, maps the page without a
+ * second model access (the access was counted once). Without
+ * FAULT_FLAG_ALLOW_RETRY the wait holds the lock, as it must. Either way a
+ * fatal signal ends the wait.
+ *
+ * A record whose retry never comes must not serve anyone else uncounted:
+ * - a fault on another mapping leaves it and makes its own model access;
+ * - the filler killed in its wait clears it;
+ * - the mapping going away (munmap, a MAP_FIXED mapping over it, exit of a
+ *   task killed between its wait and its retry) clears every record of it
+ *   (cxd_fill_forget()), so a later mapping that happens to reuse the
+ *   struct's address finds none.
+ * A mapping split (mprotect, partial munmap) while a fault waits leaves the
+ * page in a new struct: its retry then makes a model access of its own (a
+ * hit) and its record goes with the old part.
  */
 static bool cxd_can_drop_lock(const struct vm_fault *vmf)
 {
 	return fault_flag_allow_retry_first(vmf->flags) &&
 	       !(vmf->flags & FAULT_FLAG_RETRY_NOWAIT);
+}
+
+static unsigned long cxd_fill_tag(const struct vm_area_struct *vma)
+{
+	return (unsigned long)vma & CXD_PG_FILLER;
+}
+
+/*
+ * Record @vma as the filler of the page whose flags are @pf (replacing a
+ * record of another mapping, whose retry then makes its own access). The
+ * caller holds the page's CXD_PG_LOCK and @vma's mmap_lock (or VMA lock).
+ */
+static void cxd_fill_set(struct cxd_live *live, unsigned long *pf,
+			 const struct vm_area_struct *vma)
+{
+	unsigned long old = READ_ONCE(*pf);
+
+	while (!try_cmpxchg(pf, &old, (old & ~CXD_PG_FILLER) | cxd_fill_tag(vma)))
+		;
+	if (!(old & CXD_PG_FILLER))
+		atomic_inc(&live->fills);
+}
+
+/*
+ * Clear the filler record of the page whose flags are @pf if it is @vma's
+ * (@vma is compared only: it may be gone). Context: any; never sleeps.
+ * Return: true if @vma's record was there.
+ */
+static bool cxd_fill_clear(struct cxd_live *live, unsigned long *pf,
+			   const struct vm_area_struct *vma)
+{
+	unsigned long old = READ_ONCE(*pf);
+
+	do {
+		if ((old & CXD_PG_FILLER) != cxd_fill_tag(vma))
+			return false;
+	} while (!try_cmpxchg(pf, &old, old & ~CXD_PG_FILLER));
+	atomic_dec(&live->fills);
+	return true;
+}
+
+/**
+ * cxd_fill_forget() - mapping @vma of device @live is going away: clear
+ * the filler records it left (faults whose retry will never come).
+ * @live:	powered devdax device.
+ * @vma:	the mapping (vm_ops->close).
+ *
+ * Nothing to do, in O(1), while no page has a record; else O(pages of @vma).
+ * Context: process, may sleep; @vma's mmap_lock held for write (or the mm
+ * being torn down).
+ */
+static void cxd_fill_forget(struct cxd_live *live, struct vm_area_struct *vma)
+{
+	u64 pg = vma->vm_pgoff, end = pg + vma_pages(vma);
+
+	if (!atomic_read(&live->fills))
+		return;
+	end = min(end, live->npages);
+	for (; pg < end; pg++) {
+		cxd_fill_clear(live, &live->pflags[pg], vma);
+		if (!(pg % 4096))
+			cond_resched();
+	}
 }
 
 /*
@@ -184,7 +260,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	}
 
 	t0 = ktime_get_ns();
-	filled = test_and_clear_bit(CXD_PG_FILLED, pf);
+	filled = cxd_fill_clear(live, pf, vma);
 	cxd_model_lock(live);	/* sleeps while a policy switch runs */
 	if (filled && cxd_cache_ready_ns(&live->model.cache, pgoff) <= t0 &&
 	    !cxd_cache_hold(&live->model.cache, pgoff)) {
@@ -226,7 +302,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	if (!acc.hit)
 		st.model_ns = ktime_get_ns();
 	if (acc.drain)
-		queue_work(system_unbound_wq, &live->drain_work);
+		queue_work(cxd_wq, &live->drain_work);
 	cxd_trace_access(live, pgoff, t0, &acc);
 
 	/* Victims of the demand miss and of its prefetches leave every mapping. */
@@ -239,27 +315,29 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	}
 
 	if (can_drop && deadline > t0 && cxd_wait_sleeps(deadline - t0)) {
+		/* while @vma is certainly alive: its close clears the record */
+		cxd_fill_set(live, pf, vma);
 		file = cxd_unlock_for_wait(vmf);
 		/* vma and vmf->vma may be gone from here on. */
-		if (!cxd_wait_until(deadline)) {
-			if (!acc.hit)
-				cxd_account_miss(live, pgoff, write, t0, &acc, &st);
-			set_bit(CXD_PG_FILLED, pf);
-		}
+		err = cxd_wait_until(deadline);
+		/* The model counted the miss: killed or not, so does the rest. */
+		if (!acc.hit)
+			cxd_account_miss(live, pgoff, write, t0, &acc, &st);
+		if (err)	/* no retry comes */
+			cxd_fill_clear(live, pf, vma);
 		cxd_release_line(live, pgoff);
 		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
 		fput(file);
 		return VM_FAULT_RETRY;
 	}
 	err = cxd_wait_until(deadline);
+	if (!acc.hit)
+		cxd_account_miss(live, pgoff, write, t0, &acc, &st);
 	if (err) {
 		cxd_release_line(live, pgoff);
 		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
 		return VM_FAULT_NOPAGE;	/* fatal signal: let it be delivered */
 	}
-
-	if (!acc.hit)
-		cxd_account_miss(live, pgoff, write, t0, &acc, &st);
 
 	/*
 	 * The page goes to the core, locked, with a reference, as a
@@ -334,6 +412,7 @@ static void cxd_vm_open(struct vm_area_struct *vma)
 
 static void cxd_vm_close(struct vm_area_struct *vma)
 {
+	cxd_fill_forget(vma_live(vma), vma);
 	cxd_vma_untrack(vma_live(vma), vma);
 }
 

@@ -270,7 +270,7 @@ static void cxd_scan_work(struct work_struct *work)
 rearm:
 	ms = READ_ONCE(live->scan_interval_ms);
 	if (ms)
-		queue_delayed_work(system_unbound_wq, &live->scan_work,
+		queue_delayed_work(cxd_wq, &live->scan_work,
 				   msecs_to_jiffies(ms));
 }
 
@@ -357,7 +357,7 @@ void cxd_scan_set_interval(struct cxd_live *live, unsigned int ms)
 	}
 	WRITE_ONCE(live->scan_interval_ms, ms);
 	if (ms)
-		mod_delayed_work(system_unbound_wq, &live->scan_work,
+		mod_delayed_work(cxd_wq, &live->scan_work,
 				 msecs_to_jiffies(ms));
 	else
 		cancel_delayed_work_sync(&live->scan_work);

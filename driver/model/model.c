@@ -154,11 +154,12 @@ static void account_victim(struct cxd_model *m, const struct cxd_pf_ops *pf,
 }
 
 void cxd_model_late_writeback(struct cxd_model *m, uint64_t page,
-			      uint64_t now_ns)
+			      uint64_t now_ns, bool recount)
 {
-	if (m->stats.clean_evictions)
+	if (recount && m->stats.clean_evictions) {
 		m->stats.clean_evictions--;
-	m->stats.dirty_evictions++;
+		m->stats.dirty_evictions++;
+	}
 	write_back(m, page, now_ns);
 }
 

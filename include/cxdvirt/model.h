@@ -982,17 +982,21 @@ uint32_t cxd_model_drain(struct cxd_model *m, uint64_t now_ns,
 void cxd_model_reset_stats(struct cxd_model *m);
 /**
  * cxd_model_late_writeback() - a victim evicted clean was dirty after all.
- * @m:      model.
- * @page:   the victim's host page.
- * @now_ns: when its write-back starts.
+ * @m:       model.
+ * @page:    the victim's host page.
+ * @now_ns:  when its write-back starts.
+ * @recount: the eviction was counted (clean) in the current statistics,
+ *           i.e. no cxd_model_reset_stats() since.
  *
  * For exposures that learn of a write to a resident page only when it is
  * evicted (node mode reads the PTE's dirty bit then): the page is programmed
- * to NAND at @now_ns, and the eviction counted clean is recounted as dirty
- * (dirty_evictions, writebacks).
+ * to NAND at @now_ns (writebacks). With @recount, the eviction counted clean
+ * is recounted as dirty (clean_evictions - 1, dirty_evictions + 1); without
+ * it the eviction belongs to statistics a reset cleared, and only the
+ * write-back is counted, so evictions = clean + dirty still holds.
  */
 void cxd_model_late_writeback(struct cxd_model *m, uint64_t page,
-			      uint64_t now_ns);
+			      uint64_t now_ns, bool recount);
 /**
  * cxd_model_ftl_fill() - precondition the FTL: map every host page once.
  * @m: model.

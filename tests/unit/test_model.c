@@ -224,6 +224,45 @@ static void test_reset_stats(void **state)
 	model_free(f);
 }
 
+/*
+ * A victim evicted clean whose write the exposure learns of at eviction
+ * (node mode's dirty PTE): programmed to NAND, and recounted dirty only
+ * while its eviction is in the current statistics.
+ */
+static void test_late_writeback(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct model_fix *f = model_new(1024, 1, &c);
+	struct cxd_access r;
+	const uint64_t t = 1000000;
+
+	(void)state;
+	cxd_model_access(&f->m, 0, 0, 0, &r);
+	cxd_model_access(&f->m, 1, 0, t, &r);
+	assert_int_equal(acc_victim(&r), 0);
+	assert_false(acc_victim_dirty(&r));
+	assert_int_equal(f->m.stats.clean_evictions, 1);
+	cxd_model_late_writeback(&f->m, 0, 2 * t, true);
+	assert_int_equal(f->m.stats.evictions, 1);
+	assert_int_equal(f->m.stats.clean_evictions, 0);
+	assert_int_equal(f->m.stats.dirty_evictions, 1);
+	assert_int_equal(f->m.stats.writebacks, 1);
+	assert_int_equal(f->m.nand.die_busy[0], T_R + T_PROG);
+
+	/* evicted clean, then a reset, then the late write-back */
+	cxd_model_access(&f->m, 2, 0, 3 * t, &r);
+	assert_int_equal(acc_victim(&r), 1);
+	cxd_model_reset_stats(&f->m);
+	cxd_model_late_writeback(&f->m, 1, 4 * t, false);
+	assert_int_equal(f->m.stats.evictions, 0);
+	assert_int_equal(f->m.stats.clean_evictions, 0);
+	assert_int_equal(f->m.stats.dirty_evictions, 0);
+	assert_int_equal(f->m.stats.writebacks, 1);
+	/* page 1 is on channel 1: its program occupies die 1 * 4 */
+	assert_int_equal(f->m.nand.die_busy[1 * 4], T_PROG);
+	model_free(f);
+}
+
 static void test_out_of_range(void **state)
 {
 	struct cxd_nand_cfg c = default_cfg();
@@ -541,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_miss_then_hit),
 		cmocka_unit_test(test_dirty_eviction),
 		cmocka_unit_test(test_reset_stats),
+		cmocka_unit_test(test_late_writeback),
 		cmocka_unit_test(test_out_of_range),
 		cmocka_unit_test(test_burst),
 		cmocka_unit_test(test_init_cfg),

@@ -117,6 +117,11 @@
  *       /proc/self/numa_maps counts on NODE) before and "... after N"
  *       after the reads, "hot passes N" and "promoted N"
  *       (pgpromote_success of /proc/vmstat over the reads).
+ *   nodelat touch NODE NPAGES REWRITE
+ *       writes word 0 of NPAGES pages bound to NODE, prints "ready" and
+ *       stops itself (SIGSTOP); once continued, writes word 1 of pages
+ *       0..REWRITE-1, checks word 0 of each of them and exits (0, or 1 if a
+ *       page read back wrong). No TAP: the caller times and counts.
  *
  * DEV is the device's sysfs directory name (cxdvirtN). TAP on stdout.
  */
@@ -1081,6 +1086,28 @@ static int cmd_tier(int argc, char **argv)
 	return tap_exit();
 }
 
+static int cmd_touch(int argc, char **argv)
+{
+	int node = atoi(argv[2]);
+	unsigned long n = strtoul(argv[3], NULL, 0);
+	unsigned long r = strtoul(argv[4], NULL, 0), i;
+	volatile uint64_t *b = node_buf(node, n);
+	int bad = 0;
+
+	if (!b || r > n)
+		return 2;
+	for (i = 0; i < n; i++)
+		b[i * PAGE / 8] = 0x70c4000000000000ull + i;
+	printf("ready\n");
+	fflush(stdout);
+	raise(SIGSTOP);
+	for (i = 0; i < r; i++) {
+		b[i * PAGE / 8 + 1] = i;
+		bad |= b[i * PAGE / 8] != 0x70c4000000000000ull + i;
+	}
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	tap_init();
@@ -1100,6 +1127,8 @@ int main(int argc, char **argv)
 		return cmd_shared(argc, argv);
 	if (argc >= 6 && !strcmp(argv[1], "arrive"))
 		return cmd_arrive(argc, argv);
+	if (argc >= 5 && !strcmp(argv[1], "touch"))
+		return cmd_touch(argc, argv);
 	if (argc >= 6 && !strcmp(argv[1], "tier"))
 		return cmd_tier(argc, argv);
 	fprintf(stderr, "usage: see the top of %s\n", __FILE__);

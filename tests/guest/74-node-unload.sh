@@ -1,0 +1,90 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Module unload with a node-mode drain still queued. An access (the
+# task_work of a hinting fault) that saw the device running starts the
+# background drain after power-off has stopped the device; that drain holds
+# the device, not the module. rmmod must wait for it: the module's works run
+# on its own workqueue, which unload flushes. The module parameter
+# node_drain_delay_ms (testing only) makes the access sleep between its check
+# and the queueing, and the drain sleep before it runs. Before the fix the
+# drain woke up in freed module code (an oops) and rmmod did not wait.
+# The test unloads the module and loads /cxdvirt.ko again.
+. /tests/lib.sh
+
+P=/sys/module/cxdvirt/parameters/node_drain_delay_ms
+DELAY=5000
+
+reload() {
+	grep -q '^cxdvirt ' /proc/modules || insmod /cxdvirt.ko
+}
+cleanup() {
+	[ -n "$W" ] && kill -KILL "$W" 2>/dev/null
+	[ -w $P ] && echo 0 > $P
+	nl_end
+	reload
+}
+
+nl_begin "module unload with a node-mode drain queued"
+[ -w $P ] || bail "no $P"
+trap cleanup EXIT
+# 256 lines; the drain starts above 95% of them.
+nl_power_up cache_size=1M writeback=drain policy=fifo ||
+	bail "power on $NL_DEV in node mode and online it"
+pass "power on, online as node $NL_NODE ($DAX)"
+
+# 400 pages written (the first 144 or so evicted: PROT_NONE), then, with the
+# delay on, 100 of them rewritten: hinting faults whose misses start the drain.
+"$PROGS/nodelat" touch $NL_NODE 400 100 > /tmp/74.out &
+W=$!
+st=
+for _ in $(seq 300); do
+	st=$(awk '{ print $3 }' /proc/$W/stat 2>/dev/null)
+	[ "$st" = T ] && break
+	sleep 0.1
+done
+is "$st" T "the program wrote 400 pages and stopped"
+cmp_ok "$(stat_get $NL_DEV drain_evictions)" -gt 0 "the drain ran while the pages were written"
+echo $DELAY > $P
+kill -CONT $W
+# The rewrite's first miss over the high mark sleeps in the kick.
+inwin=1
+for _ in $(seq 200); do
+	grep -q msleep /proc/$W/stack 2>/dev/null && { inwin=0; break; }
+	sleep 0.05
+done
+ok $inwin "an access is in the window between its check and the queueing"
+daxctl offline-memory "$DAX" > /dev/null 2>&1
+ok $? "offline the memory (the program's pages move away)"
+is "$(dev_set $NL_DEV power 0)" OK "power 0 while the access sleeps"
+DAX=
+rmdir "$CFS/$NL_DEV"
+ok $? "rmdir $NL_DEV"
+
+# rmmod is refused while the access (its task_work holds the module) runs;
+# the first rmmod that gets through must wait for the drain it queued.
+klog_clear
+t0=
+took=
+for _ in $(seq 400); do
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	if rmmod cxdvirt 2>/dev/null; then
+		took=$(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.2f", b - a }')
+		break
+	fi
+	sleep 0.05
+done
+[ -n "$took" ]
+ok $? "rmmod once the access has run"
+wait $W
+is "$?" 0 "the program's pages read back right"
+W=
+diag "the successful rmmod took $took s (drain delay $((DELAY / 1000)) s)"
+awk -v t="${took:-0}" 'BEGIN { exit !(t >= 2) }'
+ok $? "rmmod waited for the drain queued after power-off ($took s >= 2 s)"
+# A drain left running in freed code would wake up by now.
+sleep $((DELAY / 1000 + 1))
+bad=$(klog_grep 'BUG:\|Oops\|unable to handle\|general protection')
+is "$bad" "" "no oops after the unload"
+insmod /cxdvirt.ko
+ok $? "insmod /cxdvirt.ko again"
+done_testing
