@@ -15,7 +15,7 @@ P=/sys/module/cxdvirt/parameters/node_drain_delay_ms
 DELAY=5000
 
 reload() {
-	grep -q '^cxdvirt ' /proc/modules || insmod /cxdvirt.ko
+	grep -q '^cxdvirt ' /proc/modules || module_load
 }
 cleanup() {
 	[ -n "$W" ] && kill -KILL "$W" 2>/dev/null
@@ -85,6 +85,6 @@ ok $? "rmmod waited for the drain queued after power-off ($took s >= 2 s)"
 sleep $((DELAY / 1000 + 1))
 bad=$(klog_grep 'BUG:\|Oops\|unable to handle\|general protection')
 is "$bad" "" "no oops after the unload"
-insmod /cxdvirt.ko
+module_load
 ok $? "insmod /cxdvirt.ko again"
 done_testing

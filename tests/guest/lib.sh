@@ -27,6 +27,9 @@
 #   stat_get NAME COUNTER             a stats/ counter
 #   stats_reset NAME
 #   klog_clear / klog_grep PATTERN    kernel log since the last klog_clear
+#   module_load                       insmod /cxdvirt.ko as /init does
+#                                     (nl_unchecked=1 on a kernel without
+#                                     BTF: the debug lane's)
 #
 #   redis_up NODE DIR   redis-server bound to NUMA node NODE (numactl
 #                       --membind), on the unix socket DIR/redis.sock (the
@@ -232,6 +235,14 @@ stats_reset() {
 
 klog_clear() {
 	dmesg -c > /dev/null
+}
+
+module_load() {
+	if [ -r /sys/kernel/btf/vmlinux ]; then
+		insmod /cxdvirt.ko
+	else
+		insmod /cxdvirt.ko nl_unchecked=1
+	fi
 }
 
 klog_grep() {
