@@ -18,7 +18,8 @@
  *             answers every fault with UFFDIO_COPY.
  *
  * Then the owner reads all pages three times (cyclic passes) and prints
- * "install misses N" (stats/misses during the installation), "P<k> misses
+ * "install accesses N" (stats/misses and minor_hits during the
+ * installation), "P<k> misses
  * N" for each pass and a TAP line per pass for the content. With NPAGES
  * above the cache every later pass must miss on nearly every page: the
  * pages the installer put there are under the model like the owner's own.
@@ -121,7 +122,7 @@ int main(int argc, char **argv)
 	struct uffdio_register reg;
 	struct uffdio_api api = { .api = UFFD_API };
 	uint64_t *b;
-	int64_t m;
+	int64_t m, h;
 	pid_t pid;
 	char c;
 
@@ -148,6 +149,7 @@ int main(int argc, char **argv)
 	if (pipe(go))
 		return 1;
 	m = dev_stat(dev, "misses");
+	h = dev_stat(dev, "minor_hits");
 	pid = fork();
 	if (pid < 0)
 		return 1;
@@ -180,7 +182,9 @@ int main(int argc, char **argv)
 	ok(st != -1 && WIFEXITED(st) && !WEXITSTATUS(st),
 	   "%s: the installer wrote %lu pages (status %d)", how, n,
 	   st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-	printf("install misses %" PRId64 "\n", dev_stat(dev, "misses") - m);
+	/* a frame freed by an earlier run may still have its line: a hit */
+	printf("install accesses %" PRId64 "\n",
+	       dev_stat(dev, "misses") - m + dev_stat(dev, "minor_hits") - h);
 	for (pass = 1; pass <= 3; pass++) {
 		m = dev_stat(dev, "misses");
 		bad = 0;
