@@ -8,6 +8,7 @@
  * devices are made.
  */
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 
 #include "cxdvirt.h"
 #include "devdax.h"
@@ -54,6 +55,14 @@ static void __exit cxd_exit(void)
 	cxd_node_exit();
 	cxd_devdax_exit();
 	cxd_device_exit();
+	/*
+	 * A node-mode task_work drops its module reference as its last act
+	 * (cxd_nl_work_fn()), then still has to return through our code. An
+	 * RCU-tasks grace period ends only once every task has switched out
+	 * voluntarily or run in user space since it began, so none is left
+	 * in this module's text when its memory goes.
+	 */
+	synchronize_rcu_tasks();
 	pr_info(CXD_NAME ": unloaded\n");
 }
 

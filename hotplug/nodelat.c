@@ -121,6 +121,11 @@ module_param(node_drain_delay_ms, uint, 0644);
 MODULE_PARM_DESC(node_drain_delay_ms,
 		 "testing only: a node-mode access that starts the background drain sleeps this many ms between its check that the device is not stopping and queueing the drain, and the drain sleeps as long before it runs (default 0)");
 
+static unsigned int node_put_delay_ms;
+module_param(node_put_delay_ms, uint, 0644);
+MODULE_PARM_DESC(node_put_delay_ms,
+		 "testing only: the next node-mode access busy-waits this many ms (preemptible, never sleeping) after it dropped its module reference, then the parameter goes back to 0 (default 0)");
+
 /* node_drain_delay_ms: widen the windows around the drain's queueing. */
 static void cxd_nl_test_delay(void)
 {
@@ -730,6 +735,7 @@ static void cxd_nl_work_fn(struct callback_head *cb)
 {
 	struct cxd_nl_work *w = container_of(cb, struct cxd_nl_work, cb);
 	struct cxd_nodelat *nl = w->nl;
+	unsigned int ms;
 
 	if (!READ_ONCE(nl->stopping))
 		cxd_nl_access(nl, w->page, w->va, w->mm, w->flags,
@@ -737,7 +743,22 @@ static void cxd_nl_work_fn(struct callback_head *cb)
 	atomic_dec(&nl->pending);
 	cxd_nl_put(nl);
 	kfree(w);
+	/* last: unload's synchronize_rcu_tasks() covers the return (main.c) */
 	module_put(THIS_MODULE);
+	/*
+	 * node_put_delay_ms: widen that window. Busy, with cond_resched() so
+	 * that the CPU's kworkers run (memory offline waits for them): a
+	 * preemption, not a sleep, which is no RCU-tasks quiescent state.
+	 */
+	ms = xchg(&node_put_delay_ms, 0);
+	if (ms) {
+		unsigned long end = jiffies + msecs_to_jiffies(ms);
+
+		while (time_before(jiffies, end)) {
+			cond_resched();
+			cpu_relax();
+		}
+	}
 }
 
 /* The device whose range holds @pfn. Caller is in an RCU read section. */

@@ -8,7 +8,9 @@
 # node_drain_delay_ms (testing only) makes the access sleep between its check
 # and the queueing, and the drain sleep before it runs. Before the fix the
 # drain woke up in freed module code (an oops) and rmmod did not wait.
-# The test unloads the module and loads /cxdvirt.ko again.
+# Then the same for a task_work that returns through module code after its
+# module_put() (part 2, below). The test unloads the module and loads
+# /cxdvirt.ko again, twice.
 . /tests/lib.sh
 
 P=/sys/module/cxdvirt/parameters/node_drain_delay_ms
@@ -20,6 +22,7 @@ reload() {
 cleanup() {
 	[ -n "$W" ] && kill -KILL "$W" 2>/dev/null
 	[ -w $P ] && echo 0 > $P
+	[ -w "$PD" ] && echo 0 > "$PD"
 	nl_end
 	reload
 }
@@ -87,4 +90,69 @@ bad=$(klog_grep 'BUG:\|Oops\|unable to handle\|general protection')
 is "$bad" "" "no oops after the unload"
 module_load
 ok $? "insmod /cxdvirt.ko again"
+
+# Part 2: a task_work drops its module reference as its last act, then
+# still returns through module code. node_put_delay_ms (testing only) makes
+# the next one busy-wait there; rmmod must not free the module under it
+# (unload waits for an RCU-tasks grace period). Before that, the task came
+# back into freed code: an oops.
+PD=/sys/module/cxdvirt/parameters/node_put_delay_ms
+PUT=12000
+[ -w $PD ] || bail "no $PD"
+nl_power_up cache_size=1M policy=fifo ||
+	bail "power on $NL_DEV in node mode and online it (part 2)"
+"$PROGS/nodelat" touch $NL_NODE 400 100 > /tmp/74.out &
+W=$!
+st=
+for _ in $(seq 300); do
+	st=$(awk '{ print $3 }' /proc/$W/stat 2>/dev/null)
+	[ "$st" = T ] && break
+	sleep 0.1
+done
+is "$st" T "part 2: the program wrote 400 pages and stopped"
+echo $PUT > $PD
+kill -CONT $W
+# The rewrite's first hinting fault runs the delay in its task_work.
+for _ in $(seq 100); do
+	[ "$(cat $PD)" = 0 ] && break
+	sleep 0.05
+done
+is "$(cat $PD)" 0 "part 2: an access took the delay after its module_put"
+td=$(cut -d' ' -f1 /proc/uptime)
+daxctl offline-memory "$DAX" > /dev/null 2>&1
+ok $? "part 2: offline the memory"
+is "$(dev_set $NL_DEV power 0)" OK "part 2: power 0"
+DAX=
+rmdir "$CFS/$NL_DEV"
+ok $? "part 2: rmdir $NL_DEV"
+klog_clear
+t0=$(cut -d' ' -f1 /proc/uptime)
+took=
+for _ in $(seq 400); do
+	if rmmod cxdvirt 2>/dev/null; then
+		took=$(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.2f", b - a }')
+		break
+	fi
+	sleep 0.05
+done
+[ -n "$took" ]
+ok $? "part 2: rmmod"
+te=$(cut -d' ' -f1 /proc/uptime)
+# seconds from the delay's start to rmmod's start and to its return
+in=$(awk -v a="$td" -v b="$t0" 'BEGIN { printf "%.2f", b - a }')
+out=$(awk -v a="$td" -v b="$te" 'BEGIN { printf "%.2f", b - a }')
+diag "part 2: rmmod ran from $in s to $out s into the task's $((PUT / 1000)) s delay"
+awk -v t="$in" -v p=$PUT 'BEGIN { exit !(t < p / 1000 - 1) }'
+ok $? "part 2: rmmod started while the task was still in the module ($in s)"
+# Freed module text may still run from a stale TLB entry (the unmap's flush
+# is lazy), so an oops is not certain: rmmod's wait is what is checked.
+awk -v t="$out" -v p=$PUT 'BEGIN { exit !(t >= p / 1000 - 0.5) }'
+ok $? "part 2: rmmod returned only after the task left the module ($out s)"
+wait $W
+is "$?" 0 "part 2: the program's pages read back right"
+W=
+bad=$(klog_grep 'BUG:\|Oops\|unable to handle\|general protection')
+is "$bad" "" "part 2: no oops after the unload"
+module_load
+ok $? "insmod /cxdvirt.ko again (part 2)"
 done_testing
