@@ -85,6 +85,7 @@
  */
 #include <linux/delay.h>
 #include <linux/kprobes.h>
+#include <linux/srcu.h>
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
 #include <linux/module.h>
@@ -226,6 +227,11 @@ struct cxd_nl_work {
 };
 
 static LIST_HEAD(cxd_nl_devs);		/* RCU readers: the hooks */
+/*
+ * Accesses run by task_works are readers: power-off waits for those that
+ * saw the device running before the memory goes (cxd_nodelat_stop()).
+ */
+DEFINE_STATIC_SRCU(cxd_nl_srcu);
 static DEFINE_SPINLOCK(cxd_nl_devs_lock);
 static unsigned int cxd_nl_users;	/* under cxd_cfg_mutex */
 static atomic_t cxd_nl_unmaps;		/* file-page unmaps in progress */
@@ -736,10 +742,13 @@ static void cxd_nl_work_fn(struct callback_head *cb)
 	struct cxd_nl_work *w = container_of(cb, struct cxd_nl_work, cb);
 	struct cxd_nodelat *nl = w->nl;
 	unsigned int ms;
+	int idx;
 
+	idx = srcu_read_lock(&cxd_nl_srcu);
 	if (!READ_ONCE(nl->stopping))
 		cxd_nl_access(nl, w->page, w->va, w->mm, w->flags,
 			      w->t_fault);
+	srcu_read_unlock(&cxd_nl_srcu, idx);
 	atomic_dec(&nl->pending);
 	cxd_nl_put(nl);
 	kfree(w);
@@ -1626,13 +1635,16 @@ int cxd_nodelat_start(struct cxd_live *live, const char *name, u64 start,
 
 /**
  * cxd_nodelat_stop() - stop applying the model; undo cxd_nodelat_start().
- * @nl:	state; may live on until queued task_works have run, and until a
- *	drain one of them queues after this returns has run (on cxd_wq,
- *	which module unload flushes).
+ * @nl:	state; may live on until queued task_works have run (they see it
+ *	stopping and do nothing).
  *
  * The device's memory is offline by now (power-off refuses otherwise), so no
- * PTE of any process maps it and no PROT_NONE entry of ours survives.
- * Context: process; caller holds cxd_cfg_mutex.
+ * PTE of any process maps it and no PROT_NONE entry of ours survives. Waits
+ * for the accesses that saw the device running (an SRCU grace period: each
+ * may wait out its modeled time) and for the drain, arrival and scan works,
+ * so nothing walks the device's struct pages once this returns and the
+ * memory can be removed.
+ * Context: process, sleeps; caller holds cxd_cfg_mutex (no access takes it).
  */
 void cxd_nodelat_stop(struct cxd_nodelat *nl)
 {
@@ -1642,6 +1654,12 @@ void cxd_nodelat_stop(struct cxd_nodelat *nl)
 	spin_unlock(&cxd_nl_devs_lock);
 	cxd_nl_hooks_put();
 	synchronize_rcu();	/* no hook sees @nl any more */
+	/*
+	 * Accesses that saw the device running end before its memory goes:
+	 * they walk its struct pages and page tables, and may queue the drain
+	 * (cancelled below).
+	 */
+	synchronize_srcu(&cxd_nl_srcu);
 	cancel_delayed_work_sync(&nl->scan_work);
 	if (cancel_work_sync(&nl->drain_work))
 		cxd_nl_put(nl);	/* the cancelled drain's reference */
