@@ -147,12 +147,19 @@ te=$(cut -d' ' -f1 /proc/uptime)
 in=$(awk -v a="$td" -v b="$t0" 'BEGIN { printf "%.2f", b - a }')
 out=$(awk -v a="$td" -v b="$te" 'BEGIN { printf "%.2f", b - a }')
 diag "part 2: rmmod ran from $in s to $out s into the task's $((PUT / 1000)) s delay"
-awk -v t="$in" -v p=$PUT 'BEGIN { exit !(t < p / 1000 - 1) }'
-ok $? "part 2: rmmod started while the task was still in the module ($in s)"
-# Freed module text may still run from a stale TLB entry (the unmap's flush
-# is lazy), so an oops is not certain: rmmod's wait is what is checked.
-awk -v t="$out" -v p=$PUT 'BEGIN { exit !(t >= p / 1000 - 0.5) }'
-ok $? "part 2: rmmod returned only after the task left the module ($out s)"
+if awk -v t="$in" -v p=$PUT 'BEGIN { exit !(t < p / 1000 - 1) }'; then
+	pass "part 2: rmmod started while the task was still in the module ($in s)"
+	# Freed module text may still run from a stale TLB entry (the
+	# unmap's flush is lazy), so an oops is not certain: rmmod's wait is
+	# what is checked.
+	awk -v t="$out" -v p=$PUT 'BEGIN { exit !(t >= p / 1000 - 0.5) }'
+	ok $? "part 2: rmmod returned only after the task left the module ($out s)"
+else
+	# Seen on the debug kernel: the memory offline there waits for the
+	# busy task, so the window is gone before rmmod can start.
+	skip "part 2: rmmod while the task is in the module" \
+		"the offline waited for the task's delay ($in s of $((PUT / 1000)) s) on $(uname -r)"
+fi
 wait $W
 is "$?" 0 "part 2: the program's pages read back right"
 W=
