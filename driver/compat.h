@@ -565,8 +565,13 @@ static inline bool cxd_nl_thp_check_collapse(struct pt_regs *regs)
 	       !(u8)regs_get_kernel_argument(regs, 3);
 }
 
-static inline void cxd_nl_hint_args(struct pt_regs *regs,
-				    struct cxd_nl_hook_args *a)
+/*
+ * The 6.1 hooks whose first three arguments are (page, vma, address):
+ * numa_migrate_prep(), page_add_new_anon_rmap(), page_add_anon_rmap().
+ */
+static inline void __cxd_nl_page_vma_args(struct pt_regs *regs,
+					  struct cxd_nl_hook_args *a,
+					  bool write)
 {
 	struct page *page = (struct page *)regs_get_kernel_argument(regs, 0);
 
@@ -574,19 +579,20 @@ static inline void cxd_nl_hint_args(struct pt_regs *regs,
 	a->addr = regs_get_kernel_argument(regs, 2);
 	a->pfn = page_to_pfn(page);
 	a->large = PageCompound(page);
-	a->write = false;	/* 6.1 does not pass the fault flags */
+	a->write = write;
+}
+
+static inline void cxd_nl_hint_args(struct pt_regs *regs,
+				    struct cxd_nl_hook_args *a)
+{
+	/* 6.1 does not pass the fault flags */
+	__cxd_nl_page_vma_args(regs, a, false);
 }
 
 static inline void cxd_nl_new_args(struct pt_regs *regs,
 				   struct cxd_nl_hook_args *a)
 {
-	struct page *page = (struct page *)regs_get_kernel_argument(regs, 0);
-
-	a->vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 1);
-	a->addr = regs_get_kernel_argument(regs, 2);
-	a->pfn = page_to_pfn(page);
-	a->large = PageCompound(page);
-	a->write = true;
+	__cxd_nl_page_vma_args(regs, a, true);
 }
 
 /* do_set_pte(vmf, page, addr): one page */
@@ -602,13 +608,7 @@ static inline void cxd_nl_new_args(struct pt_regs *regs,
 static inline unsigned int cxd_nl_anon_args(struct pt_regs *regs,
 					    struct cxd_nl_hook_args *a)
 {
-	struct page *page = (struct page *)regs_get_kernel_argument(regs, 0);
-
-	a->vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 1);
-	a->addr = regs_get_kernel_argument(regs, 2);
-	a->pfn = page_to_pfn(page);
-	a->large = PageCompound(page);
-	a->write = false;
+	__cxd_nl_page_vma_args(regs, a, false);
 	return 1;
 }
 

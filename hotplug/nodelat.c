@@ -1166,6 +1166,26 @@ static int cxd_nl_thp_alloc_entry(struct kretprobe_instance *ri,
 }
 
 /*
+ * A large @folio an allocator is about to return (@regs: its return): if
+ * it is on a running device's node, count it in thp_refused, free it (the
+ * allocator's reference: not yet mapped, listed or charged) and make the
+ * allocator return NULL. Context: a kretprobe's return; never sleeps.
+ */
+static void cxd_nl_refuse_large(struct folio *folio, struct pt_regs *regs)
+{
+	struct cxd_nodelat *nl;
+
+	rcu_read_lock();
+	nl = cxd_nl_find(folio_pfn(folio));
+	if (nl && !READ_ONCE(nl->stopping)) {
+		atomic64_add(folio_nr_pages(folio), &nl->st.thp_refused);
+		folio_put(folio);
+		regs_set_return_value(regs, 0);
+	}
+	rcu_read_unlock();
+}
+
+/*
  * A large folio allocated on a device's node: free it and return NULL.
  * Context: the allocator's return (preemption off); never sleeps.
  */
@@ -1173,19 +1193,9 @@ static int cxd_nl_thp_alloc_ret(struct kretprobe_instance *ri,
 				struct pt_regs *regs)
 {
 	struct folio *folio = (struct folio *)regs_return_value(regs);
-	struct cxd_nodelat *nl;
 
-	if (!folio || !folio_test_large(folio))
-		return 0;
-	rcu_read_lock();
-	nl = cxd_nl_find(folio_pfn(folio));
-	if (nl && !READ_ONCE(nl->stopping)) {
-		atomic64_add(folio_nr_pages(folio), &nl->st.thp_refused);
-		/* not yet mapped nor charged: the allocator's reference */
-		folio_put(folio);
-		regs_set_return_value(regs, 0);
-	}
-	rcu_read_unlock();
+	if (folio && folio_test_large(folio))
+		cxd_nl_refuse_large(folio, regs);
 	return 0;
 }
 
@@ -1200,23 +1210,13 @@ static int cxd_nl_thp_migalloc_ret(struct kretprobe_instance *ri,
 				   struct pt_regs *regs)
 {
 	struct page *page = (struct page *)regs_return_value(regs);
-	struct cxd_nodelat *nl;
 	struct folio *folio;
 
 	if (!page)
 		return 0;
 	folio = page_folio(page);
-	if (!folio_test_large(folio) || folio_test_hugetlb(folio))
-		return 0;
-	rcu_read_lock();
-	nl = cxd_nl_find(folio_pfn(folio));
-	if (nl && !READ_ONCE(nl->stopping)) {
-		atomic64_add(folio_nr_pages(folio), &nl->st.thp_refused);
-		/* a fresh target, not yet in any list: the allocator's reference */
-		folio_put(folio);
-		regs_set_return_value(regs, 0);
-	}
-	rcu_read_unlock();
+	if (folio_test_large(folio) && !folio_test_hugetlb(folio))
+		cxd_nl_refuse_large(folio, regs);
 	return 0;
 }
 
