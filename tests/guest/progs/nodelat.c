@@ -125,32 +125,12 @@
  *
  * DEV is the device's sysfs directory name (cxdvirtN). TAP on stdout.
  */
-#include "common.h"
+#include "node.h"
 
 #include <numaif.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
 #include <sys/wait.h>
-
-static void *node_buf(int node, unsigned long npages)
-{
-	unsigned long mask[16] = { 0 };
-	size_t len = npages * PAGE;
-	void *p;
-
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	madvise(p, len, MADV_NOHUGEPAGE);
-	mask[node / 64] |= 1ul << (node % 64);
-	if (mbind(p, len, MPOL_BIND, mask, sizeof(mask) * 8, 0)) {
-		diag("mbind: %s", strerror(errno));
-		munmap(p, len);
-		return NULL;
-	}
-	return p;
-}
 
 static int page_node(void *addr)
 {

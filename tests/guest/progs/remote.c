@@ -24,7 +24,7 @@
  * above the cache every later pass must miss on nearly every page: the
  * pages the installer put there are under the model like the owner's own.
  */
-#include "common.h"
+#include "node.h"
 
 #include <linux/userfaultfd.h>
 #include <numaif.h>
@@ -34,26 +34,6 @@
 #include <sys/uio.h>
 
 #define SEED	0x7e3070ull
-
-static void *node_buf(int node, unsigned long npages)
-{
-	unsigned long mask[16] = { 0 };
-	size_t len = npages * PAGE;
-	void *p;
-
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	madvise(p, len, MADV_NOHUGEPAGE);
-	mask[node / 64] |= 1ul << (node % 64);
-	if (mbind(p, len, MPOL_BIND, mask, sizeof(mask) * 8, 0)) {
-		diag("mbind: %s", strerror(errno));
-		munmap(p, len);
-		return NULL;
-	}
-	return p;
-}
 
 /* The installer of vmwritev: write every page of @pid's range at @b. */
 static int install_vmwritev(pid_t pid, uint64_t *b, unsigned long n)

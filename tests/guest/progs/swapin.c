@@ -12,9 +12,7 @@
  * content. With NPAGES above the cache every later pass must miss on
  * nearly every page: a page read back from swap is under the model again.
  */
-#include "common.h"
-
-#include <numaif.h>
+#include "node.h"
 
 #define SEED	0x5a9000ull
 
@@ -54,7 +52,7 @@ static int64_t nl_stat(const char *dev, const char *name)
 
 int main(int argc, char **argv)
 {
-	unsigned long mask[16] = { 0 }, n, i, bad;
+	unsigned long n, i, bad;
 	const char *dev;
 	int node, pass, r;
 	int64_t m, a0;
@@ -70,14 +68,9 @@ int main(int argc, char **argv)
 	dev = argv[2];
 	n = strtoul(argv[3], NULL, 0);
 	len = n * PAGE;
-	b = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		 -1, 0);
-	if (!ok(b != MAP_FAILED, "%lu private anonymous pages", n))
-		return tap_exit();
-	madvise(b, len, MADV_NOHUGEPAGE);
-	mask[node / 64] |= 1ul << (node % 64);
-	if (!ok(!mbind(b, len, MPOL_BIND, mask, sizeof(mask) * 8, 0),
-		"bound to node %d (%s)", node, strerror(errno)))
+	b = node_buf(node, n);
+	if (!ok(b != NULL, "%lu private anonymous pages bound to node %d", n,
+		node))
 		return tap_exit();
 	for (i = 0; i < n; i++)
 		fill_page(b + i * (PAGE / 8), SEED + i, i, PAGE / 8);
