@@ -9,26 +9,19 @@
 . /tests/lib.sh
 
 D=tpt
-T=/sys/kernel/tracing
-I=$T/instances/cxdtest
 cleanup() {
-	[ -d "$I" ] && { echo 0 > "$I/tracing_on"; rmdir "$I"; }
+	trace_off
 	dev_rm $D 2>/dev/null
 }
 trap cleanup EXIT
 
-[ -d "$T/events" ] || mount -t tracefs tracefs "$T" 2>/dev/null
-[ -d "$T/events/cxdvirt" ] || bail "no $T/events/cxdvirt (tracefs: $(ls $T 2>&1 | head -n 3))"
+trace_on cxdtest
 for e in cxdvirt_miss cxdvirt_evict cxdvirt_writeback cxdvirt_prefetch; do
 	ok "$([ -d "$T/events/cxdvirt/$e" ]; echo $?)" "event cxdvirt:$e exists"
 done
 fmt=$(sed -n 's/^print fmt: "\(.*\)", REC->.*/\1/p' "$T/events/cxdvirt/cxdvirt_miss/format")
 is "$fmt" "dev=%s page=%llu cause=%s die=%u queue_ns=%llu model_ns=%llu measured_ns=%llu" \
 	"cxdvirt_miss print format"
-
-mkdir "$I" || bail "mkdir $I"
-echo 8192 > "$I/buffer_size_kb"
-echo 1 > "$I/events/cxdvirt/enable"
 
 # tr_run: clear the instance's buffer, run "$@" traced; the events end up in
 # /tmp/tp (the "dev=..." part of each line) and /tmp/tp.all.
@@ -120,8 +113,7 @@ bad=$(awk '$1 == "prefetch" { split($3, p, "="); split($4, t, "=");
 is "$bad" "" "cxdvirt_prefetch: next-2 pages after the trigger"
 dev_set $D prefetch none > /dev/null
 
-echo 0 > "$I/events/cxdvirt/enable"
-rmdir "$I"
+trace_off
 
 # perf: count cxdvirt:cxdvirt_miss over a run.
 if command -v perf > /dev/null && perf version > /dev/null 2>&1; then

@@ -11,19 +11,13 @@
 . /tests/lib.sh
 
 D=sagree
-T=/sys/kernel/tracing
-I=$T/instances/cxdagree
 cleanup() {
-	[ -d "$I" ] && { echo 0 > "$I/tracing_on"; rmdir "$I"; }
+	trace_off
 	dev_rm $D 2>/dev/null
 }
 trap cleanup EXIT
 
-[ -d "$T/events" ] || mount -t tracefs tracefs "$T" 2>/dev/null
-[ -d "$T/events/cxdvirt" ] || bail "no $T/events/cxdvirt"
-mkdir "$I" || bail "mkdir $I"
-echo 8192 > "$I/buffer_size_kb"
-echo 1 > "$I/events/cxdvirt/enable"
+trace_on cxdagree
 
 dev_create $D capacity=16M cache_size=1M channels=2 dies_per_channel=2 \
 	policy=fifo scan_interval_ms=0 || bail "create $D"
@@ -95,8 +89,7 @@ is "$(nev prefetch)" "$(stat_get $D prefetch_issued)" \
 	"cxdvirt_prefetch events == stats/prefetch_issued"
 is "$(($(stat_get $D clean_evictions) + $(stat_get $D dirty_evictions)))" "$ev" \
 	"evictions == clean + dirty"
-echo 0 > "$I/events/cxdvirt/enable"
-rmdir "$I"
+trace_off
 
 dev_rm $D
 ok $? "remove $D"

@@ -9,20 +9,14 @@
 # devdax: 52-stats-agree.sh.
 . /tests/lib.sh
 
-T=/sys/kernel/tracing
-I=$T/instances/cxdnlagree
 OUT=/tmp/nl-agree.out
 
 nl_begin "node-mode statistics against tracepoints"
-trap '[ -d "$I" ] && { echo 0 > "$I/tracing_on"; rmdir "$I"; }; [ -n "$W" ] && kill -KILL "$W" 2>/dev/null; nl_end' EXIT
-[ -d "$T/events" ] || mount -t tracefs tracefs "$T" 2>/dev/null
-[ -d "$T/events/cxdvirt" ] || bail "no $T/events/cxdvirt"
+trap 'trace_off; [ -n "$W" ] && kill -KILL "$W" 2>/dev/null; nl_end' EXIT
 nl_power_up cache_size=4M t_read_ns=20000 policy=fifo ||
 	bail "power on $NL_DEV in node mode and online it"
 pass "power on, online as node $NL_NODE ($DAX)"
-mkdir "$I" || bail "mkdir $I"
-echo 8192 > "$I/buffer_size_kb"
-echo 1 > "$I/events/cxdvirt/enable"
+trace_on cxdnlagree
 nlc() {
 	cat "$S/node_latency/$1"
 }
@@ -36,10 +30,7 @@ section "an accessed-bit scan over 300 pages"
 e0=$(stat_get $NL_DEV evictions)
 "$PROGS/nodelat" touch $NL_NODE 300 0 > /dev/null &
 W=$!
-for _ in $(seq 300); do
-	[ "$(awk '{ print $3 }' /proc/$W/stat 2>/dev/null)" = T ] && break
-	sleep 0.1
-done
+wait_stopped $W > /dev/null
 t0=$(stat_get $NL_DEV scan_touched)
 p0=$(stat_get $NL_DEV scan_passes)
 dev_set $NL_DEV scan_interval_ms 100 > /dev/null
@@ -100,8 +91,7 @@ is "$(nev prefetch)" "$(stat_get $NL_DEV prefetch_issued)" \
 	"cxdvirt_prefetch events == stats/prefetch_issued"
 is "$(($(stat_get $NL_DEV clean_evictions) + $(stat_get $NL_DEV dirty_evictions)))" "$ev" \
 	"evictions == clean + dirty"
-echo 0 > "$I/events/cxdvirt/enable"
-rmdir "$I"
+trace_off
 nl_power_down
 ok $? "offline and power off"
 nl_end

@@ -130,7 +130,6 @@ cmp_ok "$((on_prom * 100))" -ge $((prom * 75)) "promotions with the model ($on_p
 cmp_ok "$((on_prom * 100))" -le $((prom * 125)) "promotions with the model ($on_prom) <= 125% of those without ($prom)"
 
 tier_cleanup
-klog_grep "cxdvirt" | grep -i "warn\|error" | head -n 5 | sed 's/^/# /'
-is "$(klog_grep "cxdvirt" | grep -ci "warn\|error")" 0 "no cxdvirt warning or error in the kernel log"
+klog_no_warnings
 nl_end
 done_testing

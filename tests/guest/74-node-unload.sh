@@ -18,6 +18,22 @@
 P=/sys/module/cxdvirt/parameters/node_drain_delay_ms
 DELAY=5000
 
+# rmmod_retry: rmmod until it gets through (20 s at most, while a
+# task_work holds the module); prints the seconds the successful one took.
+rmmod_retry() {
+	local t
+	for _ in $(seq 400); do
+		t=$(cut -d' ' -f1 /proc/uptime)
+		if rmmod cxdvirt 2>/dev/null; then
+			awk -v a="$t" -v b="$(cut -d' ' -f1 /proc/uptime)" \
+				'BEGIN { printf "%.2f", b - a }'
+			return 0
+		fi
+		sleep 0.05
+	done
+	return 1
+}
+
 reload() {
 	grep -q '^cxdvirt ' /proc/modules || module_load
 }
@@ -41,12 +57,7 @@ pass "power on, online as node $NL_NODE ($DAX)"
 # delay on, 100 of them rewritten: hinting faults whose misses start the drain.
 "$PROGS/nodelat" touch $NL_NODE 400 100 > /tmp/74.out &
 W=$!
-st=
-for _ in $(seq 300); do
-	st=$(awk '{ print $3 }' /proc/$W/stat 2>/dev/null)
-	[ "$st" = T ] && break
-	sleep 0.1
-done
+st=$(wait_stopped $W)
 is "$st" T "the program wrote 400 pages and stopped"
 cmp_ok "$(stat_get $NL_DEV drain_evictions)" -gt 0 "the drain ran while the pages were written"
 echo $DELAY > $P
@@ -73,16 +84,7 @@ ok $? "rmdir $NL_DEV"
 # Nothing is left running: rmmod gets through (it would also wait for a
 # drain, on the module's workqueue).
 klog_clear
-t0=
-took=
-for _ in $(seq 400); do
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	if rmmod cxdvirt 2>/dev/null; then
-		took=$(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.2f", b - a }')
-		break
-	fi
-	sleep 0.05
-done
+took=$(rmmod_retry)
 [ -n "$took" ]
 ok $? "rmmod once the access has run"
 wait $W
@@ -108,12 +110,7 @@ nl_power_up cache_size=1M policy=fifo ||
 	bail "power on $NL_DEV in node mode and online it (part 2)"
 "$PROGS/nodelat" touch $NL_NODE 400 100 > /tmp/74.out &
 W=$!
-st=
-for _ in $(seq 300); do
-	st=$(awk '{ print $3 }' /proc/$W/stat 2>/dev/null)
-	[ "$st" = T ] && break
-	sleep 0.1
-done
+st=$(wait_stopped $W)
 is "$st" T "part 2: the program wrote 400 pages and stopped"
 echo $PUT > $PD
 kill -CONT $W
@@ -132,14 +129,7 @@ rmdir "$CFS/$NL_DEV"
 ok $? "part 2: rmdir $NL_DEV"
 klog_clear
 t0=$(cut -d' ' -f1 /proc/uptime)
-took=
-for _ in $(seq 400); do
-	if rmmod cxdvirt 2>/dev/null; then
-		took=$(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.2f", b - a }')
-		break
-	fi
-	sleep 0.05
-done
+took=$(rmmod_retry)
 [ -n "$took" ]
 ok $? "part 2: rmmod"
 te=$(cut -d' ' -f1 /proc/uptime)

@@ -27,6 +27,16 @@
 #   stat_get NAME COUNTER             a stats/ counter
 #   stats_reset NAME
 #   klog_clear / klog_grep PATTERN    kernel log since the last klog_clear
+#   klog_no_warnings                  one test: no cxdvirt line of the log
+#                                     since klog_clear says warn or error
+#                                     (the first five shown)
+#   trace_on NAME                     tracefs instance NAME ($I, under $T),
+#                                     every cxdvirt event enabled, 8 MiB
+#                                     per CPU; bails without the events
+#   trace_off                         stop and remove it (none: nothing)
+#   wait_stopped PID                  wait up to 30 s for PID to stop
+#                                     itself (SIGSTOP); prints its last
+#                                     state: T once stopped
 #   module_load                       insmod /cxdvirt.ko as /init does
 #                                     (nl_unchecked=1 on a kernel without
 #                                     BTF: the debug lane's)
@@ -243,6 +253,41 @@ module_load() {
 	else
 		insmod /cxdvirt.ko nl_unchecked=1
 	fi
+}
+
+klog_no_warnings() {
+	klog_grep "cxdvirt" | grep -i "warn\|error" | head -n 5 | sed 's/^/# /'
+	is "$(klog_grep "cxdvirt" | grep -ci "warn\|error")" 0 \
+		"no cxdvirt warning or error in the kernel log"
+}
+
+T=/sys/kernel/tracing
+I=
+trace_on() {
+	[ -d "$T/events" ] || mount -t tracefs tracefs "$T" 2>/dev/null
+	[ -d "$T/events/cxdvirt" ] ||
+		bail "no $T/events/cxdvirt (tracefs: $(ls $T 2>&1 | head -n 3))"
+	I=$T/instances/$1
+	mkdir "$I" || bail "mkdir $I"
+	echo 8192 > "$I/buffer_size_kb"
+	echo 1 > "$I/events/cxdvirt/enable"
+}
+
+trace_off() {
+	{ [ -n "$I" ] && [ -d "$I" ]; } || return 0
+	echo 0 > "$I/tracing_on"
+	echo 0 > "$I/events/cxdvirt/enable"
+	rmdir "$I"
+}
+
+wait_stopped() {
+	local st=
+	for _ in $(seq 300); do
+		st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
+		[ "$st" = T ] && break
+		sleep 0.1
+	done
+	echo "$st"
 }
 
 klog_grep() {
