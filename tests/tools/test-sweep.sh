@@ -34,20 +34,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-n=0
-fails=0
-
-ok() {	# ok DESCRIPTION: pass
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {	# not_ok DESCRIPTION [DETAIL]
-	n=$((n + 1))
-	fails=$((fails + 1))
-	echo "not ok $n - $1"
-	[ -n "${2-}" ] && printf '# %s\n' "$2" | head -n 20
-}
+. "$top/tests/tools/tap.bash"
 
 # check DESCRIPTION EXPECTED ACTUAL
 check() {
