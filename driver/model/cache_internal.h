@@ -331,22 +331,6 @@ int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
  * @seed: any value.
  */
 void cxd_cache_set_seed(struct cxd_cache *c, uint64_t seed);
-/**
- * cxd_cache_resident() - is @page resident?
- * @c:    cache.
- * @page: host page number.
- *
- * Return: true if resident.
- */
-bool cxd_cache_resident(const struct cxd_cache *c, uint64_t page);
-/**
- * cxd_cache_dirty() - is @page resident and dirty?
- * @c:    cache.
- * @page: host page number.
- *
- * Return: true if resident and dirty.
- */
-bool cxd_cache_dirty(const struct cxd_cache *c, uint64_t page);
 
 /**
  * struct cxd_cache_victim - a line the cache evicted.

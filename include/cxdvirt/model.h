@@ -421,6 +421,24 @@ int cxd_cache_hold(struct cxd_cache *c, uint64_t page);
  */
 int cxd_cache_release(struct cxd_cache *c, uint64_t page);
 /**
+ * cxd_cache_resident() - is @page resident?
+ * @c:    cache.
+ * @page: host page number.
+ *
+ * Not an access for the policy. Context: the caller's lock held; O(1).
+ * Return: true if resident.
+ */
+bool cxd_cache_resident(const struct cxd_cache *c, uint64_t page);
+/**
+ * cxd_cache_dirty() - is @page resident and dirty?
+ * @c:    cache.
+ * @page: host page number.
+ *
+ * Not an access for the policy. Context: the caller's lock held; O(1).
+ * Return: true if resident and dirty.
+ */
+bool cxd_cache_dirty(const struct cxd_cache *c, uint64_t page);
+/**
  * cxd_cache_ready_ns() - when resident @page's data is available.
  * @c:    cache.
  * @page: host page number.

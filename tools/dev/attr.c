@@ -44,6 +44,7 @@
 const struct attr_desc attr_table[] = {
 	CXD_PARAMS_ALL(ATTR_ROW_)
 	{ "preset",		ATTR_WORD,	UNIT_NONE },
+	{ "nand_backing",	ATTR_OTHER,	UNIT_NONE },
 	{ "index",		ATTR_RO,	UNIT_NONE },
 	{ "power",		ATTR_BOOL,	UNIT_NONE },
 	{ "features",		ATTR_RO,	UNIT_NONE },
