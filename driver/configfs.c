@@ -394,7 +394,7 @@ CONFIGFS_ATTR_RO(cxd_, index);
 static ssize_t cxd_features_show(struct config_item *item, char *page)
 {
 	return sysfs_emit(page, "%s\n",
-			  CXD_PARAMS_ALL(CXD_P_NAME_) "preset nand_backing index power");
+			  CXD_PARAMS_ALL(CXD_P_NAME_) "preset nand_backing index power_fail power");
 }
 CONFIGFS_ATTR_RO(cxd_, features);
 
@@ -424,6 +424,38 @@ static ssize_t cxd_power_store(struct config_item *item, const char *page,
 }
 CONFIGFS_ATTR(cxd_, power);
 
+/*
+ * power_fail: write 1 to model a sudden loss of power of a powered devdax
+ * device with a NAND image: it powers off and its dirty lines are lost
+ * (cxd_power_fail()). Refused (EINVAL) when off or without an image, EBUSY
+ * while open or mapped.
+ */
+static ssize_t cxd_power_fail_store(struct config_item *item,
+				    const char *page, size_t count)
+{
+	struct cxd_dev *d = to_cxd(item);
+	const char *why = NULL;
+	bool on;
+	int ret = -EINVAL;
+
+	if (cxd_parse_flag(page, count, &on) || !on) {
+		cxd_warn(d, "power_fail: write 1 to fail the power");
+		return -EINVAL;
+	}
+	mutex_lock(&cxd_cfg_mutex);
+	if (!d->live)
+		why = "the device is not powered";
+	else if (!*d->cfg.nand_backing)
+		why = "only with a NAND image (nand_backing): host RAM keeps nothing across power cycles";
+	if (why)
+		cxd_warn(d, "power_fail: %s", why);
+	else
+		ret = cxd_power_fail(d);
+	mutex_unlock(&cxd_cfg_mutex);
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR_WO(cxd_, power_fail);
+
 #define CXD_P_ATTR_PTR_(g, n, f, t, lo, hi, def, fl, u, nm)	\
 	[CXD_PARAM_##n] = &cxd_attr_##n,
 
@@ -434,6 +466,7 @@ static struct configfs_attribute *cxd_attrs[] = {
 	&cxd_attr_index,
 	&cxd_attr_features,
 	&cxd_attr_power,
+	&cxd_attr_power_fail,
 	NULL,
 };
 

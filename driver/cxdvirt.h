@@ -215,6 +215,11 @@ struct cxd_mode_ops {
  * @io_over_ns:	the time by which they overran, summed, ns.
  * @io_errors:	image reads or writes that failed (the miss gets SIGBUS,
  *		the write-back's data is lost).
+ * @dirty_shutdowns: NAND image: power failures that lost dirty lines, over
+ *		the image's life (kept in its header; not reset).
+ * @lines_lost:	NAND image: dirty lines the last of them lost.
+ * @power_failing: a modeled power failure (power_fail) is powering the
+ *		device off: its dirty lines are lost, not written back.
  * @pslots:	devdax: the fault path's page locks and filler records,
  *		CXD_PG_* bits (devdax/devdax.h): one slot per device page
  *		(@pslot_mask + 1 >= @npages), or, with a NAND image, a hash
@@ -308,6 +313,9 @@ struct cxd_live {
 	u64 io_overruns;
 	u64 io_over_ns;
 	u64 io_errors;
+	u64 dirty_shutdowns;
+	u64 lines_lost;
+	bool power_failing;
 
 	struct cxd_pslot *pslots;
 	u64 pslot_mask;
@@ -371,6 +379,7 @@ const char *cxd_mode_param_check(int id, u64 v, int *err);
 u64 cxd_mode_param_default(int id, u64 want, u64 fallback);
 int cxd_power_on(struct cxd_dev *d);
 int cxd_power_off(struct cxd_dev *d);
+int cxd_power_fail(struct cxd_dev *d);
 int cxd_dev_pin(struct cxd_dev *d);
 int cxd_dev_pin_unlocked(struct cxd_dev *d);
 void cxd_dev_unpin(struct cxd_dev *d);

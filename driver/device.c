@@ -349,6 +349,27 @@ int cxd_power_off(struct cxd_dev *d)
 	return 0;
 }
 
+/**
+ * cxd_power_fail() - a modeled sudden power loss of powered devdax device
+ * @d with a NAND image: power-off without writing its dirty lines back
+ * (they are lost; the image keeps their older contents), counted in the
+ * image's header (stats/dirty_shutdowns, stats/lines_lost).
+ * @d:	configured device, powered, with a NAND image.
+ * Context: process; caller holds cxd_cfg_mutex.
+ * Return: 0, or -EBUSY (nothing changes) while a file of the device is
+ * open or mapped.
+ */
+int cxd_power_fail(struct cxd_dev *d)
+{
+	int ret;
+
+	d->live->power_failing = true;
+	ret = cxd_power_off(d);
+	if (ret)
+		d->live->power_failing = false;
+	return ret;
+}
+
 static char *cxd_devnode(CXD_DEVNODE_CONST struct device *dev, umode_t *mode)
 {
 	if (mode)

@@ -127,6 +127,8 @@ CXD_STAT_ATTR(io_writes, live->io_writes);
 CXD_STAT_ATTR(io_overruns, live->io_overruns);
 CXD_STAT_ATTR(io_over_ns, live->io_over_ns);
 CXD_STAT_ATTR(io_errors, live->io_errors);
+CXD_STAT_ATTR(dirty_shutdowns, live->dirty_shutdowns);
+CXD_STAT_ATTR(lines_lost, live->lines_lost);
 
 /*
  * CXD_HIST_ATTR() - a read-only stats/ file showing the histogram @_expr
@@ -280,6 +282,8 @@ static struct attribute *cxd_stats_attrs[] = {
 	&dev_attr_io_overruns.attr,
 	&dev_attr_io_over_ns.attr,
 	&dev_attr_io_errors.attr,
+	&dev_attr_dirty_shutdowns.attr,
+	&dev_attr_lines_lost.attr,
 	&dev_attr_elapsed_ns.attr,
 	&dev_attr_miss_latency_hist.attr,
 	&dev_attr_model_latency_hist.attr,

@@ -315,7 +315,7 @@ static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *live)
 
 static void cxd_release_backing(struct cxd_live *live)
 {
-	cxd_img_close(live);
+	cxd_img_close(live, false);	/* a power-on that failed half-way */
 	cxd_free_pages(live);
 	if (live->resv) {
 		cxd_resv_put(live->cfg_dev, live->resv);
@@ -421,11 +421,28 @@ static int cxd_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/*
+ * msync(MS_SYNC)/fsync: with a NAND image, write the range's dirty lines
+ * back (cxd_img_flush()): the program's persistence barrier, as the flush
+ * command of a memory-semantic SSD's block interface. With host RAM there
+ * is nothing to persist to, and the device keeps device-dax's behaviour
+ * (no ->fsync there: MS_SYNC fails with EINVAL).
+ */
+static int cxd_fsync(struct file *file, loff_t start, loff_t end, int datasync)
+{
+	struct cxd_live *live = file->private_data;
+
+	if (!live->img)
+		return -EINVAL;
+	return cxd_img_flush(live, start, end);
+}
+
 static const struct file_operations cxd_fops = {
 	.owner		= THIS_MODULE,
 	.open		= cxd_open,
 	.release	= cxd_release,
 	.mmap		= cxd_mmap,
+	.fsync		= cxd_fsync,
 	CXD_FOPS_MAP_SYNC,
 	.llseek		= noop_llseek,
 };
@@ -517,6 +534,8 @@ static int cxd_devdax_close(struct cxd_live *live)
 static void cxd_devdax_detach(struct cxd_live *live)
 {
 	cdev_device_del(&live->cdev, &live->dev);
+	/* now, not at release: the next power-on must find the image whole */
+	cxd_img_close(live, live->power_failing);
 }
 
 /* The last reference is gone (cxd_mode_ops.release). */

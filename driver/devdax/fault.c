@@ -10,8 +10,9 @@
  *   2. the NAND model gives the completion time;
  *   3. the fault waits until then with ns precision (busy-wait for short
  *      waits, killable hrtimer sleep plus a short spin for long ones); a
- *      wait that sleeps drops mmap_lock and ends in VM_FAULT_RETRY when the
- *      fault may be retried (cxd_can_drop_lock());
+ *      wait that sleeps, or NAND image I/O (image.c), drops mmap_lock and
+ *      ends in VM_FAULT_RETRY when the fault may be retried
+ *      (cxd_can_drop_lock());
  *   4. the page is mapped: it is handed to the core (locked, as a
  *      page-cache page), which maps it as a refcounted page the kernel can
  *      pin, like device-dax's. Both backings have struct pages: runtime
@@ -268,6 +269,17 @@ static struct page *cxd_fault_page(struct cxd_live *live, u64 pgoff,
 	return page;
 }
 
+/*
+ * Will the fault of @pgoff, which holds its slot lock and line, do NAND
+ * image I/O: write back a victim, read a prefetched page, or read @pgoff?
+ */
+static bool cxd_img_io(struct cxd_live *live, u64 pgoff,
+		       const struct cxd_access *acc)
+{
+	return live->img && (acc->nvictims || acc->nprefetched ||
+			     !xa_load(&live->resident, pgoff));
+}
+
 static vm_fault_t cxd_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
@@ -282,7 +294,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	struct file *file;
 	struct page *page;
 	unsigned int i;
-	bool filled;
+	bool filled, drop;
 	u64 t0, deadline;
 	int err;
 
@@ -350,6 +362,21 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 		queue_work(cxd_wq, &live->drain_work);
 	cxd_trace_access(live, pgoff, t0, &acc);
 
+	/*
+	 * A wait that sleeps, or image I/O (cxd_img_io()), runs with the
+	 * fault's lock dropped when it may be: the image's filesystem takes
+	 * its own locks (i_rwsem), which a write() to it holds while it
+	 * faults (mmap_lock).
+	 */
+	drop = can_drop && ((deadline > t0 && cxd_wait_sleeps(deadline - t0)) ||
+			    cxd_img_io(live, pgoff, &acc));
+	if (drop) {
+		/* while @vma is certainly alive: its close clears the record */
+		cxd_fill_set(live, ps, vma, pgoff);
+		file = cxd_unlock_for_wait(vmf);
+		/* vma and vmf->vma may be gone from here on. */
+	}
+
 	/* Victims of the demand miss and of its prefetches leave every mapping. */
 	for (i = 0; i < acc.nvictims; i++)
 		cxd_evict_page(live, &acc.victims[i]);
@@ -359,14 +386,10 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 		st.unmaps = acc.nvictims;
 	}
 
-	if (can_drop && deadline > t0 && cxd_wait_sleeps(deadline - t0)) {
-		/* while @vma is certainly alive: its close clears the record */
-		cxd_fill_set(live, ps, vma, pgoff);
-		file = cxd_unlock_for_wait(vmf);
-		/* vma and vmf->vma may be gone from here on. */
-		page = cxd_fault_page(live, pgoff, &acc, deadline);
-		err = cxd_wait_until(deadline);
+	if (drop) {
 		/* The retry maps the page, or finds the read failed again. */
+		cxd_fault_page(live, pgoff, &acc, deadline);
+		err = cxd_wait_until(deadline);
 		/* The model counted the miss: killed or not, so does the rest. */
 		if (!acc.hit)
 			cxd_account_miss(live, pgoff, write, t0, &acc, &st);

@@ -58,22 +58,29 @@
  * @version:	CXD_IMG_VERSION.
  * @page_size:	bytes per device page of the image (4096).
  * @capacity:	device capacity, bytes: the header's offset.
+ * @dirty_shutdowns: power failures (power_fail) that lost dirty lines, over
+ *		the image's life.
+ * @lines_lost:	dirty lines the last of them lost.
  */
 struct cxd_img_hdr {
 	char magic[8];
 	__le32 version;
 	__le32 page_size;
 	__le64 capacity;
+	__le64 dirty_shutdowns;
+	__le64 lines_lost;
 };
 
 /**
  * struct cxd_img - an open NAND image.
  * @file:	the image, opened read-write (O_DIRECT if @direct).
  * @direct:	opened O_DIRECT.
+ * @hdr:	its header as read (or written) at power-on.
  */
 struct cxd_img {
 	struct file *file;
 	bool direct;
+	struct cxd_img_hdr hdr;
 };
 
 /* Read (@write false) or write device page @pgoff of the image from/to @page. */
@@ -149,6 +156,7 @@ static const char *cxd_img_check(struct cxd_img *img, u64 capacity, int *err)
 		h.version = cpu_to_le32(CXD_IMG_VERSION);
 		h.page_size = cpu_to_le32(PAGE_SIZE);
 		h.capacity = cpu_to_le64(capacity);
+		img->hdr = h;
 		*err = vfs_truncate(&img->file->f_path, capacity + PAGE_SIZE);
 		if (!*err)
 			*err = cxd_img_hdr_rw(img, capacity, &h, true);
@@ -169,6 +177,7 @@ static const char *cxd_img_check(struct cxd_img *img, u64 capacity, int *err)
 		return "the image's header does not match its size (truncated or extended)";
 	if (le64_to_cpu(h.capacity) != capacity)
 		return "the image holds a device of another capacity";
+	img->hdr = h;
 	*err = 0;
 	return NULL;
 }
@@ -213,6 +222,8 @@ int cxd_img_open(struct cxd_dev *d, struct cxd_live *live)
 	}
 	xa_init(&live->resident);
 	live->img = img;
+	live->dirty_shutdowns = le64_to_cpu(img->hdr.dirty_shutdowns);
+	live->lines_lost = le64_to_cpu(img->hdr.lines_lost);
 	return 0;
 }
 
@@ -372,35 +383,109 @@ void cxd_img_account(struct cxd_live *live, u64 deadline, u64 io_done)
 }
 
 /**
- * cxd_img_close() - power-off's end of the NAND image (the device's
- * release): write every dirty line, and every host page the kernel held
- * at its eviction, back to the image, sync it, close it and free the host
- * pages.
- * @live:	devdax device with a NAND image; no mapping is left.
+ * cxd_img_flush() - msync/fsync of bytes [@start, @end] of device @live
+ * with a NAND image: write every dirty line in the range back to the image
+ * (cxd_model_flush(): tPROG on its die, counted in stats/writebacks), keep
+ * it resident and clean, and return once the model's programs and the
+ * image's writes are done.
+ * @live:	powered devdax device with a NAND image.
+ * @start:	first byte.
+ * @end:	last byte (inclusive; LLONG_MAX for the whole device).
  *
- * An orderly shutdown: the model's dirty lines reach the image, so the
- * contents persist. These write-backs are not the model's (no NAND time,
- * not in stats/writebacks); failures are logged and counted.
+ * Each flushed page leaves the mappings first, under its page lock, so the
+ * next write to it faults and marks its line dirty again.
+ *
+ * Context: process, may sleep.
+ * Return: 0, -EINTR if a fatal signal ended the wait, or the image's
+ * write or sync error.
+ */
+int cxd_img_flush(struct cxd_live *live, loff_t start, loff_t end)
+{
+	u64 last = min_t(u64, end >> PAGE_SHIFT, live->npages - 1);
+	u64 deadline = ktime_get_ns(), done;
+	unsigned long idx;
+	struct page *page;
+	int err = 0, e;
+	bool dirty;
+
+	if (start < 0 || start > end || (u64)start >> PAGE_SHIFT >= live->npages)
+		return 0;
+	xa_for_each_range(&live->resident, idx, page, start >> PAGE_SHIFT, last) {
+		get_page(page);
+		lock_page(page);
+		cxd_model_lock(live);
+		dirty = xa_load(&live->resident, idx) == page &&
+			cxd_cache_dirty(&live->model.cache, idx);
+		spin_unlock(&live->lock);
+		if (dirty) {
+			/* no writable PTE from here on: a write faults again */
+			unmap_mapping_pages(live->inode->i_mapping, idx, 1, false);
+			cxd_model_lock(live);
+			done = cxd_model_flush(&live->model, idx, ktime_get_ns());
+			spin_unlock(&live->lock);
+			deadline = max(deadline, done);
+			e = cxd_img_rw(live->img, idx, page, true);
+			cxd_img_count(live, true, e);
+			err = err ?: e;
+		}
+		unlock_page(page);
+		put_page(page);
+		cond_resched();
+	}
+	e = vfs_fsync_range(live->img->file, start, end, 1);
+	err = err ?: e;
+	e = cxd_wait_until(deadline);
+	return err ?: e;
+}
+
+/* Write @img's header, with the power-failure counts of @live. */
+static int cxd_img_hdr_update(struct cxd_live *live)
+{
+	struct cxd_img *img = live->img;
+
+	img->hdr.dirty_shutdowns = cpu_to_le64(live->dirty_shutdowns);
+	img->hdr.lines_lost = cpu_to_le64(live->lines_lost);
+	return cxd_img_hdr_rw(img, live->npages << PAGE_SHIFT, &img->hdr, true);
+}
+
+/**
+ * cxd_img_close() - power-off's end of the NAND image: write every dirty
+ * line, and every host page the kernel held at its eviction, back to the
+ * image, sync it, close it and free the host pages; or, for a power
+ * failure (@lose), drop them.
+ * @live:	devdax device with a NAND image (else nothing to do); no
+ *		mapping is left.
+ * @lose:	a modeled power failure (power_fail): the dirty lines not yet
+ *		written back are lost, the image keeps their older contents;
+ *		if any was lost, stats/dirty_shutdowns goes up by one and
+ *		stats/lines_lost counts them (kept in the image's header).
+ *
+ * Without @lose, an orderly shutdown: the model's dirty lines reach the
+ * image, so the contents persist. These write-backs are not the model's
+ * (no NAND time, not in stats/writebacks); failures are logged and counted.
  *
  * Context: process, may sleep.
  */
-void cxd_img_close(struct cxd_live *live)
+void cxd_img_close(struct cxd_live *live, bool lose)
 {
 	struct cxd_img *img = live->img;
 	unsigned long idx;
 	struct page *page;
-	bool wb;
+	u64 lost = 0;
+	bool dirty, resident;
 	int err;
 
 	if (!img)
 		return;
 	xa_for_each(&live->resident, idx, page) {
 		spin_lock(&live->lock);
-		wb = !cxd_cache_resident(&live->model.cache, idx) ||
-		     cxd_cache_dirty(&live->model.cache, idx);
+		resident = cxd_cache_resident(&live->model.cache, idx);
+		dirty = cxd_cache_dirty(&live->model.cache, idx);
 		spin_unlock(&live->lock);
 		lock_page(page);
-		if (wb) {
+		if (lose && dirty) {
+			lost++;
+		} else if (!lose && (dirty || !resident)) {
 			err = cxd_img_rw(img, idx, page, true);
 			if (err)
 				cxd_img_count(live, true, err);
@@ -411,9 +496,17 @@ void cxd_img_close(struct cxd_live *live)
 		cond_resched();
 	}
 	xa_destroy(&live->resident);
-	err = vfs_fsync(img->file, 0);
+	if (lost) {
+		live->dirty_shutdowns++;
+		live->lines_lost = lost;
+		pr_info(CXD_NAME "%d: power failure: %llu dirty lines lost\n",
+			MINOR(live->dev.devt), lost);
+	}
+	err = cxd_img_hdr_update(live);
+	if (!err)
+		err = vfs_fsync(img->file, 0);
 	if (err)
-		pr_warn(CXD_NAME "%d: NAND image sync failed: %d\n",
+		pr_warn(CXD_NAME "%d: NAND image header write or sync failed: %d\n",
 			MINOR(live->dev.devt), err);
 	fput(img->file);
 	kfree(img);

@@ -280,6 +280,30 @@ int cxd_cache_set_dirty(struct cxd_cache *c, uint64_t page)
 }
 
 /**
+ * cxd_cache_clear_dirty() - mark resident @page clean (its line was
+ * written back without leaving the cache: cxd_model_flush()).
+ * @c:    cache.
+ * @page: host page number.
+ *
+ * Not an access for the policy.
+ *
+ * Return: 0, or -1 if @page is not resident (nothing changes).
+ */
+int cxd_cache_clear_dirty(struct cxd_cache *c, uint64_t page)
+{
+	uint32_t line = line_of(c, page);
+
+	if (line == CXD_NO_LINE)
+		return -1;
+	if (c->lines[line].flags & CXD_LINE_DIRTY) {
+		c->lines[line].flags &= ~CXD_LINE_DIRTY;
+		if (policy_ops(c)->cleaned)
+			policy_ops(c)->cleaned(c, set_of_line(c, line), line);
+	}
+	return 0;
+}
+
+/**
  * cxd_cache_touch() - report an access to resident @page to the policy.
  * @c:    cache.
  * @page: host page number; nothing happens if it is not resident.

@@ -380,6 +380,12 @@ int cxd_cache_set_cflru_window_begin(struct cxd_cache *c, uint32_t pct);
  * Return: 0, or -1 if @page is not resident (nothing changes).
  */
 int cxd_cache_set_dirty(struct cxd_cache *c, uint64_t page);
+/**
+ * cxd_cache_clear_dirty() - mark resident @page clean, written back in
+ * place (cxd_model_flush() calls it). Not an access for the policy.
+ * Return: 0, or -1 if @page is not resident (nothing changes).
+ */
+int cxd_cache_clear_dirty(struct cxd_cache *c, uint64_t page);
 /* cxd_cache_warm() stages */
 #define CXD_WARM_PAGE	0	/* the page's line_of_page[] entry */
 #define CXD_WARM_LINE	1	/* its line (reads the entry) */
@@ -996,6 +1002,14 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
  */
 uint32_t cxd_model_drain(struct cxd_model *m, uint64_t now_ns,
 			 struct cxd_victim *out, uint32_t max);
+/**
+ * cxd_model_flush() - write resident dirty @page back to NAND at @now_ns
+ * and keep it resident and clean (a persistence barrier: msync on a device
+ * with a NAND image). Counted in writebacks. The caller holds the lock.
+ * Return: when the program completes (ns); @now_ns if @page is not
+ * resident and dirty (nothing changes).
+ */
+uint64_t cxd_model_flush(struct cxd_model *m, uint64_t page, uint64_t now_ns);
 /** cxd_model_reset_stats() - zero @m->stats, the dies' busy time and erases. */
 void cxd_model_reset_stats(struct cxd_model *m);
 /**

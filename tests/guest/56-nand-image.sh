@@ -125,4 +125,58 @@ ok $? "the lines dirty at power-off were written back"
 run_sub "pages never written read back as zeros" "$PROGS/harden" zero "$(dev_node $D)" $((FIRST + 2)) 16
 dev_rm $D
 ok $? "remove $D"
+rm -f $IMG
+
+section "power failure and msync"
+dev_create $D capacity=64M cache_size=4M nand_backing=$IMG || bail "create $D"
+# bad_fail WHY ERR: power_fail (write-only) refused with ERR, one log line.
+bad_fail() {
+	local p r
+	p=$(dev_get $D power)
+	klog_clear
+	r=$(dev_set $D power_fail 1)
+	is "$r" "$2" "power_fail 1 $1: $2"
+	is "$(dev_get $D power)" "$p" "power_fail 1 $1: power unchanged"
+	is "$(dmesg | grep -c -- "$D: power")" 1 "power_fail 1 $1: one log line"
+	dmesg | grep -- "$D" | sed 's/^/#   /'
+}
+bad_fail "while powered off" EINVAL
+is "$(dev_set $D nand_backing ram)" OK "nand_backing back to ram"
+dev_on $D || bail "power on with ram"
+run_sub "msync on ram" "$PROGS/crashrec" "$(dev_node $D)" msync-einval
+bad_fail "without a NAND image" EINVAL
+dev_off $D
+is "$(dev_set $D nand_backing $IMG)" OK "nand_backing set"
+dev_on $D || bail "power on with an image"
+is "$(stat_get $D dirty_shutdowns)" 0 "a new image has no dirty shutdown"
+# 2000 records of 256 bytes (125 lines, all in the cache): the first 1200
+# followed by msync, the rest left dirty in the cache.
+"$PROGS/crashrec" "$(dev_node $D)" append 2000 1200
+ok $? "append 2000 records, msync after each of the first 1200"
+cmp_ok "$(stat_get $D writebacks)" -ge 75 "msync wrote lines back (stats/writebacks)"
+is "$(stat_get $D io_writes)" "$(stat_get $D writebacks)" "each write-back wrote the image"
+exec 3<>"$(dev_node $D)"
+bad_fail "while the device is open" EBUSY
+exec 3>&-
+klog_clear
+is "$(dev_set $D power_fail 1)" OK "power_fail"
+is "$(dev_get $D power)" 0 "the device is off after power_fail"
+dmesg | grep -q "power failure: .* dirty lines lost"
+ok $? "the kernel log tells how many dirty lines were lost"
+dev_on $D || bail "power on after the failure"
+is "$(stat_get $D dirty_shutdowns)" 1 "stats/dirty_shutdowns: 1"
+cmp_ok "$(stat_get $D lines_lost)" -ge 40 "stats/lines_lost: the lines of the records not msync'd"
+out=$("$PROGS/crashrec" "$(dev_node $D)" check 2000 1200)
+ok $? "every msync'd record is intact; every later one whole or absent"
+echo "$out"
+absent=$(echo "$out" | sed -n 's/^# whole [0-9]* absent //p')
+cmp_ok "${absent:-0}" -ge 700 "the records not msync'd were lost (line granularity)"
+"$PROGS/crashrec" "$(dev_node $D)" append 500 0
+ok $? "append 500 records without msync"
+dev_off $D && dev_on $D
+ok $? "an orderly power cycle"
+"$PROGS/crashrec" "$(dev_node $D)" check 500 500
+ok $? "an orderly power-off writes every dirty line back"
+is "$(stat_get $D dirty_shutdowns)" 1 "an orderly power-off is no dirty shutdown"
+dev_rm $D
 done_testing
