@@ -477,15 +477,18 @@ void cxd_img_close(struct cxd_live *live, bool lose)
 
 	if (!img)
 		return;
+	if (lose) {	/* the lines the simulator's --power-fail-at counts */
+		spin_lock(&live->lock);
+		lost = cxd_cache_dirty_pages(&live->model.cache, NULL, 0);
+		spin_unlock(&live->lock);
+	}
 	xa_for_each(&live->resident, idx, page) {
 		spin_lock(&live->lock);
 		resident = cxd_cache_resident(&live->model.cache, idx);
 		dirty = cxd_cache_dirty(&live->model.cache, idx);
 		spin_unlock(&live->lock);
 		lock_page(page);
-		if (lose && dirty) {
-			lost++;
-		} else if (!lose && (dirty || !resident)) {
+		if (!lose && (dirty || !resident)) {
 			err = cxd_img_rw(img, idx, page, true);
 			if (err)
 				cxd_img_count(live, true, err);

@@ -280,6 +280,34 @@ int cxd_cache_set_dirty(struct cxd_cache *c, uint64_t page)
 }
 
 /**
+ * cxd_cache_dirty_pages() - the pages of the cache's dirty lines: what a
+ * power failure with a volatile cache loses (cxdvirt-sim --power-fail-at;
+ * the module's power_fail counts them the same way).
+ * @c:   cache.
+ * @out: [@max] filled with the first @max such pages, in line order; may be
+ *       NULL with @max 0 to count only.
+ * @max: entries of @out.
+ *
+ * O(lines). Return: the number of dirty lines (which may exceed @max).
+ */
+uint64_t cxd_cache_dirty_pages(const struct cxd_cache *c, uint64_t *out,
+			       uint64_t max)
+{
+	uint64_t n = 0;
+	uint32_t l;
+
+	for (l = 0; l < c->nlines; l++) {
+		if (c->lines[l].page == CXD_NO_PAGE32 ||
+		    !(c->lines[l].flags & CXD_LINE_DIRTY))
+			continue;
+		if (n < max)
+			out[n] = c->lines[l].page;
+		n++;
+	}
+	return n;
+}
+
+/**
  * cxd_cache_clear_dirty() - mark resident @page clean (its line was
  * written back without leaving the cache: cxd_model_flush()).
  * @c:    cache.

@@ -386,6 +386,13 @@ int cxd_cache_set_dirty(struct cxd_cache *c, uint64_t page);
  * Return: 0, or -1 if @page is not resident (nothing changes).
  */
 int cxd_cache_clear_dirty(struct cxd_cache *c, uint64_t page);
+/**
+ * cxd_cache_dirty_pages() - fill @out with up to @max pages of dirty lines
+ * (what a volatile cache loses at a power failure), in line order.
+ * O(lines). Return: how many lines are dirty (may exceed @max).
+ */
+uint64_t cxd_cache_dirty_pages(const struct cxd_cache *c, uint64_t *out,
+			       uint64_t max);
 /* cxd_cache_warm() stages */
 #define CXD_WARM_PAGE	0	/* the page's line_of_page[] entry */
 #define CXD_WARM_LINE	1	/* its line (reads the entry) */
