@@ -144,7 +144,13 @@ static const char *cxd_param_relate(struct cxd_dev *d, int id, u64 v,
 			return "larger than capacity";
 		return NULL;
 	case CXD_PARAM_phys_addr:
+		if (v && *c->nand_backing)
+			return "a NAND image (nand_backing) is the device's backing: write ram to nand_backing first";
 		return v % CXD_CAPACITY_ALIGN ? "not 2M aligned" : NULL;
+	case CXD_PARAM_mode:
+		if (v == CXD_MODE_NODE && *c->nand_backing)
+			return "node mode onlines host RAM: a NAND image (nand_backing) is devdax only (write ram to nand_backing first)";
+		break;
 	case CXD_PARAM_backing_node:
 		if (sv != NUMA_NO_NODE &&
 		    (sv >= MAX_NUMNODES || !node_state(sv, N_MEMORY)))
@@ -328,6 +334,56 @@ static ssize_t cxd_preset_store(struct config_item *item, const char *page,
 }
 CONFIGFS_ATTR(cxd_, preset);
 
+/*
+ * nand_backing: "ram" (the default: host memory backs every device page) or
+ * the absolute path of a NAND image, a regular file (driver/devdax/image.c),
+ * checked and created at power-on. Devdax mode only, without phys_addr.
+ */
+static ssize_t cxd_nand_backing_show(struct config_item *item, char *page)
+{
+	const char *path = to_cxd(item)->cfg.nand_backing;
+
+	return sysfs_emit(page, "%s\n", *path ? path : "ram");
+}
+
+static ssize_t cxd_nand_backing_store(struct config_item *item,
+				      const char *page, size_t count)
+{
+	struct cxd_dev *d = to_cxd(item);
+	char buf[CXD_PATH_MAX];
+	const char *why = NULL;
+	int ret;
+
+	if (cxd_name_arg(page, count, buf, sizeof(buf))) {
+		cxd_warn(d, "nand_backing: not ram or a path of 1-%d bytes",
+			 CXD_PATH_MAX - 1);
+		return -EINVAL;
+	}
+	if (!strcmp(buf, "ram"))
+		*buf = '\0';
+	else if (*buf != '/')
+		why = "not ram or an absolute path";
+	mutex_lock(&cxd_cfg_mutex);
+	ret = -EINVAL;
+	if (d->live) {
+		why = "cannot change while powered (write 0 to power first)";
+		ret = -EBUSY;
+	} else if (!why && *buf && d->cfg.mode == CXD_MODE_NODE) {
+		why = "node mode onlines host RAM: a NAND image is devdax only";
+	} else if (!why && *buf && d->cfg.phys_addr) {
+		why = "phys_addr is the device's backing: write 0 to phys_addr first";
+	}
+	if (why) {
+		cxd_warn(d, "nand_backing: %s", why);
+	} else {
+		strscpy(d->cfg.nand_backing, buf, sizeof(d->cfg.nand_backing));
+		ret = count;
+	}
+	mutex_unlock(&cxd_cfg_mutex);
+	return ret;
+}
+CONFIGFS_ATTR(cxd_, nand_backing);
+
 static ssize_t cxd_index_show(struct config_item *item, char *page)
 {
 	return sysfs_emit(page, "%d\n", to_cxd(item)->index);
@@ -338,7 +394,7 @@ CONFIGFS_ATTR_RO(cxd_, index);
 static ssize_t cxd_features_show(struct config_item *item, char *page)
 {
 	return sysfs_emit(page, "%s\n",
-			  CXD_PARAMS_ALL(CXD_P_NAME_) "preset index power");
+			  CXD_PARAMS_ALL(CXD_P_NAME_) "preset nand_backing index power_fail power");
 }
 CONFIGFS_ATTR_RO(cxd_, features);
 
@@ -368,15 +424,49 @@ static ssize_t cxd_power_store(struct config_item *item, const char *page,
 }
 CONFIGFS_ATTR(cxd_, power);
 
+/*
+ * power_fail: write 1 to model a sudden loss of power of a powered devdax
+ * device with a NAND image: it powers off and its dirty lines are lost
+ * (cxd_power_fail()). Refused (EINVAL) when off or without an image, EBUSY
+ * while open or mapped.
+ */
+static ssize_t cxd_power_fail_store(struct config_item *item,
+				    const char *page, size_t count)
+{
+	struct cxd_dev *d = to_cxd(item);
+	const char *why = NULL;
+	bool on;
+	int ret = -EINVAL;
+
+	if (cxd_parse_flag(page, count, &on) || !on) {
+		cxd_warn(d, "power_fail: write 1 to fail the power");
+		return -EINVAL;
+	}
+	mutex_lock(&cxd_cfg_mutex);
+	if (!d->live)
+		why = "the device is not powered";
+	else if (!*d->cfg.nand_backing)
+		why = "only with a NAND image (nand_backing): host RAM keeps nothing across power cycles";
+	if (why)
+		cxd_warn(d, "power_fail: %s", why);
+	else
+		ret = cxd_power_fail(d);
+	mutex_unlock(&cxd_cfg_mutex);
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR_WO(cxd_, power_fail);
+
 #define CXD_P_ATTR_PTR_(g, n, f, t, lo, hi, def, fl, u, nm)	\
 	[CXD_PARAM_##n] = &cxd_attr_##n,
 
 static struct configfs_attribute *cxd_attrs[] = {
 	CXD_PARAMS_ALL(CXD_P_ATTR_PTR_)
 	[CXD_PARAM_NR] = &cxd_attr_preset,
+	&cxd_attr_nand_backing,
 	&cxd_attr_index,
 	&cxd_attr_features,
 	&cxd_attr_power,
+	&cxd_attr_power_fail,
 	NULL,
 };
 

@@ -37,6 +37,7 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 
 #include <cxdvirt/params.h>
 
@@ -45,6 +46,8 @@ struct cxd_resv;
 #define CXD_NAME		"cxdvirt"
 #define CXD_NAME_MAX		32
 #define CXD_MAX_DEVICES		256
+/* Longest nand_backing path, bytes with the NUL. */
+#define CXD_PATH_MAX		256
 
 /**
  * enum cxd_mode - how a powered device is presented.
@@ -66,6 +69,9 @@ enum cxd_mode {
  *			ns, bandwidth in MB/s.
  * @cache_size_set:	@p.cache_size was written; else it follows
  *			@p.capacity / 8.
+ * @nand_backing:	devdax: the NAND image's path (a regular file,
+ *			driver/devdax/image.c), or "" for host RAM ("ram",
+ *			the default).
  *
  * The other members are the module's own parameters, CXD_PARAMS_KERNEL of
  * the table, generated with their table types: backing_node (NUMA node of
@@ -80,10 +86,13 @@ struct cxd_cfg {
 	/* the module's own rows, generated (kernel-doc above) */
 	CXD_PARAMS_KERNEL(CXD_P_FIELD_)
 	bool cache_size_set;
+	char nand_backing[CXD_PATH_MAX];
 };
 
 struct cxd_live;
 struct cxd_node;
+struct cxd_img;
+struct cxd_victim;
 
 /**
  * struct cxd_range - the physical range a powered device owns, an entry of
@@ -130,9 +139,10 @@ struct cxd_dev {
  *		mode refuses what would make it busy again; or -EBUSY with one
  *		log line, nothing changed.
  * @detach:	undo @attach once @close returned 0: remove what it added.
- * @evict:	take device page @page, evicted from the model, away from
- *		every user (the background drain, cxd_drain_work()); needed
- *		by a mode whose accesses queue &cxd_live.drain_work (devdax).
+ * @evict:	take victim @v (its device page, and whether the model
+ *		wrote it back), evicted from the model, away from every user
+ *		(the background drain, cxd_drain_work()); needed by a mode
+ *		whose accesses queue &cxd_live.drain_work (devdax).
  *		Context: process, may sleep.
  * @release:	optional: free what the mode keeps in @live, at the last
  *		reference to it (struct device release). Context: any
@@ -157,7 +167,7 @@ struct cxd_mode_ops {
 	int (*attach)(struct cxd_dev *d, struct cxd_live *live);
 	int (*close)(struct cxd_live *live);
 	void (*detach)(struct cxd_live *live);
-	void (*evict)(struct cxd_live *live, u64 page);
+	void (*evict)(struct cxd_live *live, const struct cxd_victim *v);
 	void (*release)(struct cxd_live *live);
 	const char *(*param_check)(int id, u64 v, int *err);
 	void (*scan_interval)(struct cxd_live *live, unsigned int ms);
@@ -175,7 +185,11 @@ struct cxd_mode_ops {
  *		mapping of the device.
  * @npages:	device pages (capacity / 4 KiB).
  * @pages:	devdax: the page of each device page (runtime pages, or the
- *		reserved range's ZONE_DEVICE pages).
+ *		reserved range's ZONE_DEVICE pages); NULL with a NAND image.
+ * @img:	devdax: the NAND image (nand_backing), or NULL.
+ * @resident:	devdax with a NAND image: the host page holding each
+ *		materialised device page (xarray index = device page), at
+ *		most the cache's lines plus pinned leftovers (image.c).
  * @resv:	devdax reserved-range backing (devdax/devdax.c), or NULL.
  * @range:	the phys_addr range it owns, while powered (range.c).
  * @lock:	see Locking.
@@ -194,8 +208,24 @@ struct cxd_mode_ops {
  * @stats_gen:	stats/reset count since power-on: tells whether a model
  *		answer read under @lock belongs to the current statistics.
  * @pinned_evictions: victims the kernel still held (GUP).
- * @pflags:	devdax: per device page, CXD_PG_* bits (devdax/devdax.h).
- * @fills:	devdax: pages whose @pflags record a filling mapping
+ * @io_reads:	NAND image: device pages read from the image.
+ * @io_writes:	NAND image: device pages written to it (write-backs).
+ * @io_overruns: NAND image: misses whose image I/O ended after the
+ *		modeled completion.
+ * @io_over_ns:	the time by which they overran, summed, ns.
+ * @io_errors:	image reads or writes that failed (the miss gets SIGBUS,
+ *		the write-back's data is lost).
+ * @dirty_shutdowns: NAND image: power failures that lost dirty lines, over
+ *		the image's life (kept in its header; not reset).
+ * @lines_lost:	NAND image: dirty lines the last of them lost.
+ * @power_failing: a modeled power failure (power_fail) is powering the
+ *		device off: its dirty lines are lost, not written back.
+ * @pslots:	devdax: the fault path's page locks and filler records,
+ *		CXD_PG_* bits (devdax/devdax.h): one slot per device page
+ *		(@pslot_mask + 1 >= @npages), or, with a NAND image, a hash
+ *		table of four slots per cache line, which pages share.
+ * @pslot_mask:	slots - 1 (a power of two minus one).
+ * @fills:	devdax: slots that record a filling mapping
  *		(CXD_PG_FILLER).
  * @vma_lock:	protects @vmas and @nvmas.
  * @vmas:	devdax mappings (devdax/scan.c's struct cxd_vma_ref).
@@ -243,9 +273,10 @@ struct cxd_mode_ops {
  *   @reshape_wq while @reshaping: in between two steps of a switch the
  *   cache is in no policy's shape. Only counters are read under plain
  *   spin_lock().
- * - @pflags holds one sleeping bit lock per page (CXD_PG_LOCK). A fault holds
- *   its page's bit lock from the residency check to the PTE insert, so
- *   concurrent faults on one page coalesce into one NAND read.
+ * - @pslots hold one sleeping bit lock per slot (CXD_PG_LOCK). A fault holds
+ *   its page's slot lock from the residency check to the PTE insert, so
+ *   concurrent faults on one page coalesce into one NAND read (pages that
+ *   share a slot wait for each other).
  * - @open_mutex is never taken under cxd_cfg_mutex: configfs_depend_item()
  *   takes configfs's root inode lock, and rmdir takes cxd_cfg_mutex under
  *   a configfs inode lock. Power-off takes only @open_lock.
@@ -259,6 +290,8 @@ struct cxd_live {
 
 	u64 npages;
 	struct page **pages;
+	struct cxd_img *img;
+	struct xarray resident;
 	struct cxd_resv *resv;
 	struct cxd_range range;
 
@@ -275,8 +308,17 @@ struct cxd_live {
 	u64 stats_t0_ns;
 	u64 stats_gen;
 	u64 pinned_evictions;
+	u64 io_reads;
+	u64 io_writes;
+	u64 io_overruns;
+	u64 io_over_ns;
+	u64 io_errors;
+	u64 dirty_shutdowns;
+	u64 lines_lost;
+	bool power_failing;
 
-	unsigned long *pflags;
+	struct cxd_pslot *pslots;
+	u64 pslot_mask;
 	atomic_t fills;
 
 	struct mutex vma_lock;
@@ -337,6 +379,7 @@ const char *cxd_mode_param_check(int id, u64 v, int *err);
 u64 cxd_mode_param_default(int id, u64 want, u64 fallback);
 int cxd_power_on(struct cxd_dev *d);
 int cxd_power_off(struct cxd_dev *d);
+int cxd_power_fail(struct cxd_dev *d);
 int cxd_dev_pin(struct cxd_dev *d);
 int cxd_dev_pin_unlocked(struct cxd_dev *d);
 void cxd_dev_unpin(struct cxd_dev *d);

@@ -236,7 +236,7 @@ static void cxd_drain_work(struct work_struct *work)
 		spin_unlock(&live->lock);
 		cxd_trace_drain(live, v, n);
 		for (i = 0; i < n; i++)
-			live->ops->evict(live, v[i].page);
+			live->ops->evict(live, &v[i]);
 		cond_resched();
 	} while (n == CXD_DRAIN_BATCH);
 }
@@ -248,7 +248,6 @@ static void cxd_live_release(struct device *dev)
 
 	if (live->ops->release)
 		live->ops->release(live);
-	kvfree(live->pflags);
 	kvfree(live->model_mem);
 	config_item_put(&live->cfg_dev->item);
 	kfree(live);
@@ -301,8 +300,7 @@ int cxd_power_on(struct cxd_dev *d)
 
 	ret = -ENOMEM;
 	live->model_mem = kvzalloc(msize, GFP_KERNEL);
-	live->pflags = kvcalloc(live->npages, sizeof(*live->pflags), GFP_KERNEL);
-	if (!live->model_mem || !live->pflags)
+	if (!live->model_mem)
 		goto err_put;
 	/* Not visible yet: the (empty) cache takes its policy at once. */
 	why = cxd_model_setup(&live->model, &c->p, npages, live->model_mem);
@@ -349,6 +347,27 @@ int cxd_power_off(struct cxd_dev *d)
 	d->live = NULL;
 	put_device(&live->dev);
 	return 0;
+}
+
+/**
+ * cxd_power_fail() - a modeled sudden power loss of powered devdax device
+ * @d with a NAND image: power-off without writing its dirty lines back
+ * (they are lost; the image keeps their older contents), counted in the
+ * image's header (stats/dirty_shutdowns, stats/lines_lost).
+ * @d:	configured device, powered, with a NAND image.
+ * Context: process; caller holds cxd_cfg_mutex.
+ * Return: 0, or -EBUSY (nothing changes) while a file of the device is
+ * open or mapped.
+ */
+int cxd_power_fail(struct cxd_dev *d)
+{
+	int ret;
+
+	d->live->power_failing = true;
+	ret = cxd_power_off(d);
+	if (ret)
+		d->live->power_failing = false;
+	return ret;
 }
 
 static char *cxd_devnode(CXD_DEVNODE_CONST struct device *dev, umode_t *mode)

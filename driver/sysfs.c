@@ -122,6 +122,13 @@ CXD_STAT_ATTR(elapsed_ns, ktime_get_ns() - live->stats_t0_ns);
 CXD_STAT_ATTR(scan_passes, live->scan_passes);
 CXD_STAT_ATTR(scan_touched, live->scan_touched);
 CXD_STAT_ATTR(pinned_evictions, live->pinned_evictions);
+CXD_STAT_ATTR(io_reads, live->io_reads);
+CXD_STAT_ATTR(io_writes, live->io_writes);
+CXD_STAT_ATTR(io_overruns, live->io_overruns);
+CXD_STAT_ATTR(io_over_ns, live->io_over_ns);
+CXD_STAT_ATTR(io_errors, live->io_errors);
+CXD_STAT_ATTR(dirty_shutdowns, live->dirty_shutdowns);
+CXD_STAT_ATTR(lines_lost, live->lines_lost);
 
 /*
  * CXD_HIST_ATTR() - a read-only stats/ file showing the histogram @_expr
@@ -227,6 +234,11 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 	live->scan_passes = 0;
 	live->scan_touched = 0;
 	live->pinned_evictions = 0;
+	live->io_reads = 0;
+	live->io_writes = 0;
+	live->io_overruns = 0;
+	live->io_over_ns = 0;
+	live->io_errors = 0;
 	live->stats_t0_ns = ktime_get_ns();
 	live->stats_gen++;
 	spin_unlock(&live->lock);
@@ -265,6 +277,13 @@ static struct attribute *cxd_stats_attrs[] = {
 	&dev_attr_model_ns_total.attr,
 	&dev_attr_queue_ns_total.attr,
 	&dev_attr_pinned_evictions.attr,
+	&dev_attr_io_reads.attr,
+	&dev_attr_io_writes.attr,
+	&dev_attr_io_overruns.attr,
+	&dev_attr_io_over_ns.attr,
+	&dev_attr_io_errors.attr,
+	&dev_attr_dirty_shutdowns.attr,
+	&dev_attr_lines_lost.attr,
 	&dev_attr_elapsed_ns.attr,
 	&dev_attr_miss_latency_hist.attr,
 	&dev_attr_model_latency_hist.attr,

@@ -4,8 +4,8 @@
  *
  * Power-on gives the device a private inode on the module's pseudo
  * filesystem (one address_space for every mapping, whatever device node it
- * is opened through), its backing memory (runtime pages, or a reserved range
- * given ZONE_DEVICE pages) and the char device. mmap() maps the device with
+ * is opened through), its backing (runtime pages, a reserved range given
+ * ZONE_DEVICE pages, or a NAND image, image.c) and the char device. mmap() maps the device with
  * fault.c's vm_operations; scan.c tracks the mappings.
  *
  * Power-off refuses with -EBUSY while any file of the device is open (an
@@ -15,6 +15,7 @@
 #include <linux/fs.h>
 #include <linux/gfp.h>
 #include <linux/ioport.h>
+#include <linux/log2.h>
 #include <linux/memremap.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
@@ -314,6 +315,7 @@ static int cxd_claim_range(struct cxd_dev *d, struct cxd_live *live)
 
 static void cxd_release_backing(struct cxd_live *live)
 {
+	cxd_img_close(live, false);	/* a power-on that failed half-way */
 	cxd_free_pages(live);
 	if (live->resv) {
 		cxd_resv_put(live->cfg_dev, live->resv);
@@ -419,14 +421,54 @@ static int cxd_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/*
+ * msync(MS_SYNC)/fsync: with a NAND image, write the range's dirty lines
+ * back (cxd_img_flush()): the program's persistence barrier, as the flush
+ * command of a memory-semantic SSD's block interface. With host RAM there
+ * is nothing to persist to, and the device keeps device-dax's behaviour
+ * (no ->fsync there: MS_SYNC fails with EINVAL).
+ */
+static int cxd_fsync(struct file *file, loff_t start, loff_t end, int datasync)
+{
+	struct cxd_live *live = file->private_data;
+
+	if (!live->img)
+		return -EINVAL;
+	return cxd_img_flush(live, start, end);
+}
+
 static const struct file_operations cxd_fops = {
 	.owner		= THIS_MODULE,
 	.open		= cxd_open,
 	.release	= cxd_release,
 	.mmap		= cxd_mmap,
+	.fsync		= cxd_fsync,
 	CXD_FOPS_MAP_SYNC,
 	.llseek		= noop_llseek,
 };
+
+/* Slots per cache line with a NAND image (struct cxd_live, @pslots). */
+#define CXD_PSLOTS_PER_LINE	4
+
+/*
+ * The fault path's page locks (struct cxd_live, @pslots): one slot per
+ * device page, or with a NAND image (@image) CXD_PSLOTS_PER_LINE per cache
+ * line, so that host memory per device page does not grow with capacity.
+ */
+static int cxd_alloc_pslots(struct cxd_live *live, bool image)
+{
+	u64 n = image ? (u64)live->model.cache.nlines * CXD_PSLOTS_PER_LINE :
+			live->npages;
+
+	n = roundup_pow_of_two(max_t(u64, n, 64));
+	if (image)
+		n = min_t(u64, n, roundup_pow_of_two(live->npages));
+	live->pslots = kvcalloc(n, sizeof(*live->pslots), GFP_KERNEL);
+	if (!live->pslots)
+		return -ENOMEM;
+	live->pslot_mask = n - 1;
+	return 0;
+}
 
 /*
  * Power-on (cxd_mode_ops.attach): the open count's locks and the stopped
@@ -447,7 +489,15 @@ static int cxd_devdax_attach(struct cxd_dev *d, struct cxd_live *live)
 		return ret;
 	}
 
-	ret = c->phys_addr ? cxd_claim_range(d, live) : cxd_alloc_pages(d, live);
+	ret = cxd_alloc_pslots(live, *c->nand_backing);
+	if (ret)
+		return ret;
+	if (*c->nand_backing)
+		ret = cxd_img_open(d, live);
+	else if (c->phys_addr)
+		ret = cxd_claim_range(d, live);
+	else
+		ret = cxd_alloc_pages(d, live);
 	if (ret)
 		return ret;
 
@@ -484,12 +534,15 @@ static int cxd_devdax_close(struct cxd_live *live)
 static void cxd_devdax_detach(struct cxd_live *live)
 {
 	cdev_device_del(&live->cdev, &live->dev);
+	/* now, not at release: the next power-on must find the image whole */
+	cxd_img_close(live, live->power_failing);
 }
 
 /* The last reference is gone (cxd_mode_ops.release). */
 static void cxd_devdax_release(struct cxd_live *live)
 {
 	cxd_release_backing(live);
+	kvfree(live->pslots);
 	if (live->inode)
 		iput(live->inode);
 }

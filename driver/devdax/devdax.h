@@ -25,11 +25,26 @@ struct vm_area_struct;
 int cxd_devdax_init(void);
 void cxd_devdax_exit(void);
 
+struct cxd_dev;
+struct cxd_victim;
+struct page;
+
 /* fault.c */
 extern const struct vm_operations_struct cxd_vm_ops;
-void cxd_evict_page(struct cxd_live *live, u64 pgoff);
+void cxd_evict_page(struct cxd_live *live, const struct cxd_victim *v);
 
-/* Bits of cxd_live.pflags[page]. */
+/**
+ * struct cxd_pslot - a slot of the fault path's page locks (cxd_live.pslots).
+ * @word:	CXD_PG_* bits.
+ * @page:	the device page whose filler @word records (CXD_PG_FILLER),
+ *		when slots are shared (NAND image); set before the record.
+ */
+struct cxd_pslot {
+	unsigned long word;
+	u64 page;
+};
+
+/* Bits of cxd_pslot.word. */
 #define CXD_PG_LOCK	0	/* sleeping bit lock, see struct cxd_live */
 /*
  * The rest of the word, bits 2 and up: the mapping (struct vm_area_struct,
@@ -39,6 +54,15 @@ void cxd_evict_page(struct cxd_live *live, u64 pgoff);
  * model access; fault.c has the rules.
  */
 #define CXD_PG_FILLER	(~3UL)
+
+/* image.c: the NAND image (nand_backing) */
+int cxd_img_open(struct cxd_dev *d, struct cxd_live *live);
+void cxd_img_close(struct cxd_live *live, bool lose);
+int cxd_img_flush(struct cxd_live *live, loff_t start, loff_t end);
+struct page *cxd_img_page(struct cxd_live *live, u64 pgoff, bool *io);
+void cxd_img_prefetch(struct cxd_live *live, u64 pgoff);
+void cxd_img_evict(struct cxd_live *live, const struct cxd_victim *v);
+void cxd_img_account(struct cxd_live *live, u64 deadline, u64 io_done);
 
 /* scan.c */
 void cxd_scan_selftest(void);

@@ -10,8 +10,9 @@
  *   2. the NAND model gives the completion time;
  *   3. the fault waits until then with ns precision (busy-wait for short
  *      waits, killable hrtimer sleep plus a short spin for long ones); a
- *      wait that sleeps drops mmap_lock and ends in VM_FAULT_RETRY when the
- *      fault may be retried (cxd_can_drop_lock());
+ *      wait that sleeps, or NAND image I/O (image.c), drops mmap_lock and
+ *      ends in VM_FAULT_RETRY when the fault may be retried
+ *      (cxd_can_drop_lock());
  *   4. the page is mapped: it is handed to the core (locked, as a
  *      page-cache page), which maps it as a refcounted page the kernel can
  *      pin, like device-dax's. Both backings have struct pages: runtime
@@ -67,12 +68,12 @@ static void cxd_unmap_page(struct cxd_live *live, u64 pgoff)
 }
 
 /**
- * cxd_evict_page() - unmap victim @pgoff of an eviction from every mapping
+ * cxd_evict_page() - unmap victim @v of an eviction from every mapping
  * of device @live (the fault path's victims; the drain's, through
- * cxd_mode_ops.evict).
- * @live:		powered devdax device.
- * @pgoff:	the victim's device page.
- *
+ * cxd_mode_ops.evict); with a NAND image, also write it back if the model
+ * did and free its host page (cxd_img_evict()).
+ * @live:	powered devdax device.
+ * @v:		the victim: its device page, and whether it was written back.
  *
  * A page is unmapped under its page lock: a fault hands its page
  * to the core locked (cxd_fault()), and the core installs the PTE before
@@ -89,12 +90,17 @@ static void cxd_unmap_page(struct cxd_live *live, u64 pgoff)
  *
  * Context: process, may sleep; no page lock held.
  */
-void cxd_evict_page(struct cxd_live *live, u64 pgoff)
+void cxd_evict_page(struct cxd_live *live, const struct cxd_victim *v)
 {
-	struct page *page = live->pages[pgoff];
+	struct page *page;
 
+	if (live->img) {
+		cxd_img_evict(live, v);
+		return;
+	}
+	page = live->pages[v->page];
 	lock_page(page);
-	cxd_unmap_page(live, pgoff);
+	cxd_unmap_page(live, v->page);
 	unlock_page(page);
 	if (page_ref_count(page) > 1) {
 		spin_lock(&live->lock);
@@ -152,14 +158,18 @@ static unsigned long cxd_fill_tag(const struct vm_area_struct *vma)
 }
 
 /*
- * Record @vma as the filler of the page whose flags are @pf (replacing a
- * record of another mapping, whose retry then makes its own access). The
- * caller holds the page's CXD_PG_LOCK and @vma's mmap_lock (or VMA lock).
+ * Record @vma as the filler of device page @pgoff in its slot @ps
+ * (replacing a record of another mapping or page, whose retry then makes
+ * its own access). The caller holds the slot's CXD_PG_LOCK and @vma's
+ * mmap_lock (or VMA lock).
  */
-static void cxd_fill_set(struct cxd_live *live, unsigned long *pf,
-			 const struct vm_area_struct *vma)
+static void cxd_fill_set(struct cxd_live *live, struct cxd_pslot *ps,
+			 const struct vm_area_struct *vma, u64 pgoff)
 {
+	unsigned long *pf = &ps->word;
 	unsigned long old = READ_ONCE(*pf);
+
+	WRITE_ONCE(ps->page, pgoff);
 
 	while (!try_cmpxchg(pf, &old, (old & ~CXD_PG_FILLER) | cxd_fill_tag(vma)))
 		;
@@ -168,9 +178,9 @@ static void cxd_fill_set(struct cxd_live *live, unsigned long *pf,
 }
 
 /*
- * Clear the filler record of the page whose flags are @pf if it is @vma's
- * (@vma is compared only: it may be gone). Context: any; never sleeps.
- * Return: true if @vma's record was there.
+ * Clear the filler record in the slot whose word is @pf if it is @vma's
+ * (@vma is compared only: it may be gone), whatever its page. Context: any;
+ * never sleeps. Return: true if @vma's record was there.
  */
 static bool cxd_fill_clear(struct cxd_live *live, unsigned long *pf,
 			   const struct vm_area_struct *vma)
@@ -191,7 +201,8 @@ static bool cxd_fill_clear(struct cxd_live *live, unsigned long *pf,
  * @live:	powered devdax device.
  * @vma:	the mapping (vm_ops->close).
  *
- * Nothing to do, in O(1), while no page has a record; else O(pages of @vma).
+ * Nothing to do, in O(1), while no slot has a record; else O(pages of
+ * @vma), at most O(slots).
  * Context: process, may sleep; @vma's mmap_lock held for write (or the mm
  * being torn down).
  */
@@ -202,8 +213,15 @@ static void cxd_fill_forget(struct cxd_live *live, struct vm_area_struct *vma)
 	if (!atomic_read(&live->fills))
 		return;
 	end = min(end, live->npages);
+	if (pg >= end)
+		return;
+	if (end - pg > live->pslot_mask) {	/* every slot */
+		pg = 0;
+		end = live->pslot_mask + 1;
+	}
 	for (; pg < end; pg++) {
-		cxd_fill_clear(live, &live->pflags[pg], vma);
+		cxd_fill_clear(live, &live->pslots[pg & live->pslot_mask].word,
+			       vma);
 		if (!(pg % 4096))
 			cond_resched();
 	}
@@ -226,6 +244,42 @@ static struct file *cxd_unlock_for_wait(struct vm_fault *vmf)
 	return file;
 }
 
+/*
+ * The host page of device page @pgoff, which the fault holds (slot lock and
+ * line), to map once @deadline is reached. With a NAND image a page not
+ * materialised is read from the image now, and so are the pages the miss
+ * prefetched: an I/O that ends after @deadline counts as an overrun.
+ * Context: process, may sleep. Return: the page, NULL without memory, or
+ * the ERR_PTR of a failed image read.
+ */
+static struct page *cxd_fault_page(struct cxd_live *live, u64 pgoff,
+				   const struct cxd_access *acc, u64 deadline)
+{
+	struct page *page;
+	unsigned int i;
+	bool io = false;
+
+	if (!live->img)
+		return live->pages[pgoff];
+	page = cxd_img_page(live, pgoff, &io);
+	for (i = 0; i < acc->nprefetched; i++)
+		cxd_img_prefetch(live, acc->prefetched[i]);
+	if (io)
+		cxd_img_account(live, deadline, ktime_get_ns());
+	return page;
+}
+
+/*
+ * Will the fault of @pgoff, which holds its slot lock and line, do NAND
+ * image I/O: write back a victim, read a prefetched page, or read @pgoff?
+ */
+static bool cxd_img_io(struct cxd_live *live, u64 pgoff,
+		       const struct cxd_access *acc)
+{
+	return live->img && (acc->nvictims || acc->nprefetched ||
+			     !xa_load(&live->resident, pgoff));
+}
+
 static vm_fault_t cxd_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
@@ -235,17 +289,19 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	u64 pgoff = vmf->pgoff;
 	struct cxd_miss_stages st = { 0 };
 	struct cxd_access acc;
+	struct cxd_pslot *ps;
 	unsigned long *pf;
 	struct file *file;
 	struct page *page;
 	unsigned int i;
-	bool filled;
+	bool filled, drop;
 	u64 t0, deadline;
 	int err;
 
 	if (pgoff >= live->npages)
 		return VM_FAULT_SIGBUS;
-	pf = &live->pflags[pgoff];
+	ps = &live->pslots[pgoff & live->pslot_mask];
+	pf = &ps->word;
 
 	if (test_and_set_bit_lock(CXD_PG_LOCK, pf)) {
 		/* Another fault is filling the page: wait for it, unlocked if we may. */
@@ -260,7 +316,8 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	}
 
 	t0 = ktime_get_ns();
-	filled = cxd_fill_clear(live, pf, vma);
+	/* A record in a shared slot (NAND image) may be another page's. */
+	filled = READ_ONCE(ps->page) == pgoff && cxd_fill_clear(live, pf, vma);
 	cxd_model_lock(live);	/* sleeps while a policy switch runs */
 	if (filled && cxd_cache_ready_ns(&live->model.cache, pgoff) <= t0 &&
 	    !cxd_cache_hold(&live->model.cache, pgoff)) {
@@ -305,20 +362,33 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 		queue_work(cxd_wq, &live->drain_work);
 	cxd_trace_access(live, pgoff, t0, &acc);
 
+	/*
+	 * A wait that sleeps, or image I/O (cxd_img_io()), runs with the
+	 * fault's lock dropped when it may be: the image's filesystem takes
+	 * its own locks (i_rwsem), which a write() to it holds while it
+	 * faults (mmap_lock).
+	 */
+	drop = can_drop && ((deadline > t0 && cxd_wait_sleeps(deadline - t0)) ||
+			    cxd_img_io(live, pgoff, &acc));
+	if (drop) {
+		/* while @vma is certainly alive: its close clears the record */
+		cxd_fill_set(live, ps, vma, pgoff);
+		file = cxd_unlock_for_wait(vmf);
+		/* vma and vmf->vma may be gone from here on. */
+	}
+
 	/* Victims of the demand miss and of its prefetches leave every mapping. */
 	for (i = 0; i < acc.nvictims; i++)
-		cxd_evict_page(live, acc.victims[i].page);
+		cxd_evict_page(live, &acc.victims[i]);
 	if (!acc.hit) {
 		st.unmap_ns = ktime_get_ns() - st.model_ns;
 		st.model_ns -= t0;
 		st.unmaps = acc.nvictims;
 	}
 
-	if (can_drop && deadline > t0 && cxd_wait_sleeps(deadline - t0)) {
-		/* while @vma is certainly alive: its close clears the record */
-		cxd_fill_set(live, pf, vma);
-		file = cxd_unlock_for_wait(vmf);
-		/* vma and vmf->vma may be gone from here on. */
+	if (drop) {
+		/* The retry maps the page, or finds the read failed again. */
+		cxd_fault_page(live, pgoff, &acc, deadline);
 		err = cxd_wait_until(deadline);
 		/* The model counted the miss: killed or not, so does the rest. */
 		if (!acc.hit)
@@ -330,13 +400,16 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 		fput(file);
 		return VM_FAULT_RETRY;
 	}
+	page = cxd_fault_page(live, pgoff, &acc, deadline);
 	err = cxd_wait_until(deadline);
 	if (!acc.hit)
 		cxd_account_miss(live, pgoff, write, t0, &acc, &st);
-	if (err) {
+	if (err || IS_ERR_OR_NULL(page)) {
 		cxd_release_line(live, pgoff);
 		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
-		return VM_FAULT_NOPAGE;	/* fatal signal: let it be delivered */
+		if (err)
+			return VM_FAULT_NOPAGE;	/* fatal signal: let it be delivered */
+		return page ? VM_FAULT_SIGBUS : VM_FAULT_OOM;
 	}
 
 	/*
@@ -346,7 +419,6 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	 * pin. It is locked before the line is released, so an eviction from
 	 * then on waits for the PTE (cxd_evict_page()).
 	 */
-	page = live->pages[pgoff];
 	get_page(page);
 	lock_page(page);
 	/* Held lines are never evicted: this only fails on a model reset. */

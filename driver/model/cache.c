@@ -280,6 +280,58 @@ int cxd_cache_set_dirty(struct cxd_cache *c, uint64_t page)
 }
 
 /**
+ * cxd_cache_dirty_pages() - the pages of the cache's dirty lines: what a
+ * power failure with a volatile cache loses (cxdvirt-sim --power-fail-at;
+ * the module's power_fail counts them the same way).
+ * @c:   cache.
+ * @out: [@max] filled with the first @max such pages, in line order; may be
+ *       NULL with @max 0 to count only.
+ * @max: entries of @out.
+ *
+ * O(lines). Return: the number of dirty lines (which may exceed @max).
+ */
+uint64_t cxd_cache_dirty_pages(const struct cxd_cache *c, uint64_t *out,
+			       uint64_t max)
+{
+	uint64_t n = 0;
+	uint32_t l;
+
+	for (l = 0; l < c->nlines; l++) {
+		if (c->lines[l].page == CXD_NO_PAGE32 ||
+		    !(c->lines[l].flags & CXD_LINE_DIRTY))
+			continue;
+		if (n < max)
+			out[n] = c->lines[l].page;
+		n++;
+	}
+	return n;
+}
+
+/**
+ * cxd_cache_clear_dirty() - mark resident @page clean (its line was
+ * written back without leaving the cache: cxd_model_flush()).
+ * @c:    cache.
+ * @page: host page number.
+ *
+ * Not an access for the policy.
+ *
+ * Return: 0, or -1 if @page is not resident (nothing changes).
+ */
+int cxd_cache_clear_dirty(struct cxd_cache *c, uint64_t page)
+{
+	uint32_t line = line_of(c, page);
+
+	if (line == CXD_NO_LINE)
+		return -1;
+	if (c->lines[line].flags & CXD_LINE_DIRTY) {
+		c->lines[line].flags &= ~CXD_LINE_DIRTY;
+		if (policy_ops(c)->cleaned)
+			policy_ops(c)->cleaned(c, set_of_line(c, line), line);
+	}
+	return 0;
+}
+
+/**
  * cxd_cache_touch() - report an access to resident @page to the policy.
  * @c:    cache.
  * @page: host page number; nothing happens if it is not resident.

@@ -84,6 +84,8 @@ struct cxd_cache_set {
  *		@ghost: the page was in the ghost ring.
  * @touched:	resident @line was accessed again (NULL: nothing to do).
  * @dirtied:	resident @line was just marked dirty (NULL: nothing to do).
+ * @cleaned:	resident @line was just marked clean, written back in place
+ *		(NULL: nothing to do).
  * @evict:	pick a victim among the resident lines of @set (first line
  *		@base), unlink it and return its index. Unless @picks is
  *		set, the core has taken the pinned line out of the queues
@@ -113,6 +115,8 @@ struct cxd_policy_ops {
 	void (*touched)(struct cxd_cache *c, struct cxd_cache_set *set,
 			uint32_t line);
 	void (*dirtied)(struct cxd_cache *c, struct cxd_cache_set *set,
+			uint32_t line);
+	void (*cleaned)(struct cxd_cache *c, struct cxd_cache_set *set,
 			uint32_t line);
 	uint32_t (*evict)(struct cxd_cache *c, struct cxd_cache_set *set,
 			  uint32_t base);
@@ -331,22 +335,6 @@ int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
  * @seed: any value.
  */
 void cxd_cache_set_seed(struct cxd_cache *c, uint64_t seed);
-/**
- * cxd_cache_resident() - is @page resident?
- * @c:    cache.
- * @page: host page number.
- *
- * Return: true if resident.
- */
-bool cxd_cache_resident(const struct cxd_cache *c, uint64_t page);
-/**
- * cxd_cache_dirty() - is @page resident and dirty?
- * @c:    cache.
- * @page: host page number.
- *
- * Return: true if resident and dirty.
- */
-bool cxd_cache_dirty(const struct cxd_cache *c, uint64_t page);
 
 /**
  * struct cxd_cache_victim - a line the cache evicted.

@@ -126,14 +126,20 @@ static void mark_written(struct cxd_model *m, uint64_t page)
 	m->written[page / 8] |= (uint8_t)(1u << (page % 8));
 }
 
-/* Write dirty @page back to NAND at @now (through the FTL when it is on). */
-static void write_back(struct cxd_model *m, uint64_t page, uint64_t now)
+/*
+ * Write dirty @page back to NAND at @now (through the FTL when it is on).
+ * Return: when the program completes (ns).
+ */
+static uint64_t write_back(struct cxd_model *m, uint64_t page, uint64_t now)
 {
+	uint64_t done;
+
 	m->stats.writebacks++;
-	cxd_nand_program(&m->nand, page, now, NULL);
+	done = cxd_nand_program(&m->nand, page, now, NULL);
 	mark_written(m, page);
 	if (m->priv->ftl.cfg.mode != CXD_FTL_OFF)
 		cxd_ftl_write(m, page, now);
+	return done;
 }
 
 /* Count victim @v and write it back at @now if dirty. */
@@ -161,6 +167,28 @@ void cxd_model_late_writeback(struct cxd_model *m, uint64_t page,
 		m->stats.dirty_evictions++;
 	}
 	write_back(m, page, now_ns);
+}
+
+/**
+ * cxd_model_flush() - write resident dirty @page back to NAND and keep it
+ * resident, clean: a persistence barrier (msync on a device with a NAND
+ * image).
+ * @m:      model; the caller holds its lock.
+ * @page:   host page number.
+ * @now_ns: when the write-back starts (absolute ns).
+ *
+ * Counted in writebacks (not as an eviction); the policy sees a clean line
+ * from then on (CFLRU moves it to the clean side of its window). O(1).
+ *
+ * Return: when the program completes (ns), or @now_ns if @page is not
+ * resident or not dirty (nothing changes).
+ */
+uint64_t cxd_model_flush(struct cxd_model *m, uint64_t page, uint64_t now_ns)
+{
+	if (!cxd_cache_dirty(&m->cache, page))
+		return now_ns;
+	cxd_cache_clear_dirty(&m->cache, page);
+	return write_back(m, page, now_ns);
 }
 
 static void take_victim(struct cxd_model *m, const struct cxd_pf_ops *pf,

@@ -87,6 +87,18 @@ static void cflru_dirtied(struct cxd_cache *c, struct cxd_cache_set *set,
 	cxd_queue_push_tail(c, &set->aux, line);
 }
 
+/* A dirty line of the window written back in place joins its clean side. */
+static void cflru_cleaned(struct cxd_cache *c, struct cxd_cache_set *set,
+			  uint32_t line)
+{
+	if (!(c->lines[line].flags & CXD_LINE_AUX))
+		return;
+	cxd_queue_unlink(c, &set->aux, line);
+	c->lines[line].flags = (c->lines[line].flags & ~CXD_LINE_AUX) |
+			      CXD_LINE_SMALL;
+	cxd_queue_push_tail(c, &set->small, line);
+}
+
 static uint32_t cflru_evict(struct cxd_cache *c, struct cxd_cache_set *set,
 			    uint32_t base)
 {
@@ -112,6 +124,7 @@ const struct cxd_policy_ops cxd_policy_cflru = {
 	.inserted	= cflru_inserted,
 	.touched	= cflru_touched,
 	.dirtied	= cflru_dirtied,
+	.cleaned	= cflru_cleaned,
 	.evict		= cflru_evict,
 	.fold		= cflru_fold,
 	.adopt		= cflru_demote,

@@ -380,6 +380,19 @@ int cxd_cache_set_cflru_window_begin(struct cxd_cache *c, uint32_t pct);
  * Return: 0, or -1 if @page is not resident (nothing changes).
  */
 int cxd_cache_set_dirty(struct cxd_cache *c, uint64_t page);
+/**
+ * cxd_cache_clear_dirty() - mark resident @page clean, written back in
+ * place (cxd_model_flush() calls it). Not an access for the policy.
+ * Return: 0, or -1 if @page is not resident (nothing changes).
+ */
+int cxd_cache_clear_dirty(struct cxd_cache *c, uint64_t page);
+/**
+ * cxd_cache_dirty_pages() - fill @out with up to @max pages of dirty lines
+ * (what a volatile cache loses at a power failure), in line order.
+ * O(lines). Return: how many lines are dirty (may exceed @max).
+ */
+uint64_t cxd_cache_dirty_pages(const struct cxd_cache *c, uint64_t *out,
+			       uint64_t max);
 /* cxd_cache_warm() stages */
 #define CXD_WARM_PAGE	0	/* the page's line_of_page[] entry */
 #define CXD_WARM_LINE	1	/* its line (reads the entry) */
@@ -420,6 +433,24 @@ int cxd_cache_hold(struct cxd_cache *c, uint64_t page);
  * Return: 0 if @page was resident and held, else -1.
  */
 int cxd_cache_release(struct cxd_cache *c, uint64_t page);
+/**
+ * cxd_cache_resident() - is @page resident?
+ * @c:    cache.
+ * @page: host page number.
+ *
+ * Not an access for the policy. Context: the caller's lock held; O(1).
+ * Return: true if resident.
+ */
+bool cxd_cache_resident(const struct cxd_cache *c, uint64_t page);
+/**
+ * cxd_cache_dirty() - is @page resident and dirty?
+ * @c:    cache.
+ * @page: host page number.
+ *
+ * Not an access for the policy. Context: the caller's lock held; O(1).
+ * Return: true if resident and dirty.
+ */
+bool cxd_cache_dirty(const struct cxd_cache *c, uint64_t page);
 /**
  * cxd_cache_ready_ns() - when resident @page's data is available.
  * @c:    cache.
@@ -978,6 +1009,14 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
  */
 uint32_t cxd_model_drain(struct cxd_model *m, uint64_t now_ns,
 			 struct cxd_victim *out, uint32_t max);
+/**
+ * cxd_model_flush() - write resident dirty @page back to NAND at @now_ns
+ * and keep it resident and clean (a persistence barrier: msync on a device
+ * with a NAND image). Counted in writebacks. The caller holds the lock.
+ * Return: when the program completes (ns); @now_ns if @page is not
+ * resident and dirty (nothing changes).
+ */
+uint64_t cxd_model_flush(struct cxd_model *m, uint64_t page, uint64_t now_ns);
 /** cxd_model_reset_stats() - zero @m->stats, the dies' busy time and erases. */
 void cxd_model_reset_stats(struct cxd_model *m);
 /**

@@ -34,7 +34,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=67
+plan=71
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -396,5 +396,20 @@ check "--cache-size 256K" 262144 "$(jfield cache_size <"$tmp/json")"
 check "dies_per_channel bound from the table (CXD_MAX_DIES_PER_CH)" \
 	"cxdvirt-sim: --dies-per-channel: bad value '65' (out of range [1, 64])" \
 	"$(cat "$tmp/err")"
+
+# --power-fail-at: 4 writes then 2 reads through 4 FIFO lines; after the 6th
+# access lines hold 2, 3 (dirty), 4, 5: a volatile cache loses 2 and 3.
+printf 'W 0\nW 1\nW 2\nW 3\nR 4\nR 5\nW 6\n' >"$tmp/pf"
+"$sim" --capacity 1M --cache 16K --policy fifo --power-fail-at 6 "$tmp/pf" \
+	>"$tmp/out" 2>&1
+check "power-fail-at: dirty lines lost" 2 "$(field "$tmp/out" "dirty lines lost (volatile)")"
+check "power-fail-at: the replay stops there" 6 "$(field "$tmp/out" accesses)"
+"$sim" --capacity 1M --cache 16K --policy fifo --power-fail-at 6 --json \
+	"$tmp/pf" | tr -d ' \n' >"$tmp/json"
+check "power-fail-at: the lost pages (JSON)" 1 \
+	"$(grep -c '"lines_lost":2,"bytes_lost":8192,"pages":\[2,3\]' "$tmp/json")"
+"$sim" --capacity 1M --cache 16K --power-fail-at 8 "$tmp/pf" >"$tmp/out" 2>&1
+check "power-fail-at beyond the trace is refused" \
+	"cxdvirt-sim: --power-fail-at 8: beyond the trace (7 accesses)" "$(cat "$tmp/out")"
 
 [ "$fails" -eq 0 ]

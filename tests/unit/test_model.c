@@ -22,6 +22,8 @@ static struct model_fix *model_new(uint64_t npages, uint32_t nlines,
 	return f;
 }
 
+static struct model_fix *model_new_cfg(const struct cxd_model_cfg *cfg);
+
 static void model_free(struct model_fix *f)
 {
 	free(f->mem);
@@ -260,6 +262,68 @@ static void test_late_writeback(void **state)
 	assert_int_equal(f->m.stats.writebacks, 1);
 	/* page 1 is on channel 1: its program occupies die 1 * 4 */
 	assert_int_equal(f->m.nand.die_busy[1 * 4], T_PROG);
+	model_free(f);
+}
+
+/*
+ * cxd_model_flush(): a resident dirty line is programmed in place (tPROG on
+ * its die after the transfer), counted as a write-back, and stays resident
+ * and clean: its later eviction writes nothing. Anything else is a no-op.
+ */
+static void test_flush(void **state)
+{
+	struct cxd_nand_cfg c = default_cfg();
+	struct model_fix *f = model_new(1024, 1, &c);
+	struct cxd_access r;
+	const uint64_t t = 1000000;
+
+	(void)state;
+	assert_int_equal(cxd_model_flush(&f->m, 0, 5), 5);	/* not resident */
+	cxd_model_access(&f->m, 0, CXD_ACC_WRITE, 0, &r);
+	assert_true(cxd_cache_dirty(&f->m.cache, 0));
+	assert_int_equal(cxd_model_flush(&f->m, 0, t), t + XFER_4K + T_PROG);
+	assert_int_equal(f->m.stats.writebacks, 1);
+	assert_true(cxd_cache_resident(&f->m.cache, 0));
+	assert_false(cxd_cache_dirty(&f->m.cache, 0));
+	assert_int_equal(f->m.stats.evictions, 0);
+	assert_int_equal(cxd_model_flush(&f->m, 0, 2 * t), 2 * t);	/* clean */
+	assert_int_equal(f->m.stats.writebacks, 1);
+	cxd_model_access(&f->m, 1, 0, 3 * t, &r);
+	assert_int_equal(acc_victim(&r), 0);
+	assert_false(acc_victim_dirty(&r));
+	assert_int_equal(f->m.stats.clean_evictions, 1);
+	assert_int_equal(f->m.stats.writebacks, 1);
+	model_free(f);
+}
+
+/*
+ * CFLRU: a dirty line of the window flushed in place joins the window's
+ * clean side, which is evicted first.
+ */
+static void test_flush_cflru(void **state)
+{
+	struct cxd_model_cfg cfg = {
+		.npages = 1024, .nlines = 4, .ways = 4,
+		.policy = CXD_POLICY_CFLRU, .nand = default_cfg(),
+	};
+	struct model_fix *f = model_new_cfg(&cfg);
+	struct cxd_access r;
+	uint64_t p;
+
+	(void)state;
+	assert_int_equal(cxd_cache_set_cflru_window(&f->m.cache, 50), 0);
+	/* 0 and 1 dirty, then 2 and 3 push them into the window (dirty side) */
+	for (p = 0; p < 4; p++)
+		cxd_model_access(&f->m, p, p < 2 ? CXD_ACC_WRITE : 0, p, &r);
+	cxd_model_flush(&f->m, 1, 10);
+	cxd_model_access(&f->m, 4, 0, 20, &r);
+	assert_int_equal(acc_victim(&r), 1);	/* the clean side first */
+	assert_false(acc_victim_dirty(&r));
+	/* 4 pushed clean 2 into the window: clean lines still go first */
+	cxd_model_access(&f->m, 5, 0, 30, &r);
+	assert_int_equal(acc_victim(&r), 2);
+	assert_true(cxd_cache_dirty(&f->m.cache, 0));
+	assert_int_equal(f->m.stats.writebacks, 1);
 	model_free(f);
 }
 
@@ -578,6 +642,8 @@ int main(void)
 		cmocka_unit_test(test_state_size),
 		cmocka_unit_test(test_init),
 		cmocka_unit_test(test_miss_then_hit),
+		cmocka_unit_test(test_flush),
+		cmocka_unit_test(test_flush_cflru),
 		cmocka_unit_test(test_dirty_eviction),
 		cmocka_unit_test(test_reset_stats),
 		cmocka_unit_test(test_late_writeback),

@@ -44,8 +44,10 @@
 const struct attr_desc attr_table[] = {
 	CXD_PARAMS_ALL(ATTR_ROW_)
 	{ "preset",		ATTR_WORD,	UNIT_NONE },
+	{ "nand_backing",	ATTR_OTHER,	UNIT_NONE },
 	{ "index",		ATTR_RO,	UNIT_NONE },
 	{ "power",		ATTR_BOOL,	UNIT_NONE },
+	{ "power_fail",		ATTR_BOOL,	UNIT_NONE },
 	{ "features",		ATTR_RO,	UNIT_NONE },
 };
 const size_t attr_table_len = sizeof(attr_table) / sizeof(attr_table[0]);

@@ -213,6 +213,8 @@ int main(int argc, char **argv)
 			       t.threads);
 	else
 		sim_print_text(compare ? ckey : NULL, cvals, cfgs, xs, n);
+	for (i = 0; i < n; i++)
+		free(xs[i].lost_pages);
 	trace_free(&t);
 	return ret;
 }

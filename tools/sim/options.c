@@ -122,7 +122,7 @@ int sim_key_canon(const char *key, char *buf, size_t len)
 		return -1;
 	buf[0] = '\0';
 	if (!strcmp(key, "preset") || !strcmp(key, "think") ||
-	    !strcmp(key, "faults")) {
+	    !strcmp(key, "faults") || !strcmp(key, "power-fail-at")) {
 		snprintf(buf, len, "%s", key);
 		return 0;
 	}
@@ -234,6 +234,8 @@ void sim_usage(FILE *out, const struct sim_cfg *def)
 "  --think NS             time between accesses (default 0)\n"
 "  --faults               only accesses that would fault in the module reach\n"
 "                         the model (mapped pages are native hits)\n"
+"  --power-fail-at N      a power failure (volatile cache) after N accesses:\n"
+"                         stop there, report the dirty lines lost\n"
 "  --compare KEY=V1,V2..  run once per value (KEY: any option name)\n"
 "  --json                 JSON output\n"
 "  -h, --help             this text\n"
@@ -302,6 +304,14 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 		if (!parse_u64(val, &cfg->think_ns, false))
 			return 0;
 		snprintf(sim_why, sizeof(sim_why), " (not a number of ns)");
+		return -1;
+	}
+	if (!strcmp(key, "power-fail-at")) {
+		if (!parse_u64(val, &cfg->power_fail_at, false) &&
+		    cfg->power_fail_at)
+			return 0;
+		cfg->power_fail_at = 0;
+		snprintf(sim_why, sizeof(sim_why), " (not a number of accesses >= 1)");
 		return -1;
 	}
 	if (!p) {
@@ -373,6 +383,7 @@ const struct option *sim_build_opts(void)
 		{ "preset", required_argument, NULL, 0 },
 		{ "think", required_argument, NULL, 0 },
 		{ "faults", no_argument, NULL, 0 },
+		{ "power-fail-at", required_argument, NULL, 0 },
 		{ "format", required_argument, NULL, 'f' },
 		{ "convert", required_argument, NULL, 'o' },
 		{ "lackey-instr", no_argument, NULL, 'i' },

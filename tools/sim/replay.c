@@ -105,7 +105,14 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	}
 
 	memset(out, 0, sizeof(*out));
+	if (cfg->power_fail_at > t->n) {
+		cxu_err("--power-fail-at %" PRIu64 ": beyond the trace (%" PRIu64 " accesses)",
+			cfg->power_fail_at, t->n);
+		goto fail;
+	}
 	for (i = 0; i < t->n; i++) {
+		if (cfg->power_fail_at && i == cfg->power_fail_at)
+			break;	/* the power fails before access i + 1 */
 		rec = recs[i];
 		page = trace_page(rec);
 		write = rec & TRACE_WRITE;
@@ -164,7 +171,18 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 		}
 		now = r.done_ns + cfg->think_ns;
 	}
-	out->accesses = t->n;
+	out->accesses = i;
+	if (cfg->power_fail_at) {
+		/* What a volatile cache loses: the module's power_fail counts
+		 * the same lines (cxd_cache_dirty_pages()). */
+		out->lines_lost = cxd_cache_dirty_pages(&m.cache, NULL, 0);
+		out->lost_pages = malloc((out->lines_lost + 1) * sizeof(uint64_t));
+		if (!out->lost_pages) {
+			cxu_err("out of memory");
+			goto fail;
+		}
+		cxd_cache_dirty_pages(&m.cache, out->lost_pages, out->lines_lost);
+	}
 	out->elapsed_ns = now;
 	out->npages = npages;
 	out->st = m.stats;

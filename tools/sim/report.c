@@ -92,6 +92,20 @@ static json_object *metrics_json(const struct sim_cfg *cfg,
 		ratio(s->prefetch_polluting, s->prefetch_issued)));
 	json_object_object_add(o, "prefetch", p);
 
+	if (cfg->power_fail_at) {
+		json_object *pf = json_object_new_object(), *pg = json_object_new_array();
+		uint64_t k;
+
+		json_object_object_add(pf, "at", json_object_new_uint64(cfg->power_fail_at));
+		json_object_object_add(pf, "cache", json_object_new_string("volatile"));
+		json_object_object_add(pf, "lines_lost", json_object_new_uint64(x->lines_lost));
+		json_object_object_add(pf, "bytes_lost",
+				       json_object_new_uint64(x->lines_lost * CXD_HOST_PAGE_SIZE));
+		for (k = 0; k < x->lines_lost; k++)
+			json_object_array_add(pg, json_object_new_uint64(x->lost_pages[k]));
+		json_object_object_add(pf, "pages", pg);
+		json_object_object_add(o, "power_fail", pf);
+	}
 	if (cfg->p.ftl.mode != CXD_FTL_OFF) {
 		json_object *f = json_object_new_object();
 
@@ -194,6 +208,23 @@ static void row_util(char *b, size_t n, const struct sim_cfg *c,
 		 100.0 * x->util_max);
 }
 
+static void row_pf_at(char *b, size_t n, const struct sim_cfg *c,
+		      const struct metrics *x)
+{
+	(void)x;
+	snprintf(b, n, "%" PRIu64, c->power_fail_at);
+}
+
+ROW_U64(lines_lost, x->lines_lost)
+ROW_U64(bytes_lost, x->lines_lost * CXD_HOST_PAGE_SIZE)
+
+/* Shown when a run has --power-fail-at. */
+static const struct row pf_rows[] = {
+	{ "power failure after access", row_pf_at },
+	{ "dirty lines lost (volatile)", row_lines_lost },
+	{ "bytes lost", row_bytes_lost },
+};
+
 static const struct row rows[] = {
 	{ "setting (preset/policy/prefetch)", row_setting },
 	{ "accesses", row_accesses },
@@ -257,7 +288,7 @@ void sim_print_text(const char *ckey, char **cvals,
 			printf(" %20s", cvals[j]);
 		printf("\n");
 	}
-	bool ftl = false;
+	bool ftl = false, pf = false;
 
 	for (j = 0; j < n; j++)
 		ftl |= cfgs[j].p.ftl.mode != CXD_FTL_OFF;
@@ -265,6 +296,16 @@ void sim_print_text(const char *ckey, char **cvals,
 		printf("%-34s", rows[i].label);
 		for (j = 0; j < n; j++) {
 			rows[i].fmt(buf, sizeof(buf), &cfgs[j], &xs[j]);
+			printf(" %20s", buf);
+		}
+		printf("\n");
+	}
+	for (j = 0; j < n; j++)
+		pf |= cfgs[j].power_fail_at != 0;
+	for (i = 0; pf && i < sizeof(pf_rows) / sizeof(pf_rows[0]); i++) {
+		printf("%-34s", pf_rows[i].label);
+		for (j = 0; j < n; j++) {
+			pf_rows[i].fmt(buf, sizeof(buf), &cfgs[j], &xs[j]);
 			printf(" %20s", buf);
 		}
 		printf("\n");

@@ -157,12 +157,16 @@ bool trace_bin_magic(const unsigned char *p, size_t len);
  * @think_ns:	time between the end of one access and the next.
  * @faults:	only what would fault in the module reaches the model
  *		(see replay.c and docs/model.md).
+ * @power_fail_at: a modeled power failure (volatile cache) after this many
+ *		accesses: the replay stops there and reports the dirty lines
+ *		lost; 0: none.
  */
 struct sim_cfg {
 	struct cxd_params p;
 	const char *preset;
 	uint64_t think_ns;
 	bool faults;
+	uint64_t power_fail_at;
 };
 
 /*
@@ -201,6 +205,9 @@ uint64_t sim_get(const struct sim_cfg *cfg, int id);
  * @lat:	miss latency percentiles, ns.
  * @lat_sum:	the sum of the miss latencies, ns.
  * @state_bytes: the model's state, bytes (see docs/model.md).
+ * @lines_lost:	--power-fail-at: the dirty lines a volatile cache loses ...
+ * @lost_pages:	... and their device pages, in line order (malloc'd;
+ *		sim_metrics_free()).
  * @util_mean:	die utilisation, mean over the dies, as a fraction ...
  * @util_max:	... and the busiest die's.
  */
@@ -212,6 +219,8 @@ struct metrics {
 	struct cxu_lat_summary lat;	/* miss latencies */
 	uint64_t lat_sum;		/* their sum, ns */
 	uint64_t state_bytes;	/* the model's state: see docs/model.md */
+	uint64_t lines_lost;	/* --power-fail-at: dirty lines lost */
+	uint64_t *lost_pages;	/* ... their pages (malloc'd, or NULL) */
 	double util_mean, util_max;
 };
 

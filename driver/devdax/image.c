@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxdvirt devdax mode: the NAND image (nand_backing = a path).
+ *
+ * With a NAND image the device's contents live in a file, not in host
+ * memory: host memory holds only the cache, one host page per resident
+ * (materialised) device page, in cxd_live.resident, and the model's state.
+ * The image is the NAND:
+ *   - a miss reads the device page from the image into a fresh host page,
+ *     inside the modeled time (the wait ends at max(model, I/O done); an
+ *     I/O that ends later is counted in stats/io_overruns);
+ *   - a line the model writes back (a dirty victim, by the fault path or
+ *     the drain) is written to the image when its victim leaves the
+ *     mappings, then its host page is freed;
+ *   - power-off writes every dirty line back and syncs the image (an
+ *     orderly shutdown), so the contents survive power cycles, module
+ *     reloads and reboots. The model starts cold at power-on.
+ *
+ * The image is a regular file of capacity + 4 KiB bytes: device page N at
+ * offset N * 4 KiB (holes read as zeros, so a new image is sparse), then a
+ * header page recording the geometry, which power-on checks. It is opened
+ * O_DIRECT where the filesystem allows it, so that the image's pages do
+ * not stay in the host page cache as well; elsewhere (tmpfs before 6.6)
+ * buffered.
+ *
+ * A page prefetched by a miss is read by that miss too, after its demand
+ * page, if it can take the page's slot lock and line at once; otherwise at
+ * its first use.
+ *
+ * A victim the kernel still holds (get_user_pages: O_DIRECT in flight, a
+ * pipe) is written back like any other, but its host page stays the device
+ * page's, mapped nowhere: what the holder writes into it later is not lost,
+ * and the page's next miss maps it again instead of reading the image. It
+ * is written back again at its next eviction and at power-off.
+ */
+#include <linux/bvec.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/slab.h>
+#include <linux/uio.h>
+#include <linux/wait_bit.h>
+#include <linux/xarray.h>
+
+#include "compat.h"
+#include "cxdvirt.h"
+#include "devdax.h"
+
+#define CXD_IMG_MAGIC	"CXDVNAND"
+#define CXD_IMG_VERSION	1
+
+/**
+ * struct cxd_img_hdr - the NAND image's header, its last 4 KiB
+ * (little-endian, the rest of the page zero).
+ * @magic:	CXD_IMG_MAGIC.
+ * @version:	CXD_IMG_VERSION.
+ * @page_size:	bytes per device page of the image (4096).
+ * @capacity:	device capacity, bytes: the header's offset.
+ * @dirty_shutdowns: power failures (power_fail) that lost dirty lines, over
+ *		the image's life.
+ * @lines_lost:	dirty lines the last of them lost.
+ */
+struct cxd_img_hdr {
+	char magic[8];
+	__le32 version;
+	__le32 page_size;
+	__le64 capacity;
+	__le64 dirty_shutdowns;
+	__le64 lines_lost;
+};
+
+/**
+ * struct cxd_img - an open NAND image.
+ * @file:	the image, opened read-write (O_DIRECT if @direct).
+ * @direct:	opened O_DIRECT.
+ * @hdr:	its header as read (or written) at power-on.
+ */
+struct cxd_img {
+	struct file *file;
+	bool direct;
+	struct cxd_img_hdr hdr;
+};
+
+/* Read (@write false) or write device page @pgoff of the image from/to @page. */
+static int cxd_img_rw(struct cxd_img *img, u64 pgoff, struct page *page,
+		      bool write)
+{
+	struct bio_vec bv = {
+		.bv_page = page, .bv_len = PAGE_SIZE, .bv_offset = 0,
+	};
+	loff_t pos = pgoff << PAGE_SHIFT;
+	struct iov_iter it;
+	ssize_t n;
+
+	iov_iter_bvec(&it, write ? ITER_SOURCE : ITER_DEST, &bv, 1, PAGE_SIZE);
+	if (write)
+		n = vfs_iter_write(img->file, &it, &pos, 0);
+	else
+		n = vfs_iter_read(img->file, &it, &pos, 0);
+	if (n == PAGE_SIZE)
+		return 0;
+	return n < 0 ? n : -EIO;
+}
+
+static int cxd_img_hdr_rw(struct cxd_img *img, u64 capacity,
+			  struct cxd_img_hdr *h, bool write)
+{
+	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	int ret;
+
+	if (!page)
+		return -ENOMEM;
+	if (write)
+		memcpy_to_page(page, 0, (const char *)h, sizeof(*h));
+	ret = cxd_img_rw(img, capacity >> PAGE_SHIFT, page, write);
+	if (!write && !ret)
+		memcpy_from_page((char *)h, page, 0, sizeof(*h));
+	__free_page(page);
+	return ret;
+}
+
+/*
+ * Open @path read-write, creating it: O_DIRECT first, then buffered where
+ * the filesystem has no direct I/O (EINVAL).
+ */
+static struct file *cxd_img_file(const char *path, bool *direct)
+{
+	struct file *f;
+
+	f = filp_open(path, O_RDWR | O_CREAT | O_LARGEFILE | O_DIRECT, 0600);
+	*direct = !IS_ERR(f);
+	if (IS_ERR(f) && PTR_ERR(f) == -EINVAL)
+		f = filp_open(path, O_RDWR | O_CREAT | O_LARGEFILE, 0600);
+	return f;
+}
+
+/*
+ * Check the open image @img against the device: a new (empty) file becomes
+ * an image of @capacity; an existing one must hold a header for exactly
+ * @capacity. Return: NULL, or the reason it is refused.
+ */
+static const char *cxd_img_check(struct cxd_img *img, u64 capacity, int *err)
+{
+	struct inode *inode = file_inode(img->file);
+	loff_t size = i_size_read(inode);
+	struct cxd_img_hdr h = { .magic = CXD_IMG_MAGIC };
+
+	*err = -EINVAL;
+	if (S_ISBLK(inode->i_mode))
+		return "a block device: not supported yet (use a regular file)";
+	if (!S_ISREG(inode->i_mode))
+		return "not a regular file";
+	if (!size) {
+		h.version = cpu_to_le32(CXD_IMG_VERSION);
+		h.page_size = cpu_to_le32(PAGE_SIZE);
+		h.capacity = cpu_to_le64(capacity);
+		img->hdr = h;
+		*err = vfs_truncate(&img->file->f_path, capacity + PAGE_SIZE);
+		if (!*err)
+			*err = cxd_img_hdr_rw(img, capacity, &h, true);
+		return *err ? "cannot create the image (truncate or header write failed)" : NULL;
+	}
+	if (size < PAGE_SIZE || size % PAGE_SIZE)
+		return "not a cxdvirt NAND image (its size is not a whole number of 4 KiB pages)";
+	*err = cxd_img_hdr_rw(img, size - PAGE_SIZE, &h, false);
+	if (*err)
+		return "cannot read the image's header";
+	*err = -EINVAL;
+	if (memcmp(h.magic, CXD_IMG_MAGIC, sizeof(h.magic)) ||
+	    le32_to_cpu(h.version) != CXD_IMG_VERSION)
+		return "not a cxdvirt NAND image (no header in its last 4 KiB)";
+	if (le32_to_cpu(h.page_size) != PAGE_SIZE)
+		return "the image was made with another page size";
+	if (le64_to_cpu(h.capacity) != size - PAGE_SIZE)
+		return "the image's header does not match its size (truncated or extended)";
+	if (le64_to_cpu(h.capacity) != capacity)
+		return "the image holds a device of another capacity";
+	img->hdr = h;
+	*err = 0;
+	return NULL;
+}
+
+/**
+ * cxd_img_open() - power-on of a devdax device with a NAND image: open (or
+ * create) the image at @d's nand_backing and check its geometry.
+ * @d:		the configured device.
+ * @live:	its powered state, backing not set up yet.
+ *
+ * A new image is a sparse file of capacity + 4 KiB with a header; an
+ * existing one must be an image of exactly this capacity.
+ *
+ * Context: process, may sleep; under cxd_cfg_mutex.
+ * Return: 0; -EINVAL (one log line with the reason) for a path that is not
+ * a usable image; filp_open()'s error (-ENOENT for a missing folder,
+ * -EISDIR, -EACCES...), logged; -ENOMEM.
+ */
+int cxd_img_open(struct cxd_dev *d, struct cxd_live *live)
+{
+	struct cxd_img *img;
+	const char *why;
+	int err;
+
+	img = kzalloc(sizeof(*img), GFP_KERNEL);
+	if (!img)
+		return -ENOMEM;
+	img->file = cxd_img_file(d->cfg.nand_backing, &img->direct);
+	if (IS_ERR(img->file)) {
+		err = PTR_ERR(img->file);
+		cxd_warn(d, "power: nand_backing %s: cannot open it (%d)",
+			 d->cfg.nand_backing, err);
+		kfree(img);
+		return err;
+	}
+	why = cxd_img_check(img, d->cfg.p.capacity, &err);
+	if (why) {
+		cxd_warn(d, "power: nand_backing %s: %s", d->cfg.nand_backing, why);
+		fput(img->file);
+		kfree(img);
+		return err;
+	}
+	xa_init(&live->resident);
+	live->img = img;
+	live->dirty_shutdowns = le64_to_cpu(img->hdr.dirty_shutdowns);
+	live->lines_lost = le64_to_cpu(img->hdr.lines_lost);
+	return 0;
+}
+
+/* Count an image I/O of @live and its failure, if any. */
+static void cxd_img_count(struct cxd_live *live, bool write, int err)
+{
+	spin_lock(&live->lock);
+	if (write)
+		live->io_writes++;
+	else
+		live->io_reads++;
+	if (err)
+		live->io_errors++;
+	spin_unlock(&live->lock);
+	if (err)
+		pr_warn_ratelimited(CXD_NAME "%d: NAND image %s failed: %d\n",
+				    MINOR(live->dev.devt),
+				    write ? "write" : "read", err);
+}
+
+/**
+ * cxd_img_page() - the host page of device page @pgoff of @live, read from
+ * the image first if the page is not materialised.
+ * @live:	powered devdax device with a NAND image.
+ * @pgoff:	device page; resident and held in the model (its fault holds
+ *		its line), and its slot lock held, so that no eviction or
+ *		other fault changes its entry meanwhile.
+ * @io:		set to true if the image was read.
+ *
+ * Context: process, may sleep.
+ * Return: the page (the device's reference: take your own to keep it),
+ * NULL without memory, or an ERR_PTR of a failed read.
+ */
+struct page *cxd_img_page(struct cxd_live *live, u64 pgoff, bool *io)
+{
+	int node = live->cfg_dev->cfg.backing_node;
+	struct page *page, *old;
+	int err;
+
+	page = xa_load(&live->resident, pgoff);
+	if (page)
+		return page;
+	page = alloc_pages_node(node, GFP_HIGHUSER | __GFP_NOWARN, 0);
+	if (!page)
+		return NULL;
+	*io = true;
+	err = cxd_img_rw(live->img, pgoff, page, false);
+	cxd_img_count(live, false, err);
+	if (err) {
+		__free_page(page);
+		return ERR_PTR(err);
+	}
+	page_folio(page)->mapping = live->inode->i_mapping;
+	page_folio(page)->index = pgoff;
+	old = xa_cmpxchg(&live->resident, pgoff, NULL, page, GFP_KERNEL);
+	if (xa_is_err(old) || old) {
+		page_folio(page)->mapping = NULL;
+		__free_page(page);
+		return xa_is_err(old) ? NULL : old;
+	}
+	return page;
+}
+
+/**
+ * cxd_img_prefetch() - read device page @pgoff, just made resident by a
+ * prefetch, from the image now, if its slot lock and line can be had at
+ * once; otherwise its first use reads it.
+ * @live:	powered devdax device with a NAND image.
+ * @pgoff:	the prefetched device page.
+ *
+ * Context: process, may sleep; the caller may hold another slot lock.
+ */
+void cxd_img_prefetch(struct cxd_live *live, u64 pgoff)
+{
+	unsigned long *w = &live->pslots[pgoff & live->pslot_mask].word;
+	bool io = false;
+	int held;
+
+	if (test_and_set_bit_lock(CXD_PG_LOCK, w))
+		return;
+	cxd_model_lock(live);
+	held = !cxd_cache_hold(&live->model.cache, pgoff);
+	spin_unlock(&live->lock);
+	if (held) {
+		cxd_img_page(live, pgoff, &io);
+		cxd_model_lock(live);
+		cxd_cache_release(&live->model.cache, pgoff);
+		spin_unlock(&live->lock);
+	}
+	clear_and_wake_up_bit(CXD_PG_LOCK, w);
+}
+
+/**
+ * cxd_img_evict() - victim @v of @live's model leaves every mapping; its
+ * line is written to the image if the model wrote it back, and its host
+ * page is freed unless the page is resident again or the kernel holds it.
+ * @live:	powered devdax device with a NAND image.
+ * @v:		the victim.
+ *
+ * Under the page's lock: a fault of a page resident again waits for the
+ * write-back before it maps the page.
+ *
+ * Context: process, may sleep; no page lock held.
+ */
+void cxd_img_evict(struct cxd_live *live, const struct cxd_victim *v)
+{
+	struct page *page = xa_load(&live->resident, v->page);
+	bool gone = false, pinned;
+	int err;
+
+	if (!page)
+		return;		/* never materialised: prefetched, unused, clean */
+	get_page(page);
+	lock_page(page);
+	if (xa_load(&live->resident, v->page) != page)
+		goto out;	/* another eviction freed it meanwhile */
+	unmap_mapping_pages(live->inode->i_mapping, v->page, 1, false);
+	if (v->dirty) {
+		err = cxd_img_rw(live->img, v->page, page, true);
+		cxd_img_count(live, true, err);
+	}
+	/* refs: ours, the device's (the xarray's); more means a holder */
+	pinned = page_ref_count(page) > 2;
+	spin_lock(&live->lock);
+	if (pinned)
+		live->pinned_evictions++;
+	else if (!cxd_cache_resident(&live->model.cache, v->page))
+		gone = xa_cmpxchg(&live->resident, v->page, page, NULL, 0) == page;
+	spin_unlock(&live->lock);
+	if (gone)
+		page_folio(page)->mapping = NULL;
+out:
+	unlock_page(page);
+	if (gone)
+		put_page(page);	/* the device's reference */
+	put_page(page);
+}
+
+/**
+ * cxd_img_account() - a miss of @live whose image read ended at @io_done
+ * (CLOCK_MONOTONIC ns) and whose modeled completion is @deadline: count an
+ * overrun if the image was slower than the model.
+ * @live:	powered devdax device with a NAND image.
+ * @deadline:	the model's completion, ns.
+ * @io_done:	when the image I/O ended, ns.
+ *
+ * Context: any; takes @live->lock.
+ */
+void cxd_img_account(struct cxd_live *live, u64 deadline, u64 io_done)
+{
+	if (io_done <= deadline)
+		return;
+	spin_lock(&live->lock);
+	live->io_overruns++;
+	live->io_over_ns += io_done - deadline;
+	spin_unlock(&live->lock);
+}
+
+/**
+ * cxd_img_flush() - msync/fsync of bytes [@start, @end] of device @live
+ * with a NAND image: write every dirty line in the range back to the image
+ * (cxd_model_flush(): tPROG on its die, counted in stats/writebacks), keep
+ * it resident and clean, and return once the model's programs and the
+ * image's writes are done.
+ * @live:	powered devdax device with a NAND image.
+ * @start:	first byte.
+ * @end:	last byte (inclusive; LLONG_MAX for the whole device).
+ *
+ * Each flushed page leaves the mappings first, under its page lock, so the
+ * next write to it faults and marks its line dirty again.
+ *
+ * Context: process, may sleep.
+ * Return: 0, -EINTR if a fatal signal ended the wait, or the image's
+ * write or sync error.
+ */
+int cxd_img_flush(struct cxd_live *live, loff_t start, loff_t end)
+{
+	u64 last = min_t(u64, end >> PAGE_SHIFT, live->npages - 1);
+	u64 deadline = ktime_get_ns(), done;
+	unsigned long idx;
+	struct page *page;
+	int err = 0, e;
+	bool dirty;
+
+	if (start < 0 || start > end || (u64)start >> PAGE_SHIFT >= live->npages)
+		return 0;
+	xa_for_each_range(&live->resident, idx, page, start >> PAGE_SHIFT, last) {
+		get_page(page);
+		lock_page(page);
+		cxd_model_lock(live);
+		dirty = xa_load(&live->resident, idx) == page &&
+			cxd_cache_dirty(&live->model.cache, idx);
+		spin_unlock(&live->lock);
+		if (dirty) {
+			/* no writable PTE from here on: a write faults again */
+			unmap_mapping_pages(live->inode->i_mapping, idx, 1, false);
+			cxd_model_lock(live);
+			done = cxd_model_flush(&live->model, idx, ktime_get_ns());
+			spin_unlock(&live->lock);
+			deadline = max(deadline, done);
+			e = cxd_img_rw(live->img, idx, page, true);
+			cxd_img_count(live, true, e);
+			err = err ?: e;
+		}
+		unlock_page(page);
+		put_page(page);
+		cond_resched();
+	}
+	e = vfs_fsync_range(live->img->file, start, end, 1);
+	err = err ?: e;
+	e = cxd_wait_until(deadline);
+	return err ?: e;
+}
+
+/* Write @img's header, with the power-failure counts of @live. */
+static int cxd_img_hdr_update(struct cxd_live *live)
+{
+	struct cxd_img *img = live->img;
+
+	img->hdr.dirty_shutdowns = cpu_to_le64(live->dirty_shutdowns);
+	img->hdr.lines_lost = cpu_to_le64(live->lines_lost);
+	return cxd_img_hdr_rw(img, live->npages << PAGE_SHIFT, &img->hdr, true);
+}
+
+/**
+ * cxd_img_close() - power-off's end of the NAND image: write every dirty
+ * line, and every host page the kernel held at its eviction, back to the
+ * image, sync it, close it and free the host pages; or, for a power
+ * failure (@lose), drop them.
+ * @live:	devdax device with a NAND image (else nothing to do); no
+ *		mapping is left.
+ * @lose:	a modeled power failure (power_fail): the dirty lines not yet
+ *		written back are lost, the image keeps their older contents;
+ *		if any was lost, stats/dirty_shutdowns goes up by one and
+ *		stats/lines_lost counts them (kept in the image's header).
+ *
+ * Without @lose, an orderly shutdown: the model's dirty lines reach the
+ * image, so the contents persist. These write-backs are not the model's
+ * (no NAND time, not in stats/writebacks); failures are logged and counted.
+ *
+ * Context: process, may sleep.
+ */
+void cxd_img_close(struct cxd_live *live, bool lose)
+{
+	struct cxd_img *img = live->img;
+	unsigned long idx;
+	struct page *page;
+	u64 lost = 0;
+	bool dirty, resident;
+	int err;
+
+	if (!img)
+		return;
+	if (lose) {	/* the lines the simulator's --power-fail-at counts */
+		spin_lock(&live->lock);
+		lost = cxd_cache_dirty_pages(&live->model.cache, NULL, 0);
+		spin_unlock(&live->lock);
+	}
+	xa_for_each(&live->resident, idx, page) {
+		spin_lock(&live->lock);
+		resident = cxd_cache_resident(&live->model.cache, idx);
+		dirty = cxd_cache_dirty(&live->model.cache, idx);
+		spin_unlock(&live->lock);
+		lock_page(page);
+		if (!lose && (dirty || !resident)) {
+			err = cxd_img_rw(img, idx, page, true);
+			if (err)
+				cxd_img_count(live, true, err);
+		}
+		page_folio(page)->mapping = NULL;
+		unlock_page(page);
+		put_page(page);
+		cond_resched();
+	}
+	xa_destroy(&live->resident);
+	if (lost) {
+		live->dirty_shutdowns++;
+		live->lines_lost = lost;
+		pr_info(CXD_NAME "%d: power failure: %llu dirty lines lost\n",
+			MINOR(live->dev.devt), lost);
+	}
+	err = cxd_img_hdr_update(live);
+	if (!err)
+		err = vfs_fsync(img->file, 0);
+	if (err)
+		pr_warn(CXD_NAME "%d: NAND image header write or sync failed: %d\n",
+			MINOR(live->dev.devt), err);
+	fput(img->file);
+	kfree(img);
+	live->img = NULL;
+}

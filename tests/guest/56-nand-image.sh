@@ -1,0 +1,182 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# NAND image (nand_backing): a devdax device whose contents live in a sparse
+# file, with host memory holding only the cache. A 64 GiB device (16x this
+# guest's 4 GiB) with a 4 MiB cache keeps a sparse set of pages written over
+# its whole capacity through evictions, a power cycle and a module reload;
+# dirty lines reach the image through write-backs; host memory stays near
+# the cache; bad settings are refused with one log line and change nothing.
+. /tests/lib.sh
+
+D=nimg
+MNT=/tmp/nand
+IMG=$MNT/$D.img
+CAP=64G
+NPG=$((64 * 262144))
+# A sparse set over the whole device: 3000 pages, one every 5591 (a prime)
+FIRST=7
+COUNT=3000
+STRIDE=5591
+cleanup() {
+	dev_rm $D 2>/dev/null
+	umount $MNT 2>/dev/null
+}
+trap cleanup EXIT
+
+mkdir -p $MNT && mount -t tmpfs -o size=256M nand $MNT || bail "tmpfs for the image"
+
+section "bad settings"
+dev_create $D || bail "create $D"
+# bad ATTR VALUE WHY [ERR]: refused, nothing changed, one log line.
+bad() {
+	local attr=$1 val=$2 why=$3 err=${4:-EINVAL} old r
+	old=$(dev_get $D "$attr")
+	klog_clear
+	r=$(dev_set $D "$attr" "$val")
+	is "$r" "$err" "$attr='$val' ($why): $err"
+	is "$(dev_get $D "$attr")" "$old" "$attr='$val': unchanged"
+	is "$(dmesg | grep -c -- "$D: $attr")" 1 "$attr='$val': one log line"
+	dmesg | grep -- "$D" | sed 's/^/#   /'
+}
+# bad_power WHY: power 1 fails with ERR, stays off, one log line.
+bad_power() {
+	local err=${2:-EINVAL} r
+	klog_clear
+	r=$(dev_set $D power 1)
+	is "$r" "$err" "power 1 with $1: $err"
+	is "$(dev_get $D power)" 0 "power 1 with $1: still off"
+	is "$(dmesg | grep -c -- "$D: power")" 1 "power 1 with $1: one log line"
+	dmesg | grep -- "$D" | sed 's/^/#   /'
+	[ "$r" = OK ] && dev_off $D
+}
+is "$(dev_get $D nand_backing)" ram "nand_backing defaults to ram"
+bad nand_backing relative.img "not an absolute path"
+is "$(dev_set $D phys_addr 0x100000000)" OK "phys_addr set"
+bad nand_backing $IMG "phys_addr is the backing"
+is "$(dev_set $D phys_addr 0)" OK "phys_addr cleared"
+is "$(dev_set $D mode node)" OK "mode node"
+bad nand_backing $IMG "node mode"
+is "$(dev_set $D mode devdax)" OK "mode devdax"
+is "$(dev_set $D capacity 64M)" OK "capacity 64M"
+is "$(dev_set $D nand_backing $IMG)" OK "nand_backing set to a new file"
+bad phys_addr 0x100000000 "with an image"
+bad mode node "with an image"
+dev_set $D nand_backing $MNT >/dev/null
+bad_power "a folder as the image" EISDIR
+dev_set $D nand_backing $MNT/nofolder/x.img >/dev/null
+bad_power "a missing folder" ENOENT
+head -c 12288 /dev/zero > $MNT/junk.img
+dev_set $D nand_backing $MNT/junk.img >/dev/null
+bad_power "a file that is not an image"
+dev_set $D nand_backing $IMG >/dev/null
+dev_on $D || bail "power on with a new image"
+is "$(stat -c %s $IMG)" $((64 * 1048576 + 4096)) "a new image: capacity plus a 4 KiB header"
+bad nand_backing $MNT/other.img "while powered" EBUSY
+dev_off $D
+is "$(dev_set $D capacity 128M)" OK "capacity 128M"
+bad_power "an image of another capacity"
+dev_rm $D
+rm -f $IMG $MNT/junk.img
+
+section "a $CAP device, 16x this guest's memory, on a 4 MiB cache"
+memfree() { awk '/^MemAvailable:/ { print $2 }' /proc/meminfo; }
+before=$(memfree)
+dev_create $D capacity=$CAP cache_size=4M nand_backing=$IMG policy=fifo \
+	t_read_ns=1000 t_prog_ns=2000 || bail "create $D"
+dev_on $D || bail "power on $D"
+after=$(memfree)
+N=$(dev_node $D)
+used=$(((before - after) / 1024))
+diag "host memory taken at power-on: $used MiB (MemAvailable)"
+cmp_ok $used -le 160 "power-on takes at most 160 MiB for $CAP (model state ~4 bytes per device page)"
+"$PROGS/pages" "$N" write $FIRST $COUNT -S $STRIDE -s 41
+ok $? "write $COUNT pages spread over $CAP"
+"$PROGS/pages" "$N" verify $FIRST $COUNT -S $STRIDE -s 41
+ok $? "every page reads back"
+cmp_ok "$(stat_get $D dirty_evictions)" -ge 1000 "dirty lines were evicted"
+is "$(stat_get $D io_writes)" "$(stat_get $D writebacks)" "every write-back wrote the image"
+cmp_ok "$(stat_get $D io_reads)" -ge "$(stat_get $D misses)" "every miss read the image"
+is "$(stat_get $D io_errors)" 0 "no image I/O failed"
+diag "misses $(stat_get $D misses) io_reads $(stat_get $D io_reads) io_overruns $(stat_get $D io_overruns) io_over_ns $(stat_get $D io_over_ns)"
+img_kb=$(du -k $IMG | cut -f1)
+cmp_ok $img_kb -le $((COUNT * 4 + 4096 + 64)) "the image stays sparse ($img_kb KiB on the tmpfs)"
+
+dev_off $D || bail "power off"
+dev_on $D || bail "power on again"
+is "$(stat_get $D misses)" 0 "the model starts cold"
+"$PROGS/pages" "$(dev_node $D)" verify $FIRST $COUNT -S $STRIDE -s 41
+ok $? "verify after a power cycle"
+"$PROGS/pages" "$(dev_node $D)" write $((FIRST + 1)) 200 -S $((STRIDE * 7)) -s 43
+ok $? "write a second set, left dirty in the cache"
+dev_off $D || bail "power off"
+dev_rm $D
+
+rmmod cxdvirt
+ok $? "rmmod"
+module_load
+ok $? "insmod"
+dev_create $D capacity=$CAP cache_size=4M nand_backing=$IMG policy=fifo \
+	t_read_ns=1000 t_prog_ns=2000 || bail "create $D after the reload"
+dev_on $D || bail "power on after the reload"
+"$PROGS/pages" "$(dev_node $D)" verify $FIRST $COUNT -S $STRIDE -s 41
+ok $? "verify after a module reload"
+"$PROGS/pages" "$(dev_node $D)" verify $((FIRST + 1)) 200 -S $((STRIDE * 7)) -s 43
+ok $? "the lines dirty at power-off were written back"
+run_sub "pages never written read back as zeros" "$PROGS/harden" zero "$(dev_node $D)" $((FIRST + 2)) 16
+dev_rm $D
+ok $? "remove $D"
+rm -f $IMG
+
+section "power failure and msync"
+dev_create $D capacity=64M cache_size=4M nand_backing=$IMG || bail "create $D"
+# bad_fail WHY ERR: power_fail (write-only) refused with ERR, one log line.
+bad_fail() {
+	local p r
+	p=$(dev_get $D power)
+	klog_clear
+	r=$(dev_set $D power_fail 1)
+	is "$r" "$2" "power_fail 1 $1: $2"
+	is "$(dev_get $D power)" "$p" "power_fail 1 $1: power unchanged"
+	is "$(dmesg | grep -c -- "$D: power")" 1 "power_fail 1 $1: one log line"
+	dmesg | grep -- "$D" | sed 's/^/#   /'
+}
+bad_fail "while powered off" EINVAL
+is "$(dev_set $D nand_backing ram)" OK "nand_backing back to ram"
+dev_on $D || bail "power on with ram"
+run_sub "msync on ram" "$PROGS/crashrec" "$(dev_node $D)" msync-einval
+bad_fail "without a NAND image" EINVAL
+dev_off $D
+is "$(dev_set $D nand_backing $IMG)" OK "nand_backing set"
+dev_on $D || bail "power on with an image"
+is "$(stat_get $D dirty_shutdowns)" 0 "a new image has no dirty shutdown"
+# 2000 records of 256 bytes (125 lines, all in the cache): the first 1200
+# followed by msync, the rest left dirty in the cache.
+"$PROGS/crashrec" "$(dev_node $D)" append 2000 1200
+ok $? "append 2000 records, msync after each of the first 1200"
+cmp_ok "$(stat_get $D writebacks)" -ge 75 "msync wrote lines back (stats/writebacks)"
+is "$(stat_get $D io_writes)" "$(stat_get $D writebacks)" "each write-back wrote the image"
+exec 3<>"$(dev_node $D)"
+bad_fail "while the device is open" EBUSY
+exec 3>&-
+klog_clear
+is "$(dev_set $D power_fail 1)" OK "power_fail"
+is "$(dev_get $D power)" 0 "the device is off after power_fail"
+dmesg | grep -q "power failure: .* dirty lines lost"
+ok $? "the kernel log tells how many dirty lines were lost"
+dev_on $D || bail "power on after the failure"
+is "$(stat_get $D dirty_shutdowns)" 1 "stats/dirty_shutdowns: 1"
+cmp_ok "$(stat_get $D lines_lost)" -ge 40 "stats/lines_lost: the lines of the records not msync'd"
+out=$("$PROGS/crashrec" "$(dev_node $D)" check 2000 1200)
+ok $? "every msync'd record is intact; every later one whole or absent"
+echo "$out"
+absent=$(echo "$out" | sed -n 's/^# whole [0-9]* absent //p')
+cmp_ok "${absent:-0}" -ge 700 "the records not msync'd were lost (line granularity)"
+"$PROGS/crashrec" "$(dev_node $D)" append 500 0
+ok $? "append 500 records without msync"
+dev_off $D && dev_on $D
+ok $? "an orderly power cycle"
+"$PROGS/crashrec" "$(dev_node $D)" check 500 500
+ok $? "an orderly power-off writes every dirty line back"
+is "$(stat_get $D dirty_shutdowns)" 1 "an orderly power-off is no dirty shutdown"
+dev_rm $D
+done_testing
