@@ -57,6 +57,8 @@ TOOLS := tools/cxdvirt-dev tools/cxdvirt-bench tools/cxdvirt-sim
 # compares a sweep's generated trace with its file), built with the tools.
 GEN_TRACE := tools/bench/progs/gen-trace
 MODEL_LIB := tools/libcxdmodel.a
+# The workload programs of `make workloads` (tools/workloads/, static).
+WL := tools/workloads/cxdvirt-wl
 
 # What the three tools share (tools/lib/, prefix cxu_): messages, number
 # and size parsing, configfs/sysfs access, latency percentiles and JSON.
@@ -84,7 +86,7 @@ sparse:
 checkpatch:
 	tests/static/checkpatch.sh
 
-tools: $(TOOLS) $(MODEL_LIB) $(UTIL_LIB) $(GEN_TRACE)
+tools: $(TOOLS) $(MODEL_LIB) $(UTIL_LIB) $(GEN_TRACE) $(WL)
 
 tools/obj/model/%.o: driver/model/%.c $(MODEL_HDRS)
 	@mkdir -p $(dir $@)
@@ -122,6 +124,9 @@ tools/cxdvirt-sim: $(wildcard tools/sim/*.c tools/sim/*.h) $(MODEL_SRCS) $(MODEL
 
 deps:
 	tests/vm/install-deps.sh
+
+$(WL): $(wildcard tools/workloads/*.c tools/workloads/*.h)
+	$(MAKE) -C tools/workloads
 
 # libFuzzer target over the model's sources (tests/fuzz/README.md).
 FUZZ_BIN := tests/fuzz/build/fuzz_model
@@ -387,5 +392,5 @@ demo: deps
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
-	rm -rf tools/obj $(MODEL_LIB) $(UTIL_LIB) $(TOOLS) $(BENCH_MODEL) $(GEN_TRACE)
+	rm -rf tools/obj $(MODEL_LIB) $(UTIL_LIB) $(TOOLS) $(BENCH_MODEL) $(GEN_TRACE) $(WL)
 	-$(MAKE) -C tests/unit clean
