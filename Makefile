@@ -390,6 +390,22 @@ demo: deps
 	$(MAKE) all
 	tests/vm/demo.sh
 
+# Real workloads (tools/workloads/workloads.sh, docs/workloads.md): the own
+# programs (pointer chase, Kronecker BFS and PageRank) traced here with
+# valgrind lackey and replayed in cxdvirt-sim, then one guest run (QEMU
+# -icount) of them, redis, sysbench memory and fio on plain DRAM and on
+# node-mode and devdax devices at three cache ratios -> the Workloads
+# section of docs/performance.md and its plots (about 10 minutes).
+# workloads-smoke: chase and bfs at one ratio, the document untouched
+# (part of make check, about 50 s).
+.PHONY: workloads workloads-smoke
+workloads: deps
+	$(MAKE) all
+	tools/workloads/workloads.sh
+
+workloads-smoke: all
+	tools/workloads/workloads.sh --smoke
+
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
 	rm -rf tools/obj $(MODEL_LIB) $(UTIL_LIB) $(TOOLS) $(BENCH_MODEL) $(GEN_TRACE) $(WL)
