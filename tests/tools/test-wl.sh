@@ -4,7 +4,8 @@
 # arguments, same checksum; anonymous memory and a mapped file give the
 # same result), the Kronecker graph is a proper undirected CSR, lackey
 # filtering keeps exactly the accesses in the range as arena offsets
-# (straddling accesses split), zipf is skewed, exec reports the status;
+# (straddling accesses split), zipf is skewed and its memcached client
+# counts hits and misses, exec reports the status;
 # trace.sh's node and dax traces replay through cxdvirt-sim --faults.
 # About 3 s (one small valgrind run).
 set -u
@@ -50,6 +51,24 @@ top=$($WL zipf --keys 1000 --ops 2000 --write-pct 0 | tr -d '\r' | grep '^key:' 
 [ "${top:-0}" -gt 50 ] && ok "zipf: the hottest key got $top of 2000 requests" || not_ok "zipf not skewed (top $top)"
 nset=$($WL zipf --keys 10 --ops 0 --load | tr -d '\r' | grep -c '^SET$')
 [ "$nset" = 10 ] && ok "zipf --load sets every key once" || not_ok "zipf --load: $nset SETs"
+
+# memcached over its unix socket: load 200 keys, then every GET hits.
+if command -v memcached > /dev/null; then
+	memcached -u root -s "$T/mc.sock" -m 16 -t 1 > /dev/null 2>&1 &
+	mc=$!
+	for _ in $(seq 50); do [ -S "$T/mc.sock" ] && break; sleep 0.1; done
+	$WL zipf --keys 200 --load --ops 0 --memcached "$T/mc.sock" > /dev/null
+	o=$($WL zipf --keys 200 --ops 1000 --write-pct 0 --memcached "$T/mc.sock")
+	grep -q '"gets": 1000, "get_hits": 1000' <<< "$o" && ok "memcached: 1000 GETs after the load, all hits" ||
+		not_ok "memcached client" "$o"
+	o=$($WL zipf --keys 400 --ops 1000 --write-pct 0 --memcached "$T/mc.sock")
+	h=$(sed -n 's/.*"get_hits": \([0-9]*\).*/\1/p' <<< "$o")
+	[ "${h:-0}" -gt 0 ] && [ "$h" -lt 1000 ] && ok "memcached: keys beyond the load miss ($h of 1000 hit)" ||
+		not_ok "memcached misses" "$o"
+	kill $mc; wait $mc 2> /dev/null
+else
+	echo "ok $((n + 1)) # SKIP memcached missing"; n=$((n + 1))
+fi
 
 o=$($WL exec sh -c 'exit 3'); st=$?
 [ $st = 3 ] && grep -q '"status": 3' <<< "$o" && ok "exec passes the status on" || not_ok "exec status" "$o"

@@ -156,6 +156,27 @@ size_t wl_chase_bytes(uint64_t pages);
 int wl_zipf_main(int argc, char **argv);
 
 /**
+ * wl_memc_open() - connect to memcached's unix socket @path
+ *
+ * Return: 0, or -1 with a message on stderr. One connection per process.
+ */
+int wl_memc_open(const char *path);
+
+/**
+ * wl_memc_set() - store @vlen bytes of @val under key:KEY (12 digits)
+ *
+ * Return: 0 once memcached answered STORED, -1 with a message otherwise.
+ */
+int wl_memc_set(uint64_t key, const char *val, size_t vlen);
+
+/**
+ * wl_memc_get() - fetch key:KEY, discarding the value
+ *
+ * Return: 1 on a hit, 0 on a miss (END alone), -1 on an error (message).
+ */
+int wl_memc_get(uint64_t key);
+
+/**
  * wl_lackey_main() - keep the accesses of one address range of a lackey log
  * @argc: argument count after the subcommand name
  * @argv: the arguments

@@ -5,7 +5,8 @@
 #
 #   ID KIND MODE CACHE_BYTES ARGS...
 #
-# KIND wl (cxdvirt-wl ARGS), redis-zipf / redis-bench (ARGS: keys ops),
+# KIND wl (cxdvirt-wl ARGS), redis-zipf / redis-bench / memcached (ARGS:
+# keys ops),
 # sysbench (ARGS: block_bytes total_bytes), fio (ARGS: size_bytes io_bytes);
 # MODE dram (plain DRAM of node 0), node (a node-mode device as NUMA node 2,
 # the program bound with numactl --membind=2) or dax (a devdax device). A
@@ -16,7 +17,8 @@
 #   CXDVIRT-WL-JSON {...}          the program's (or cxdvirt-wl exec's) JSON
 #   CXDVIRT-WL-STAT NAME VALUE     device counters after the run
 #   CXDVIRT-WL-HIST LOW_NS COUNT   stats/miss_latency_hist
-#   CXDVIRT-WL-NOTE TEXT
+#   CXDVIRT-WL-NOTE TEXT           what the run did (engine, server memory)
+#   CXDVIRT-WL-OUT TEXT            the last lines the program printed
 #   CXDVIRT-WL-END ID STATUS
 . /tests/lib.sh
 
@@ -54,7 +56,7 @@ dev_down() {
 # report: the JSON lines of /tmp/wl.out, then the device's counters.
 report() {
 	grep '^{' /tmp/wl.out | sed 's/^/CXDVIRT-WL-JSON /'
-	grep -v '^{' /tmp/wl.out | tail -n 5 | sed 's/^/CXDVIRT-WL-NOTE /'
+	grep -v '^{' /tmp/wl.out | tail -n 5 | sed 's/^/CXDVIRT-WL-OUT /'
 	[ -n "$SYSD" ] || return 0
 	for s in $STATS; do
 		echo "CXDVIRT-WL-STAT $s $(cat "$SYSD/stats/$s")"
@@ -82,6 +84,25 @@ redis_run() {	# redis_run zipf|bench KEYS OPS
 	st=$?
 	redis-cli -s "$SOCK" shutdown nosave > /dev/null 2>&1
 	wait "$REDIS" 2>/dev/null
+	return $st
+}
+
+# memcached bound to NODE on a unix socket (no network in the guest), 64 MiB
+# of item memory, one worker thread; loaded, then Zipf GET/SET.
+memcached_run() {	# memcached_run KEYS OPS
+	local st i=0
+	rm -f /tmp/mc.sock
+	numactl --membind="$NODE" memcached -u root -s /tmp/mc.sock -m 64 -t 1 > /tmp/mc.log 2>&1 &
+	MC=$!
+	while [ ! -S /tmp/mc.sock ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
+	cxdvirt-wl zipf --keys "$1" --ops 0 --load --value-size 1024 --memcached /tmp/mc.sock > /tmp/mc.load 2>&1 ||
+		{ note "memcached load: $(tail -n 1 /tmp/mc.load)"; kill "$MC"; return 1; }
+	[ -z "$SYSD" ] || echo 1 > "$SYSD/stats/reset"
+	cxdvirt-wl exec cxdvirt-wl zipf --keys "$1" --ops "$2" --value-size 1024 \
+		--memcached /tmp/mc.sock > /tmp/wl.out 2>&1
+	st=$?
+	kill "$MC"
+	wait "$MC" 2>/dev/null
 	return $st
 }
 
@@ -128,6 +149,7 @@ while read -r id kind mode cache args; do
 		fi ;;
 	redis-zipf) redis_run zipf "$@" ;;
 	redis-bench) redis_run bench "$@" ;;
+	memcached) memcached_run "$@" ;;
 	sysbench)
 		cxdvirt-wl exec numactl --membind="$NODE" sysbench memory --threads=1 \
 			--memory-block-size="$1" --memory-total-size="$2" \

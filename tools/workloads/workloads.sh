@@ -16,7 +16,8 @@
 #     workload on plain DRAM, then on a fresh node-mode device (numactl
 #     --membind) and a fresh devdax device per ratio (FIFO, scan off):
 #     the own workloads, redis (Zipf GET/SET from cxdvirt-wl zipf; uniform
-#     from redis-benchmark), sysbench memory and fio (devdax). A progress
+#     from redis-benchmark), memcached (Zipf, cxdvirt-wl zipf --memcached),
+#     sysbench memory and fio (devdax). A progress
 #     line shows the run in progress.
 #  4. DIR/results.json and results.csv (one row per run), gnuplot plots and
 #     the generated "Workloads" section of FILE (default docs/performance.md,
@@ -42,10 +43,13 @@ OWN=(
 	"bfs|bfs --scale 12 --edge-factor 8 --seed 1"
 	"pagerank|pagerank --scale 12 --edge-factor 8 --iters 5 --seed 1"
 )
-REDIS_KEYS=2048		# x 1 KiB values: 2 MiB of values
+REDIS_KEYS=2048		# x 1 KiB values: 2 MiB of values (redis and memcached)
 REDIS_OPS=20000
-SYSBENCH_BLOCK=$((2 << 20))
-SYSBENCH_TOTAL=$((64 << 20))
+# sysbench memory rnd: one random word access per 4 bytes of the total, so
+# 4 MiB is 1 M accesses over the 1 MiB block (at ratio 2.1, half of them
+# misses: about 30 s of the guest).
+SYSBENCH_BLOCK=$((1 << 20))
+SYSBENCH_TOTAL=$((4 << 20))
 FIO_SIZE=$((2 << 20))
 FIO_IO=$((64 << 20))
 # ------------------------------------------------------------------------------
@@ -101,13 +105,17 @@ for w in "${OWN[@]}"; do
 			echo "$name-$m-$r wl $m $c $args" >> "$runs"
 			"$SIM" --faults --policy fifo --cache-size "$c" --json \
 				"$out/trace/$name.$m.bin" > "$out/sim/$name-$m-$r.json"
+			# The same with one cache line less: how sensitive the
+			# count is to one more page of the process (node mode).
+			"$SIM" --faults --policy fifo --cache-size $((c - 4096)) --json \
+				"$out/trace/$name.$m.bin" > "$out/sim/$name-$m-$r.less1.json"
 		done
 	done
 	rm -f "$out/trace/$name.node.bin" "$out/trace/$name.dax.bin"
 done
 lane_log "workloads: traces and replays took $((SECONDS - t0)) s"
 if [ $smoke = 0 ]; then
-	for k in redis-zipf redis-bench; do
+	for k in redis-zipf redis-bench memcached; do
 		echo "$k-dram $k dram 0 $REDIS_KEYS $REDIS_OPS" >> "$runs"
 		for r in $RATIOS; do
 			echo "$k-node-$r $k node $(cache_for $((REDIS_KEYS * 1024)) "$r") $REDIS_KEYS $REDIS_OPS" >> "$runs"
@@ -123,7 +131,7 @@ fi
 
 # --- 3: the guest -------------------------------------------------------------
 extras=(--extra "$WL:/bin/cxdvirt-wl")
-for p in sysbench fio; do
+for p in sysbench fio memcached; do
 	b=$(command -v $p || true)
 	[ -n "$b" ] && extras+=(--extra "$b:/bin/$p")
 done

@@ -5,7 +5,8 @@
  * drawn with the method of Gray et al., "Quickly generating billion-record
  * synthetic databases" (SIGMOD 1994), as YCSB does, then scrambled by a
  * fixed bijection so that the hot keys are not neighbours. Output: redis
- * commands in RESP, to pipe into `redis-cli --pipe`.
+ * commands in RESP, to pipe into `redis-cli --pipe`; or, with --memcached
+ * SOCKET, the requests sent to memcached (memc.c) and a JSON summary.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -100,8 +101,10 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: cxdvirt-wl zipf --keys N [--ops N] [--theta T] [--write-pct P]\n"
 		"                       [--value-size BYTES] [--seed N] [--load]\n"
-		"Writes redis commands (RESP) to stdout for `redis-cli --pipe`:\n"
-		"with --load, one SET per key in key order first; then --ops\n"
+		"                       [--memcached SOCKET]\n"
+		"Writes redis commands (RESP) to stdout for `redis-cli --pipe`, or\n"
+		"sends memcached requests to SOCKET (unix socket) and prints a JSON\n"
+		"summary: with --load, one SET per key in key order first; then --ops\n"
 		"requests, GET or (--write-pct %%) SET, keys Zipf(theta) distributed.\n");
 	return 2;
 }
@@ -116,9 +119,12 @@ int wl_zipf_main(int argc, char **argv)
 		{ "value-size", required_argument, NULL, 'v' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "load", no_argument, NULL, 'l' },
+		{ "memcached", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 }
 	};
-	uint64_t keys = 0, ops = 0, seed = 1, wpct = 10, vsize = 1024, i;
+	uint64_t keys = 0, ops = 0, seed = 1, wpct = 10, vsize = 1024, i, gets = 0, hits = 0;
+	const char *memc = NULL;
+	int r;
 	double theta = 0.99;
 	bool load = false;
 	struct zipf z;
@@ -136,6 +142,7 @@ int wl_zipf_main(int argc, char **argv)
 		case 's': seed = strtoull(optarg, &end, 0); break;
 		case 't': theta = strtod(optarg, &end); break;
 		case 'l': load = true; continue;
+		case 'm': memc = optarg; continue;
 		default: return usage();
 		}
 		if (errno || *end || end == optarg) {
@@ -151,18 +158,39 @@ int wl_zipf_main(int argc, char **argv)
 		return 1;
 	for (i = 0; i < vsize; i++)
 		val[i] = (char)('a' + i % 26);
-	if (load)
-		for (i = 0; i < keys; i++)
+	if (memc && wl_memc_open(memc))
+		goto err;
+	for (i = 0; load && i < keys; i++) {
+		if (!memc)
 			resp_set(i, val, vsize);
+		else if (wl_memc_set(i, val, vsize))
+			goto err;
+	}
 	zipf_init(&z, keys, theta);
 	for (i = 0; i < ops; i++) {
 		uint64_t key = scramble_key(zipf_next(&z, &seed), keys);
 
-		if (wl_rand_below(&seed, 100) < wpct)
-			resp_set(key, val, vsize);
-		else
+		if (wl_rand_below(&seed, 100) < wpct) {
+			if (!memc)
+				resp_set(key, val, vsize);
+			else if (wl_memc_set(key, val, vsize))
+				goto err;
+		} else if (!memc) {
 			resp_get(key);
+		} else {
+			r = wl_memc_get(key);
+			if (r < 0)
+				goto err;
+			gets++;
+			hits += (uint64_t)r;
+		}
 	}
+	if (memc)
+		printf("{\"workload\": \"memcached-zipf\", \"gets\": %llu, \"get_hits\": %llu}\n",
+		       (unsigned long long)gets, (unsigned long long)hits);
 	free(val);
 	return fflush(stdout) ? 1 : 0;
+err:
+	free(val);
+	return 1;
 }
