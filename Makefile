@@ -188,6 +188,7 @@ check: deps
 	$(MAKE) guest
 	$(MAKE) check-dkms
 	$(MAKE) check-acpi
+	$(MAKE) workloads-smoke
 
 # The kernel-doc comments of the module and the model, checked with the
 # kernel's own scripts/kernel-doc (from KDIR): any warning fails.
