@@ -160,6 +160,8 @@ my @plots;
 		my $f = "cdf-$r->{id}.dat";
 		open(my $c, '>', "$out/$f") or die;
 		my $acc = 0;
+		# A step at each bucket's lower bound, from 0 below the first.
+		printf $c "%.3f 0\n", $r->{hist}[0][0] / 1000;
 		for my $b (@{$r->{hist}}) {
 			$acc += $b->[1];
 			printf $c "%.3f %.5f\n", $b->[0] / 1000, $acc / $n;
@@ -170,6 +172,7 @@ my @plots;
 	if (@cdf) {
 		open(my $q, '>', "$out/cdf.gp") or die;
 		print $q "set terminal pngcairo size 1000,420 noenhanced\nset output 'workloads-cdf.png'\n",
+			"set yrange [0:1.02]\n",
 			"set logscale x\nset xlabel 'miss latency, us (log2 buckets, lower bound)'\n",
 			"set ylabel 'fraction of misses'\nset key outside right\nset grid\n",
 			"plot " . join(", ", map { "'$_->[0]' using 1:2 with steps title '$_->[1]'" } @cdf) . "\n";

@@ -32,10 +32,10 @@ note() { echo "CXDVIRT-WL-NOTE $*"; }
 dev_up() {
 	case $1 in
 	dram)
-		SYSD= DEV= NODE=0 ;;
+		SYSD='' DEV='' NODE=0 ;;
 	node)
 		nl_power_up cache_size="$2" policy=fifo || return 1
-		SYSD=$S DEV= NODE=$NL_NODE ;;
+		SYSD=$S DEV='' NODE=$NL_NODE ;;
 	dax)
 		dev_rm $DAXDEV 2>/dev/null
 		dev_create $DAXDEV capacity=64M cache_size="$2" policy=fifo \
