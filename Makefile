@@ -396,7 +396,7 @@ demo: deps
 # valgrind lackey and replayed in cxdvirt-sim, then one guest run (QEMU
 # -icount) of them, redis, sysbench memory and fio on plain DRAM and on
 # node-mode and devdax devices at three cache ratios -> the Workloads
-# section of docs/performance.md and its plots (about 10 minutes).
+# section of docs/performance.md and its plots (about 6 minutes).
 # workloads-smoke: chase and bfs at one ratio, the document untouched
 # (part of make check, about 50 s).
 .PHONY: workloads workloads-smoke
