@@ -29,6 +29,10 @@
 #                   cache lines, every policy -> docs/model-cost.md
 #   make bench-repro  the benchmark twice (QEMU -icount), per-row agreement
 #                   -> docs/performance.md ("Reproducibility")
+#   make workloads  real programs (own graph kernels and pointer chase, redis,
+#                   memcached, sysbench, fio) on DRAM, node and devdax devices
+#                   in the guest, traced and replayed in cxdvirt-sim ->
+#                   docs/performance.md, "Workloads" (docs/workloads.md)
 #   make bench-sim  cxdvirt-sim's replay speed on 100 M-access binary traces,
 #                   every policy -> docs/performance.md ("Simulator speed")
 #
@@ -394,7 +398,7 @@ demo: deps
 # Real workloads (tools/workloads/workloads.sh, docs/workloads.md): the own
 # programs (pointer chase, Kronecker BFS and PageRank) traced here with
 # valgrind lackey and replayed in cxdvirt-sim, then one guest run (QEMU
-# -icount) of them, redis, sysbench memory and fio on plain DRAM and on
+# -icount) of them, redis, memcached, sysbench memory and fio on plain DRAM and on
 # node-mode and devdax devices at three cache ratios -> the Workloads
 # section of docs/performance.md and its plots (about 6 minutes).
 # workloads-smoke: chase and bfs at one ratio, the document untouched
