@@ -29,6 +29,10 @@
 #                   cache lines, every policy -> docs/model-cost.md
 #   make bench-repro  the benchmark twice (QEMU -icount), per-row agreement
 #                   -> docs/performance.md ("Reproducibility")
+#   make workloads  real programs (own graph kernels and pointer chase, redis,
+#                   memcached, sysbench, fio) on DRAM, node and devdax devices
+#                   in the guest, traced and replayed in cxdvirt-sim ->
+#                   docs/performance.md, "Workloads" (docs/workloads.md)
 #   make bench-sim  cxdvirt-sim's replay speed on 100 M-access binary traces,
 #                   every policy -> docs/performance.md ("Simulator speed")
 #
@@ -57,6 +61,8 @@ TOOLS := tools/cxdvirt-dev tools/cxdvirt-bench tools/cxdvirt-sim
 # compares a sweep's generated trace with its file), built with the tools.
 GEN_TRACE := tools/bench/progs/gen-trace
 MODEL_LIB := tools/libcxdmodel.a
+# The workload programs of `make workloads` (tools/workloads/, static).
+WL := tools/workloads/cxdvirt-wl
 
 # What the three tools share (tools/lib/, prefix cxu_): messages, number
 # and size parsing, configfs/sysfs access, latency percentiles and JSON.
@@ -84,7 +90,7 @@ sparse:
 checkpatch:
 	tests/static/checkpatch.sh
 
-tools: $(TOOLS) $(MODEL_LIB) $(UTIL_LIB) $(GEN_TRACE)
+tools: $(TOOLS) $(MODEL_LIB) $(UTIL_LIB) $(GEN_TRACE) $(WL)
 
 tools/obj/model/%.o: driver/model/%.c $(MODEL_HDRS)
 	@mkdir -p $(dir $@)
@@ -122,6 +128,9 @@ tools/cxdvirt-sim: $(wildcard tools/sim/*.c tools/sim/*.h) $(MODEL_SRCS) $(MODEL
 
 deps:
 	tests/vm/install-deps.sh
+
+$(WL): $(wildcard tools/workloads/*.c tools/workloads/*.h)
+	$(MAKE) -C tools/workloads
 
 # libFuzzer target over the model's sources (tests/fuzz/README.md).
 FUZZ_BIN := tests/fuzz/build/fuzz_model
@@ -183,6 +192,7 @@ check: deps
 	$(MAKE) guest
 	$(MAKE) check-dkms
 	$(MAKE) check-acpi
+	$(MAKE) workloads-smoke
 
 # The kernel-doc comments of the module and the model, checked with the
 # kernel's own scripts/kernel-doc (from KDIR): any warning fails.
@@ -385,7 +395,23 @@ demo: deps
 	$(MAKE) all
 	tests/vm/demo.sh
 
+# Real workloads (tools/workloads/workloads.sh, docs/workloads.md): the own
+# programs (pointer chase, Kronecker BFS and PageRank) traced here with
+# valgrind lackey and replayed in cxdvirt-sim, then one guest run (QEMU
+# -icount) of them, redis, memcached, sysbench memory and fio on plain DRAM and on
+# node-mode and devdax devices at three cache ratios -> the Workloads
+# section of docs/performance.md and its plots (about 6 minutes).
+# workloads-smoke: chase and bfs at one ratio, the document untouched
+# (part of make check, about 50 s).
+.PHONY: workloads workloads-smoke
+workloads: deps
+	$(MAKE) all
+	tools/workloads/workloads.sh
+
+workloads-smoke: all
+	tools/workloads/workloads.sh --smoke
+
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
-	rm -rf tools/obj $(MODEL_LIB) $(UTIL_LIB) $(TOOLS) $(BENCH_MODEL) $(GEN_TRACE)
+	rm -rf tools/obj $(MODEL_LIB) $(UTIL_LIB) $(TOOLS) $(BENCH_MODEL) $(GEN_TRACE) $(WL)
 	-$(MAKE) -C tests/unit clean

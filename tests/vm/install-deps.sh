@@ -10,6 +10,7 @@ HOST_PKGS=(
 	clang libclang-rt-14-dev libcmocka-dev libjson-c-dev libnuma-dev libdaxctl-dev libmemkind-dev
 	qemu-system-x86 busybox-static numactl daxctl gnuplot-nox
 	stress-ng redis-server redis-tools
+	memcached libmemcached-tools sysbench fio
 	debootstrap
 	perl xz-utils util-linux coreutils gzip
 	valgrind

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxdvirt-wl: deterministic workloads for cxdvirt devices (docs/workloads.md).
+ *
+ *   cxdvirt-wl [--dax DEV] [--progress] chase --pages N --steps N [--seed N]
+ *   cxdvirt-wl [--dax DEV] [--progress] bfs --scale S [--edge-factor E] [--seed N]
+ *   cxdvirt-wl [--dax DEV] [--progress] pagerank --scale S [--edge-factor E]
+ *                                       [--iters N] [--seed N]
+ *   cxdvirt-wl zipf ...     Zipf key-value requests for redis-cli --pipe
+ *   cxdvirt-wl lackey BASE LEN   filter a lackey log to one range
+ *   cxdvirt-wl exec CMD [ARG...]  run CMD, print its run time as JSON
+ *
+ * A run prints one JSON object on stdout: the workload, the arena's base
+ * and size, the bytes used, the run time in ns (CLOCK_MONOTONIC around the
+ * whole workload, generation included) and a checksum that must be the
+ * same on every run with the same arguments.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "wl.h"
+
+struct wl_args {
+	const char *dax;
+	unsigned long long pages, steps, seed, scale, ef, iters;
+};
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: cxdvirt-wl [--dax DEV] [--progress] chase --pages N --steps N [--seed N]\n"
+		"       cxdvirt-wl [--dax DEV] [--progress] bfs --scale S [--edge-factor E] [--seed N]\n"
+		"       cxdvirt-wl [--dax DEV] [--progress] pagerank --scale S [--edge-factor E]\n"
+		"                                          [--iters N] [--seed N]\n"
+		"       cxdvirt-wl zipf --keys N [--ops N] [--theta T] [--write-pct P]\n"
+		"                       [--value-size B] [--seed N] [--load]\n"
+		"       cxdvirt-wl lackey BASE LEN < LACKEY-LOG\n"
+		"       cxdvirt-wl exec CMD [ARG...]\n"
+		"--dax DEV takes the memory from a shared mapping of DEV (devdax);\n"
+		"without it, from anonymous memory (bind it with numactl --membind).\n");
+	return 2;
+}
+
+/*
+ * exec: time an unmodified program (a server's client, sysbench, fio) the
+ * way the own workloads time themselves, CLOCK_MONOTONIC around it.
+ */
+static int wl_exec_main(int argc, char **argv)
+{
+	uint64_t t0, t1;
+	int st;
+	pid_t pid;
+
+	if (argc < 2)
+		return usage();
+	t0 = wl_now_ns();
+	pid = fork();
+	if (pid < 0) {
+		perror("cxdvirt-wl exec: fork");
+		return 1;
+	}
+	if (pid == 0) {
+		execvp(argv[1], argv + 1);
+		fprintf(stderr, "cxdvirt-wl exec: %s: %m\n", argv[1]);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0) {
+		perror("cxdvirt-wl exec: waitpid");
+		return 1;
+	}
+	t1 = wl_now_ns();
+	st = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	printf("{\"workload\": \"exec\", \"command\": \"%s\", \"run_ns\": %llu, \"status\": %d}\n",
+	       argv[1], (unsigned long long)(t1 - t0), st);
+	fflush(stdout);
+	return st;
+}
+
+static int parse(int argc, char **argv, struct wl_args *w)
+{
+	static const struct option opts[] = {
+		{ "pages", required_argument, NULL, 'p' },
+		{ "steps", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "scale", required_argument, NULL, 'g' },
+		{ "edge-factor", required_argument, NULL, 'e' },
+		{ "iters", required_argument, NULL, 'i' },
+		{ NULL, 0, NULL, 0 }
+	};
+	unsigned long long v;
+	char *end;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == '?')
+			return -1;
+		errno = 0;
+		v = strtoull(optarg, &end, 0);
+		if (errno || *end || end == optarg) {
+			fprintf(stderr, "cxdvirt-wl: bad number '%s'\n", optarg);
+			return -1;
+		}
+		switch (c) {
+		case 'p': w->pages = v; break;
+		case 'n': w->steps = v; break;
+		case 's': w->seed = v; break;
+		case 'g': w->scale = v; break;
+		case 'e': w->ef = v; break;
+		case 'i': w->iters = v; break;
+		}
+	}
+	return optind == argc ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct wl_args w = { .seed = 1, .ef = 8, .iters = 10 };
+	struct wl_arena a;
+	struct wl_graph g;
+	const char *cmd;
+	uint64_t t0, t1, check = 0;
+	size_t need;
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--dax") && i + 1 < argc)
+			w.dax = argv[++i];
+		else if (!strcmp(argv[i], "--progress"))
+			wl_progress_on = true;
+		else
+			return usage();
+	}
+	if (i >= argc)
+		return usage();
+	cmd = argv[i];
+	if (!strcmp(cmd, "zipf"))
+		return wl_zipf_main(argc - i, argv + i);
+	if (!strcmp(cmd, "exec"))
+		return wl_exec_main(argc - i, argv + i);
+	if (!strcmp(cmd, "lackey"))
+		return wl_lackey_main(argc - i, argv + i);
+	if (parse(argc - i, argv + i, &w))
+		return usage();
+
+	if (!strcmp(cmd, "chase")) {
+		if (!w.pages || w.pages > (1ULL << 24) || !w.steps)
+			return usage();
+		need = wl_chase_bytes(w.pages);
+	} else if (!strcmp(cmd, "bfs") || !strcmp(cmd, "pagerank")) {
+		if (w.scale < 2 || w.scale > 26 || !w.ef || w.ef > 64)
+			return usage();
+		need = wl_kronecker_bytes(w.scale, w.ef) +
+		       (cmd[0] == 'b' ? wl_bfs_bytes(w.scale) : wl_pagerank_bytes(w.scale));
+	} else {
+		return usage();
+	}
+	if (wl_arena_open(&a, w.dax, need))
+		return 1;
+
+	t0 = wl_now_ns();
+	if (cmd[0] == 'c') {
+		check = wl_chase(&a, w.pages, w.steps, w.seed);
+	} else {
+		wl_kronecker(&a, &g, (unsigned int)w.scale, (unsigned int)w.ef, w.seed);
+		if (cmd[0] == 'b') {
+			uint64_t seed = w.seed, root;
+
+			do {	/* a root with neighbours, chosen by the seed */
+				root = wl_rand_below(&seed, g.n);
+			} while (g.off[root] == g.off[root + 1]);
+			check = wl_bfs(&a, &g, (uint32_t)root);
+		} else {
+			check = wl_pagerank(&a, &g, (unsigned int)w.iters);
+		}
+	}
+	t1 = wl_now_ns();
+
+	printf("{\"workload\": \"%s\", \"memory\": \"%s\", \"arena_base\": \"%p\", "
+	       "\"arena_bytes\": %zu, \"used_bytes\": %zu, \"run_ns\": %llu, \"check\": %llu}\n",
+	       cmd, w.dax ? w.dax : "anonymous", (void *)a.base, a.size, a.used,
+	       (unsigned long long)(t1 - t0), (unsigned long long)check);
+	wl_arena_close(&a);
+	return fflush(stdout) ? 1 : 0;
+}
