@@ -528,8 +528,10 @@ uint64_t cxd_model_power_fail(struct cxd_model *m, uint64_t now_ns,
 	uint32_t l;
 
 	*nsaved = 0;
-	/* key: age in dirtyings (clock - seq, so a wrapped clock still
-	 * orders the last 2^31), then the line */
+	/*
+	 * key: age in dirtyings (clock - seq, so a wrapped clock still
+	 * orders the last 2^31), then the line
+	 */
 	for (l = 0; l < c->nlines; l++)
 		if (c->lines[l].page != CXD_NO_PAGE32 &&
 		    (c->lines[l].flags & CXD_LINE_DIRTY))
