@@ -448,6 +448,43 @@ static int cxd_img_hdr_update(struct cxd_live *live)
 	return cxd_img_hdr_rw(img, live->npages << PAGE_SHIFT, &img->hdr, true);
 }
 
+/*
+ * A power failure of @live: the model says which dirty lines its
+ * persistence mode keeps (cxd_model_power_fail(), what cxdvirt-sim
+ * --power-fail-at reports); those are written to the image, the others are
+ * lost. Return: the lines lost.
+ */
+static u64 cxd_img_power_fail(struct cxd_live *live)
+{
+	u64 *pages, ndirty, nsaved, k;
+	struct page *page;
+	int err;
+
+	pages = kvmalloc_array(live->model.cache.nlines, sizeof(*pages),
+			       GFP_KERNEL);
+	if (!pages) {	/* cannot tell which: all are lost */
+		spin_lock(&live->lock);
+		ndirty = cxd_cache_dirty_pages(&live->model.cache, NULL, 0);
+		spin_unlock(&live->lock);
+		return ndirty;
+	}
+	spin_lock(&live->lock);
+	ndirty = cxd_model_power_fail(&live->model, ktime_get_ns(), pages,
+				      &nsaved);
+	spin_unlock(&live->lock);
+	for (k = 0; k < nsaved; k++) {
+		page = xa_load(&live->resident, pages[k]);
+		if (!page)
+			continue;
+		lock_page(page);
+		err = cxd_img_rw(live->img, pages[k], page, true);
+		unlock_page(page);
+		cxd_img_count(live, true, err);
+	}
+	kvfree(pages);
+	return ndirty - nsaved;
+}
+
 /**
  * cxd_img_close() - power-off's end of the NAND image: write every dirty
  * line, and every host page the kernel held at its eviction, back to the
@@ -456,9 +493,11 @@ static int cxd_img_hdr_update(struct cxd_live *live)
  * @live:	devdax device with a NAND image (else nothing to do); no
  *		mapping is left.
  * @lose:	a modeled power failure (power_fail): the dirty lines not yet
- *		written back are lost, the image keeps their older contents;
- *		if any was lost, stats/dirty_shutdowns goes up by one and
- *		stats/lines_lost counts them (kept in the image's header).
+ *		written back are lost, except those a GPF flush keeps
+ *		(persistence gpf, within gpf_budget_ns); the image keeps the
+ *		lost lines' older contents. If any was lost,
+ *		stats/dirty_shutdowns goes up by one and stats/lines_lost
+ *		counts them (kept in the image's header).
  *
  * Without @lose, an orderly shutdown: the model's dirty lines reach the
  * image, so the contents persist. These write-backs are not the model's
@@ -477,11 +516,8 @@ void cxd_img_close(struct cxd_live *live, bool lose)
 
 	if (!img)
 		return;
-	if (lose) {	/* the lines the simulator's --power-fail-at counts */
-		spin_lock(&live->lock);
-		lost = cxd_cache_dirty_pages(&live->model.cache, NULL, 0);
-		spin_unlock(&live->lock);
-	}
+	if (lose)
+		lost = cxd_img_power_fail(live);
 	xa_for_each(&live->resident, idx, page) {
 		spin_lock(&live->lock);
 		resident = cxd_cache_resident(&live->model.cache, idx);

@@ -97,7 +97,8 @@ static bool cache_shape_valid(uint64_t npages, uint32_t nlines, uint32_t ways)
  *
  * Layout, each array 8-byte aligned: line_of_page u32[npages] (4 bytes per
  * device page), lines struct cxd_line[nlines] (24 bytes per line),
- * ghost u32[nlines] (4 bytes per line), sets struct cxd_cache_set[nlines /
+ * ghost u32[nlines] (4 bytes per line), dirty_seq u32[nlines] (4 bytes per
+ * line), sets struct cxd_cache_set[nlines /
  * ways].
  *
  * Return: size in bytes, or 0 if the shape is invalid (nlines == 0,
@@ -114,7 +115,8 @@ size_t cxd_cache_state_size_ways(uint64_t npages, uint32_t nlines,
 	nsets = ways ? nlines / ways : 1;
 	sz = align8(npages * sizeof(uint32_t));
 	sz += align8((uint64_t)nlines * sizeof(struct cxd_line));
-	sz += align8((uint64_t)nlines * sizeof(uint32_t));
+	sz += align8((uint64_t)nlines * sizeof(uint32_t));	/* ghost */
+	sz += align8((uint64_t)nlines * sizeof(uint32_t));	/* dirty_seq */
 	sz += align8(nsets * sizeof(struct cxd_cache_set));
 	return (size_t)sz;
 }
@@ -179,6 +181,9 @@ int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 	p += align8((uint64_t)nlines * sizeof(struct cxd_line));
 	c->ghost = (uint32_t *)p;
 	p += align8((uint64_t)nlines * sizeof(uint32_t));
+	c->dirty_seq = (uint32_t *)p;
+	p += align8((uint64_t)nlines * sizeof(uint32_t));
+	c->dirty_clock = 0;
 	c->sets = (struct cxd_cache_set *)p;
 
 	c->ghost_cap = ghost_cap_for(c, policy);
@@ -191,6 +196,7 @@ int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 		c->lines[l].page = CXD_NO_PAGE32;
 		c->lines[l].ready_ns = 0;
 		c->lines[l].flags = 0;
+		c->dirty_seq[l] = 0;
 		c->ghost[l] = CXD_NO_LINE;
 		/* each set's free list runs through its lines in order */
 		c->lines[l].next = (l + 1) % c->ways ? l + 1 : CXD_NO_LINE;
@@ -273,6 +279,7 @@ int cxd_cache_set_dirty(struct cxd_cache *c, uint64_t page)
 		return -1;
 	if (!(c->lines[line].flags & CXD_LINE_DIRTY)) {
 		c->lines[line].flags |= CXD_LINE_DIRTY;
+		c->dirty_seq[line] = c->dirty_clock++;
 		if (policy_ops(c)->dirtied)
 			policy_ops(c)->dirtied(c, set_of_line(c, line), line);
 	}

@@ -486,6 +486,97 @@ uint32_t cxd_model_drain(struct cxd_model *m, uint64_t now_ns,
 	return n;
 }
 
+/*
+ * Sift key @k[@i] down a max-heap of @n keys (a heap sort: the model calls
+ * no libc).
+ */
+static void heap_sift(uint64_t *k, uint64_t i, uint64_t n)
+{
+	uint64_t c, t;
+
+	for (; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && k[c + 1] > k[c])
+			c++;
+		if (k[i] >= k[c])
+			return;
+		t = k[i];
+		k[i] = k[c];
+		k[c] = t;
+	}
+}
+
+static void heap_sort(uint64_t *k, uint64_t n)
+{
+	uint64_t i, t;
+
+	for (i = n / 2; i-- > 0;)
+		heap_sift(k, i, n);
+	while (n > 1) {
+		n--;
+		t = k[0];
+		k[0] = k[n];
+		k[n] = t;
+		heap_sift(k, 0, n);
+	}
+}
+
+uint64_t cxd_model_power_fail(struct cxd_model *m, uint64_t now_ns,
+			      uint64_t *pages, uint64_t *nsaved)
+{
+	const struct cxd_cache *c = &m->cache;
+	uint64_t n = 0, i, kept = 0, page;
+	uint32_t l;
+
+	*nsaved = 0;
+	/*
+	 * key: age in dirtyings (clock - seq, so a wrapped clock still
+	 * orders the last 2^31), then the line
+	 */
+	for (l = 0; l < c->nlines; l++)
+		if (c->lines[l].page != CXD_NO_PAGE32 &&
+		    (c->lines[l].flags & CXD_LINE_DIRTY))
+			pages[n++] = ((uint64_t)(uint32_t)(c->dirty_clock - 1 -
+					c->dirty_seq[l]) << 32) | l;
+	if (m->persistence != CXD_PERSIST_GPF) {
+		for (i = 0; i < n; i++)
+			pages[i] = c->lines[(uint32_t)pages[i]].page;
+		return n;
+	}
+	/* oldest first: the largest age first, so sort and walk backwards */
+	heap_sort(pages, n);
+	for (i = 0; i < n / 2; i++) {
+		uint64_t t = pages[i];
+
+		pages[i] = pages[n - 1 - i];
+		pages[n - 1 - i] = t;
+	}
+	/* in flush order; the kept ones move to the front in that order */
+	for (i = 0; i < n; i++) {
+		page = c->lines[(uint32_t)pages[i]].page;
+		pages[i] = page;
+		if (cxd_nand_program(&m->nand, page, now_ns, NULL) >
+		    now_ns + m->gpf_budget_ns)
+			continue;	/* lost */
+		m->stats.writebacks++;
+		mark_written(m, page);
+		if (m->priv->ftl.cfg.mode != CXD_FTL_OFF)
+			cxd_ftl_write(m, page, now_ns);
+		cxd_cache_clear_dirty(&m->cache, page);
+		pages[i] = pages[kept];
+		pages[kept++] = page;
+	}
+	*nsaved = kept;
+	return n;
+}
+
+static const char *const cxd_persistence_names[CXD_PERSIST_NR] = {
+	[CXD_PERSIST_VOLATILE] = "volatile",
+	[CXD_PERSIST_GPF] = "gpf",
+};
+
+CXD_NAMED_ENUM(cxd_persistence, enum cxd_persistence, cxd_persistence_names,
+	       CXD_PERSIST_NR)
+
 static const char *const cxd_writeback_names[CXD_WB_NR] = {
 	[CXD_WB_EVICT] = "evict",
 	[CXD_WB_DRAIN] = "drain",

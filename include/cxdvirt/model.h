@@ -299,6 +299,11 @@ struct cxd_policy_ops;
  * @rs_pos:		next set, line or slot of the phase.
  * @rs_policy:		policy the reshape switches to.
  * @rs_pct:		CFLRU window the reshape sets.
+ * @dirty_seq:		[nlines] when each dirty line was dirtied, in
+ *			dirtyings (@dirty_clock then): the order of a GPF
+ *			flush (cxd_model_power_fail()).
+ * @dirty_clock:	dirtyings so far (wraps at 2^32: the order holds
+ *			over the last 2^31).
  *
  * nlines 4 KiB lines in nsets sets of @ways lines; host page p maps to set
  * p % nsets (fully associative: one set of nlines). O(1) lookup through a
@@ -324,6 +329,8 @@ struct cxd_cache {
 	const struct cxd_policy_ops *ops;
 	uint32_t *line_of_page;
 	struct cxd_line *lines;
+	uint32_t *dirty_seq;
+	uint32_t dirty_clock;
 	struct cxd_cache_set *sets;
 	uint32_t *ghost;
 	uint32_t ghost_cap;
@@ -748,6 +755,30 @@ enum cxd_writeback {
 	CXD_WB_NR,
 };
 
+/**
+ * enum cxd_persistence - what the device's DRAM cache keeps at a power
+ * failure (cxd_model_power_fail(); the module's power_fail with a NAND
+ * image, cxdvirt-sim --power-fail-at).
+ * @CXD_PERSIST_VOLATILE: nothing: every dirty line not yet written back is
+ *			lost (the default).
+ * @CXD_PERSIST_GPF:	CXL Global Persistent Flush (CXL 2.0, 8.2.9.8): the
+ *			device programs its dirty lines, oldest-dirtied
+ *			first, on stored energy; a line whose program ends
+ *			within gpf_budget_ns of the failure is kept, the
+ *			rest are lost.
+ * @CXD_PERSIST_NR:	number of modes.
+ */
+enum cxd_persistence {
+	CXD_PERSIST_VOLATILE = 0,
+	CXD_PERSIST_GPF,
+	CXD_PERSIST_NR,
+};
+
+/** cxd_persistence_name() - "volatile" or "gpf"; NULL if unknown. */
+const char *cxd_persistence_name(enum cxd_persistence p);
+/** cxd_persistence_parse() - mode for @name (exact), or -1. */
+int cxd_persistence_parse(const char *name);
+
 /** cxd_writeback_name() - "evict" or "drain"; NULL if unknown. */
 const char *cxd_writeback_name(enum cxd_writeback wb);
 /** cxd_writeback_parse() - mode for @name (exact), or -1. */
@@ -845,6 +876,9 @@ struct cxd_model_priv;
  * @writeback:		enum cxd_writeback; may change between calls.
  * @drain_high_pct:	drain starts above this % of lines resident (1..100).
  * @drain_low_pct:	drain stops at this % (< drain_high_pct).
+ * @persistence:	enum cxd_persistence: what a power failure keeps.
+ * @gpf_budget_ns:	GPF: how long after the failure a program may end and
+ *			still keep its line, ns.
  * @written:		[npages bits] the model's: page was programmed to NAND.
  * @pf:			learned prefetchers' parameters; may change between
  *			calls.
@@ -864,6 +898,8 @@ struct cxd_model {
 	uint32_t writeback;
 	uint32_t drain_high_pct;
 	uint32_t drain_low_pct;
+	uint32_t persistence;
+	uint64_t gpf_budget_ns;
 	uint8_t *written;
 	struct cxd_pf_params pf;
 	struct cxd_ftl_stats ftl_stats;
@@ -1009,6 +1045,27 @@ void cxd_model_access(struct cxd_model *m, uint64_t page, unsigned int flags,
  */
 uint32_t cxd_model_drain(struct cxd_model *m, uint64_t now_ns,
 			 struct cxd_victim *out, uint32_t max);
+/**
+ * cxd_model_power_fail() - a power failure of @m at @now_ns: which dirty
+ * lines its persistence mode (m->persistence) keeps and which it loses.
+ * @m:       model; the caller holds its lock.
+ * @now_ns:  when the power fails (absolute ns).
+ * @pages:   [cache.nlines] scratch, filled with the dirty lines' pages:
+ *           first the @nsaved kept, in flush order, then the lost ones
+ *           (volatile: in line order; GPF: in no particular order).
+ * @nsaved:  out: lines a GPF flush kept (0 for a volatile cache).
+ *
+ * Volatile: every dirty line is lost. GPF: the dirty lines are programmed
+ * from @now_ns, oldest-dirtied first, at the modeled tPROG and channel
+ * time (queued behind what the dies and channels still have to do); each
+ * whose program ends by @now_ns + m->gpf_budget_ns is kept and marked
+ * clean, the others stay dirty and are lost. The kept lines' programs are
+ * counted in writebacks. O(d log d) for d dirty lines, no allocation.
+ *
+ * Return: the number of dirty lines at the failure (kept + lost).
+ */
+uint64_t cxd_model_power_fail(struct cxd_model *m, uint64_t now_ns,
+			      uint64_t *pages, uint64_t *nsaved);
 /**
  * cxd_model_flush() - write resident dirty @page back to NAND at @now_ns
  * and keep it resident and clean (a persistence barrier: msync on a device

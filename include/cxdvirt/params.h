@@ -71,6 +71,13 @@ enum cxd_param_type {
 #define CXD_MAX_GC_BLOCKS	65536u		/* gc_low, gc_high: blocks */
 #define CXD_MAX_SCAN_MS		60000u		/* scan_interval_ms */
 #define CXD_MAX_PERMILLE	1000u
+/*
+ * gpf_budget_ns: Linux waits at most 20 s for a device's GPF phase 2
+ * (drivers/cxl, 6.15); the default 10 ms is a guess (CMM-H's energy budget
+ * is not published).
+ */
+#define CXD_MAX_GPF_NS		20000000000ull
+#define CXD_GPF_NS		10000000ull
 
 /*
  * Names of the enum parameters, as functions of the value (NULL past the
@@ -89,6 +96,11 @@ static inline const char *cxd_pn_prefetch(unsigned int v)
 static inline const char *cxd_pn_writeback(unsigned int v)
 {
 	return cxd_writeback_name((enum cxd_writeback)v);
+}
+
+static inline const char *cxd_pn_persistence(unsigned int v)
+{
+	return cxd_persistence_name((enum cxd_persistence)v);
 }
 
 static inline const char *cxd_pn_stripe(unsigned int v)
@@ -221,7 +233,11 @@ CXD_P_NAMES(cxd_pn_onoff, "off", "on")
 	X(, drain_high_pct, drain_high_pct, CXD_PT_U32, 1, 100, 95,	\
 	  CXD_P_LIVE, pct, NULL)					\
 	X(, drain_low_pct, drain_low_pct, CXD_PT_U32, 0, 99, 85,	\
-	  CXD_P_LIVE, pct, NULL)
+	  CXD_P_LIVE, pct, NULL)					\
+	X(, persistence, persistence, CXD_PT_ENUM, 0, CXD_PERSIST_NR - 1, \
+	  CXD_PERSIST_VOLATILE, CXD_P_LIVE, none, cxd_pn_persistence)	\
+	X(, gpf_budget_ns, gpf_budget_ns, CXD_PT_U64, 0, CXD_MAX_GPF_NS, \
+	  CXD_GPF_NS, CXD_P_LIVE, ns, NULL)
 
 /*
  * The learned prefetchers (struct cxd_pf_params, pf in both struct

@@ -178,5 +178,25 @@ ok $? "an orderly power cycle"
 "$PROGS/crashrec" "$(dev_node $D)" check 500 500
 ok $? "an orderly power-off writes every dirty line back"
 is "$(stat_get $D dirty_shutdowns)" 1 "an orderly power-off is no dirty shutdown"
+dev_off $D
+
+# GPF: with a budget large enough every dirty line is flushed at the failure;
+# with none, every one is lost.
+is "$(dev_set $D persistence gpf)" OK "persistence gpf"
+is "$(dev_set $D gpf_budget_ns 10000000000)" OK "gpf_budget_ns 10 s"
+dev_on $D || bail "power on (gpf)"
+"$PROGS/crashrec" "$(dev_node $D)" append 2000 0
+ok $? "gpf: append 2000 records without msync"
+is "$(dev_set $D power_fail 1)" OK "gpf: power_fail"
+dev_on $D || bail "power on after the gpf failure"
+is "$(stat_get $D dirty_shutdowns)" 1 "gpf within budget: no dirty shutdown"
+"$PROGS/crashrec" "$(dev_node $D)" check 2000 2000
+ok $? "gpf within budget: every record is intact"
+is "$(dev_set $D gpf_budget_ns 0)" OK "gpf_budget_ns 0 (live)"
+"$PROGS/crashrec" "$(dev_node $D)" append 1000 0 >/dev/null
+is "$(dev_set $D power_fail 1)" OK "gpf without energy: power_fail"
+dev_on $D || bail "power on after the second gpf failure"
+is "$(stat_get $D dirty_shutdowns)" 2 "gpf without energy: a dirty shutdown"
+cmp_ok "$(stat_get $D lines_lost)" -ge 60 "gpf without energy: the dirty lines were lost"
 dev_rm $D
 done_testing

@@ -34,7 +34,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=71
+plan=75
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -402,14 +402,29 @@ check "dies_per_channel bound from the table (CXD_MAX_DIES_PER_CH)" \
 printf 'W 0\nW 1\nW 2\nW 3\nR 4\nR 5\nW 6\n' >"$tmp/pf"
 "$sim" --capacity 1M --cache 16K --policy fifo --power-fail-at 6 "$tmp/pf" \
 	>"$tmp/out" 2>&1
-check "power-fail-at: dirty lines lost" 2 "$(field "$tmp/out" "dirty lines lost (volatile)")"
+check "power-fail-at: dirty lines lost" 2 "$(field "$tmp/out" "dirty lines lost")"
 check "power-fail-at: the replay stops there" 6 "$(field "$tmp/out" accesses)"
 "$sim" --capacity 1M --cache 16K --policy fifo --power-fail-at 6 --json \
 	"$tmp/pf" | tr -d ' \n' >"$tmp/json"
 check "power-fail-at: the lost pages (JSON)" 1 \
-	"$(grep -c '"lines_lost":2,"bytes_lost":8192,"pages":\[2,3\]' "$tmp/json")"
+	"$(grep -c '"lines_saved":0,"lines_lost":2,"bytes_lost":8192,"pages":\[2,3\]' "$tmp/json")"
 "$sim" --capacity 1M --cache 16K --power-fail-at 8 "$tmp/pf" >"$tmp/out" 2>&1
 check "power-fail-at beyond the trace is refused" \
 	"cxdvirt-sim: --power-fail-at 8: beyond the trace (7 accesses)" "$(cat "$tmp/out")"
+
+# GPF: one die, programs back to back (xfer 3414 ns, then tPROG 100 us
+# each, the transfers overlapping the programs): a budget of xfer + 2 tPROG
+# keeps the two oldest-dirtied lines (3, then 1), 1 ns less only one.
+printf 'W 3\nW 1\nW 0\nW 2\n' >"$tmp/gpf"
+gpf() {
+	"$sim" --capacity 1M --cache 16K --channels 1 --dies-per-channel 1 \
+		--json --power-fail-at 4 --persistence gpf --gpf-budget-ns "$1" \
+		"$tmp/gpf" | tr -d ' \n' |
+		sed -n 's/.*"lines_saved":\([0-9]*\),"lines_lost":\([0-9]*\).*"pages":\[\([0-9,]*\)\].*/\1 \2 \3/p'
+}
+check "gpf: xfer + 2 tPROG keeps the two oldest" "2 2 0,2" "$(gpf 203414)"
+check "gpf: 1 ns less keeps one" "1 3 1,0,2" "$(gpf 203413)"
+check "gpf: budget 0 keeps none" "0 4 3,1,0,2" "$(gpf 0)"
+check "gpf: a large budget keeps every line" "4 0 " "$(gpf 100000000)"
 
 [ "$fails" -eq 0 ]

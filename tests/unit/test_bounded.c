@@ -184,6 +184,7 @@ static void assert_same(const struct bfix *a, const struct bfix *b)
 	x.lines = y.lines;
 	x.sets = y.sets;
 	x.ghost = y.ghost;
+	x.dirty_seq = y.dirty_seq;
 	assert_memory_equal(&x, &y, sizeof(x));
 }
 

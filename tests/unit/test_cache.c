@@ -60,20 +60,20 @@ static void test_state_size(void **state)
 	assert_int_equal(cxd_cache_state_size_ways(1ull << 32, 1, 0), 0);
 	assert_int_equal(cxd_cache_state_size_ways(~0ull, 1, 0), 0);
 	/*
-	 * lop 40 + lines 3 * 24 (struct cxd_line) + ghost 16 + one set 44,
-	 * padded to 48
+	 * lop 40 + lines 3 * 24 (struct cxd_line) + ghost 16 + dirty_seq 16
+	 * + one set 44, padded to 48
 	 */
-	assert_int_equal(cxd_cache_state_size_ways(10, 3, 0), 176);
-	/* lop 16 + 72 + 16 + 48 */
-	assert_int_equal(cxd_cache_state_size_ways(3, 3, 0), 152);
-	assert_int_equal(cxd_cache_state_size_ways(1, 1, 0), 8 + 24 + 8 + 48);
+	assert_int_equal(cxd_cache_state_size_ways(10, 3, 0), 192);
+	/* lop 16 + 72 + 16 + 16 + 48 */
+	assert_int_equal(cxd_cache_state_size_ways(3, 3, 0), 168);
+	assert_int_equal(cxd_cache_state_size_ways(1, 1, 0), 8 + 24 + 8 + 8 + 48);
 	assert_int_equal(cxd_cache_state_size_ways((1ull << 32) - 1, 1, 0),
-			 (((1ull << 32) - 1) * 4 + 4) + 24 + 8 + 48);
+			 (((1ull << 32) - 1) * 4 + 4) + 24 + 8 + 8 + 48);
 	assert_int_equal(cxd_cache_state_size_ways(16384, 2048, 0),
-			 16384 * 4 + 2048 * (24 + 4) + 48);
+			 16384 * 4 + 2048 * (24 + 4 + 4) + 48);
 	/* set-associative: one 44-byte set per @ways lines */
 	assert_int_equal(cxd_cache_state_size_ways(16384, 2048, 4),
-			 16384 * 4 + 2048 * (24 + 4) + 512 * 44);
+			 16384 * 4 + 2048 * (24 + 4 + 4) + 512 * 44);
 	assert_int_equal(cxd_cache_state_size_ways(16384, 2048, 2048),
 			 cxd_cache_state_size_ways(16384, 2048, 0));
 	assert_int_equal(cxd_cache_state_size_ways(16384, 2048, 3), 0);

@@ -43,7 +43,7 @@ static void test_state_size(void **state)
 			 cxd_cache_state_size_ways(10, 3, 0) +
 			 cxd_nand_state_size(&c) + 8 + PRIV_BYTES);
 	assert_int_equal(fa_state_size(10, 3, &c),
-			 176 + 72 * 8 + 8 + PRIV_BYTES);
+			 192 + 72 * 8 + 8 + PRIV_BYTES);
 	assert_int_equal(fa_state_size(10, 0, &c), 0);
 	assert_int_equal(fa_state_size(10, 11, &c), 0);
 	assert_int_equal(fa_state_size(10, 3, NULL), 0);

@@ -173,15 +173,22 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	}
 	out->accesses = i;
 	if (cfg->power_fail_at) {
-		/* What a volatile cache loses: the module's power_fail counts
-		 * the same lines (cxd_cache_dirty_pages()). */
-		out->lines_lost = cxd_cache_dirty_pages(&m.cache, NULL, 0);
-		out->lost_pages = malloc((out->lines_lost + 1) * sizeof(uint64_t));
+		/* What the module's power_fail keeps and loses, by the same
+		 * function: a volatile cache loses every dirty line, GPF
+		 * flushes within its budget. */
+		uint64_t ndirty, nsaved;
+
+		out->lost_pages = malloc(((uint64_t)m.cache.nlines + 1) *
+					 sizeof(uint64_t));
 		if (!out->lost_pages) {
 			cxu_err("out of memory");
 			goto fail;
 		}
-		cxd_cache_dirty_pages(&m.cache, out->lost_pages, out->lines_lost);
+		ndirty = cxd_model_power_fail(&m, now, out->lost_pages, &nsaved);
+		out->lines_saved = nsaved;
+		out->lines_lost = ndirty - nsaved;
+		memmove(out->lost_pages, out->lost_pages + nsaved,
+			out->lines_lost * sizeof(uint64_t));
 	}
 	out->elapsed_ns = now;
 	out->npages = npages;

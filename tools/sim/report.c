@@ -97,7 +97,9 @@ static json_object *metrics_json(const struct sim_cfg *cfg,
 		uint64_t k;
 
 		json_object_object_add(pf, "at", json_object_new_uint64(cfg->power_fail_at));
-		json_object_object_add(pf, "cache", json_object_new_string("volatile"));
+		json_object_object_add(pf, "persistence",
+				       json_object_new_string(cxd_persistence_name(cfg->p.persistence)));
+		json_object_object_add(pf, "lines_saved", json_object_new_uint64(x->lines_saved));
 		json_object_object_add(pf, "lines_lost", json_object_new_uint64(x->lines_lost));
 		json_object_object_add(pf, "bytes_lost",
 				       json_object_new_uint64(x->lines_lost * CXD_HOST_PAGE_SIZE));
@@ -215,13 +217,15 @@ static void row_pf_at(char *b, size_t n, const struct sim_cfg *c,
 	snprintf(b, n, "%" PRIu64, c->power_fail_at);
 }
 
+ROW_U64(lines_saved, x->lines_saved)
 ROW_U64(lines_lost, x->lines_lost)
 ROW_U64(bytes_lost, x->lines_lost * CXD_HOST_PAGE_SIZE)
 
 /* Shown when a run has --power-fail-at. */
 static const struct row pf_rows[] = {
 	{ "power failure after access", row_pf_at },
-	{ "dirty lines lost (volatile)", row_lines_lost },
+	{ "dirty lines kept (GPF)", row_lines_saved },
+	{ "dirty lines lost", row_lines_lost },
 	{ "bytes lost", row_bytes_lost },
 };
 

@@ -159,7 +159,7 @@ bool trace_bin_magic(const unsigned char *p, size_t len);
  *		(see replay.c and docs/model.md).
  * @power_fail_at: a modeled power failure (volatile cache) after this many
  *		accesses: the replay stops there and reports the dirty lines
- *		lost; 0: none.
+ *		lost (and, with persistence gpf, kept); 0: none.
  */
 struct sim_cfg {
 	struct cxd_params p;
@@ -205,7 +205,8 @@ uint64_t sim_get(const struct sim_cfg *cfg, int id);
  * @lat:	miss latency percentiles, ns.
  * @lat_sum:	the sum of the miss latencies, ns.
  * @state_bytes: the model's state, bytes (see docs/model.md).
- * @lines_lost:	--power-fail-at: the dirty lines a volatile cache loses ...
+ * @lines_saved: --power-fail-at: the dirty lines a GPF flush kept ...
+ * @lines_lost:	... the dirty lines lost ...
  * @lost_pages:	... and their device pages, in line order (malloc'd;
  *		sim_metrics_free()).
  * @util_mean:	die utilisation, mean over the dies, as a fraction ...
@@ -219,6 +220,7 @@ struct metrics {
 	struct cxu_lat_summary lat;	/* miss latencies */
 	uint64_t lat_sum;		/* their sum, ns */
 	uint64_t state_bytes;	/* the model's state: see docs/model.md */
+	uint64_t lines_saved;	/* --power-fail-at: dirty lines GPF kept */
 	uint64_t lines_lost;	/* --power-fail-at: dirty lines lost */
 	uint64_t *lost_pages;	/* ... their pages (malloc'd, or NULL) */
 	double util_mean, util_max;
