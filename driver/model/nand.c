@@ -57,7 +57,9 @@ static size_t u64_array_bytes(uint64_t n)
  * Return: 0 if channels, dies_per_channel, nand_page_size (bytes, power of
  * two), t_read_ns, t_prog_ns (ns), channel_mbps (MB/s), planes_per_die
  * (<= CXD_MAX_PLANES), pages_per_block (<= CXD_MAX_PAGES_PER_BLOCK),
- * t_bers_ns (ns) and xfer_model are all in range, else -1.
+ * t_bers_ns (ns), xfer_model, stripe and the controller's mshr
+ * (<= CXD_MAX_MSHR), ctrl_ns (ns) and link_mbps (<= CXD_MAX_LINK_MBPS) are
+ * all in range, else -1.
  */
 int cxd_nand_cfg_valid(const struct cxd_nand_cfg *cfg)
 {
@@ -81,6 +83,9 @@ int cxd_nand_cfg_valid(const struct cxd_nand_cfg *cfg)
 	    cfg->pages_per_block > CXD_MAX_PAGES_PER_BLOCK ||
 	    cfg->t_bers_ns > CXD_MAX_LATENCY_NS ||
 	    cfg->xfer_model >= CXD_XFER_NR || cfg->stripe >= CXD_STRIPE_NR)
+		return -1;
+	if (cfg->mshr > CXD_MAX_MSHR || cfg->ctrl_ns > CXD_MAX_LATENCY_NS ||
+	    cfg->link_mbps > CXD_MAX_LINK_MBPS)
 		return -1;
 	return 0;
 }

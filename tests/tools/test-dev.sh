@@ -54,13 +54,16 @@ fake_kernel() {
 		printf '%s\n' 1000000 >"$path/t_bers_ns"
 		printf '%s\n' exact >"$path/xfer_model"
 		printf '%s\n' channel >"$path/stripe"
+		printf '%s\n' 0 >"$path/mshr"
+		printf '%s\n' 0 >"$path/ctrl_ns"
+		printf '%s\n' 0 >"$path/link_mbps"
 		printf '%s\n' fifo >"$path/policy"
 		printf '%s\n' devdax >"$path/mode"
 		printf '%s\n' -1 >"$path/target_node"
 		printf '%s\n' "znand femu tlc" >"$path/preset"
 		printf '%s\n' "$idx" >"$path/index"
 		printf '%s\n' 0 >"$path/power"
-		printf '%s\n' "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns xfer_model stripe policy preset mode target_node index power" >"$path/features"
+		printf '%s\n' "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns xfer_model stripe mshr ctrl_ns link_mbps policy preset mode target_node index power" >"$path/features"
 		return 0 ;;
 	rmdir)
 		[ -e "$path/.busy" ] && return 16	# EBUSY
