@@ -40,6 +40,16 @@
  */
 #define CXD_MAX_MSHR		256u
 #define CXD_MAX_LINK_MBPS	1000000u
+/*
+ * The cmmh preset's two fitted constants (driver/model/nand.c; the fit:
+ * docs/performance.md, "CMM-H fidelity"). Samsung CMM-H's hit latency,
+ * about 800 ns (Samsung's HotStorage'25 characterisation, quoted in Cylon,
+ * FAST'26 section 2), is cxdvirt-sim's --hit-ns: hits are not the model's
+ * to time in the module.
+ */
+#define CXD_CMMH_LINK_MBPS	22000u	/* fitted: MLC 22 GB/s at ws/cache 0.33 */
+#define CXD_CMMH_CTRL_NS	4300u	/* fitted: MLC 0.84 GB/s at ws/cache 2.67 */
+#define CXD_CMMH_HIT_NS		800u	/* published: CMM-H hit latency */
 
 /* ---------------------------------------------------------------- NAND -- */
 
