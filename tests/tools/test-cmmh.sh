@@ -64,5 +64,21 @@ fi
 [ "$(col bw267 threads)" = 8 ] && ok "the 2.67 job replayed 8 threads" ||
 	not_ok "the 2.67 job replayed 8 threads"
 
+# The simulator's capacity bound is the model's (2^32 - 1 pages), not
+# configfs' 64 GiB: 128 GiB (128 MiB of page state) replays; 16 TiB is one
+# page too many.
+printf 'R 0\nR 33554431\nR 0\n' > "$tmp/t"
+if "$sim" --capacity 128G --cache-size 48G --json "$tmp/t" > "$tmp/big.json" 2>&1 &&
+   grep -q '"hits": *1,' "$tmp/big.json"; then
+	ok "--capacity 128G --cache-size 48G: above configfs' 64 GiB, replayed"
+else
+	not_ok "--capacity 128G --cache-size 48G: above configfs' 64 GiB, replayed" "$(cat "$tmp/big.json")"
+fi
+if ! "$sim" --capacity 16T "$tmp/t" > "$tmp/err" 2>&1 && grep -q "out of range" "$tmp/err"; then
+	ok "--capacity 16T refused: page indices are 32-bit"
+else
+	not_ok "--capacity 16T refused: page indices are 32-bit" "$(cat "$tmp/err")"
+fi
+
 echo "1..$n"
 [ "$fails" -eq 0 ]
