@@ -133,9 +133,12 @@ agree "fifo+ftl" fifo pages_per_block=16 ftl=page op_pct=50 ftl_fill=1 -- \
 # All reads of one fault end within 1 us; the guest's next fault comes
 # later than that (--think 100000 in the simulator), so no wait depends on
 # when it arrives.
+# The simulator is given the device's NAND timing too (tR and tPROG 0,
+# 100000 MB/s): each miss is then exactly 200 + 41 + 103 ns.
 agree "lru+ctrl" lru prefetch=next prefetch_degree=2 mshr=1 ctrl_ns=200 \
 	link_mbps=40000 -- --prefetch next --degree 2 --mshr 1 --ctrl-ns 200 \
-	--link-mbps 40000 --think 100000
+	--link-mbps 40000 --t-read-ns 0 --t-prog-ns 0 --channel-mbps 100000 \
+	--think 100000
 cmp_ok "${w:-0}" -gt 0 "lru+ctrl: the MSHR limit bound ($w waits)"
 
 dev_rm $D
