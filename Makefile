@@ -30,7 +30,7 @@
 #   make bench-repro  the benchmark twice (QEMU -icount), per-row agreement
 #                   -> docs/performance.md ("Reproducibility")
 #   make fidelity   the CMM-H fidelity table at full scale (cxdvirt-sim
-#                   sweep, about 3 min) -> docs/performance.md
+#                   sweep, about 2 min) -> docs/performance.md
 #   make bench-sim  cxdvirt-sim's replay speed on 100 M-access binary traces,
 #                   every policy -> docs/performance.md ("Simulator speed")
 #
@@ -259,7 +259,7 @@ bench-sim: tools/cxdvirt-sim $(GEN_TRACE)
 # The CMM-H fidelity table (tools/bench/fidelity.sh): the full-scale grids
 # tools/sim/cmmh/*.ini (48 GiB cache, 1 TiB, every published point) through
 # cxdvirt-sim sweep, one job at a time, into FIDELITY_OUT; the table goes
-# into docs/performance.md ("CMM-H fidelity"). About 3 minutes and 2.3 GiB.
+# into docs/performance.md ("CMM-H fidelity"). About 2 minutes and 2.1 GiB.
 .PHONY: fidelity
 FIDELITY_OUT ?= /tmp/cxdvirt-fidelity
 fidelity: tools/cxdvirt-sim

@@ -12,8 +12,8 @@
 # Fitted (the cmmh preset): bandwidth at working set / cache 0.33 and 2.67.
 # Held back: 0.67, 1.33, the latency points, the 4-thread saturation.
 #
-# Cost: about 530 M simulated accesses, 2 min 37 s on the shared 2-CPU
-# host (one core), at most about 2.3 GiB of memory (one job at a time: 1 GiB of
+# Cost: about 530 M simulated accesses, 1 min 40 s to 2 min 40 s on the shared 2-CPU
+# host (one core), at most 2.1 GiB of memory (one job at a time: 1 GiB of
 # per-page state for 1 TiB, 0.35 GiB of lines for 48 GiB, the trace).
 set -euo pipefail
 
