@@ -166,7 +166,15 @@ CXD_P_NAMES(cxd_pn_onoff, "off", "on")
  * NAND geometry and timing, then the controller's limits in front of it
  * (mshr, ctrl_ns, link_mbps; driver/model/ctrl.c; 0: none, so today's
  * devices keep their timing): members of struct cxd_nand_cfg, so that a
- * preset carries them.
+ * preset carries them. Only the cmmh preset sets them (Samsung CMM-H:
+ * HotStorage'25 characterisation, quoted in Cylon, FAST'26 section 2):
+ * link_mbps CXD_CMMH_LINK_MBPS (22000) fitted on Intel MLC's 22 GB/s at
+ * working set / cache 0.33, ctrl_ns CXD_CMMH_CTRL_NS (4300) fitted on
+ * 0.84 GB/s at 2.67, mshr 0 (not disclosed); its NAND is the tlc preset's
+ * TLC timing with 4 KiB pages; its 800 ns hit (published) is the
+ * simulator's --hit-ns, not a parameter: the module's hits run natively.
+ * docs/model.md ("Controller and link") and docs/performance.md ("CMM-H
+ * fidelity") give the fit.
  */
 #define CXD_PARAMS_NAND(X)						\
 	X(nand., channels, channels, CXD_PT_U32, 1, CXD_MAX_CHANNELS,	\
