@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cxdvirt-sim's replay: one trace through the cxdvirt device model (the same
- * code the module runs) on one serial clock, into the metrics the report
- * prints.
+ * code the module runs) on one clock per trace thread, into the metrics the
+ * report prints.
  *
  * With --faults the replay mimics the module's fault path instead of a
  * device that sees every access: a page is mapped from its demand access
