@@ -33,6 +33,8 @@
 #                   memcached, sysbench, fio) on DRAM, node and devdax devices
 #                   in the guest, traced and replayed in cxdvirt-sim ->
 #                   docs/performance.md, "Workloads" (docs/workloads.md)
+#   make fidelity   the CMM-H fidelity table at full scale (cxdvirt-sim
+#                   sweep, about 2 min) -> docs/performance.md
 #   make bench-sim  cxdvirt-sim's replay speed on 100 M-access binary traces,
 #                   every policy -> docs/performance.md ("Simulator speed")
 #
@@ -263,6 +265,15 @@ $(GEN_TRACE): tools/bench/progs/gen-trace.c tools/sim/gen.c tools/sim/trace_bin.
 # column, interleaved rounds, the JSON of both compared).
 bench-sim: tools/cxdvirt-sim $(GEN_TRACE)
 	tools/bench/sim-speed.sh tools/cxdvirt-sim $(GEN_TRACE) docs/performance.md
+
+# The CMM-H fidelity table (tools/bench/fidelity.sh): the full-scale grids
+# tools/sim/cmmh/*.ini (48 GiB cache, 1 TiB, every published point) through
+# cxdvirt-sim sweep, one job at a time, into FIDELITY_OUT; the table goes
+# into docs/performance.md ("CMM-H fidelity"). About 2 minutes and 2.1 GiB.
+.PHONY: fidelity
+FIDELITY_OUT ?= /tmp/cxdvirt-fidelity
+fidelity: tools/cxdvirt-sim
+	tools/bench/fidelity.sh tools/cxdvirt-sim $(FIDELITY_OUT) docs/performance.md
 
 # The benchmark (tools/bench/bench.sh): one guest run of every row of
 # docs/performance.md, plus row 6 from bench-model; writes the document and

@@ -118,6 +118,8 @@ CXD_STAT_ATTR(fault_unmap_ns_total, live->fault_unmap_ns_total);
 CXD_STAT_ATTR(fault_unmaps, live->fault_unmaps);
 CXD_STAT_ATTR(model_ns_total, live->model.stats.model_miss_ns);
 CXD_STAT_ATTR(queue_ns_total, live->model.stats.queue_ns);
+CXD_STAT_ATTR(mshr_waits, live->model.stats.mshr_waits);
+CXD_STAT_ATTR(mshr_wait_ns_total, live->model.stats.mshr_wait_ns);
 CXD_STAT_ATTR(elapsed_ns, ktime_get_ns() - live->stats_t0_ns);
 CXD_STAT_ATTR(scan_passes, live->scan_passes);
 CXD_STAT_ATTR(scan_touched, live->scan_touched);
@@ -276,6 +278,8 @@ static struct attribute *cxd_stats_attrs[] = {
 	&dev_attr_fault_unmaps.attr,
 	&dev_attr_model_ns_total.attr,
 	&dev_attr_queue_ns_total.attr,
+	&dev_attr_mshr_waits.attr,
+	&dev_attr_mshr_wait_ns_total.attr,
 	&dev_attr_pinned_evictions.attr,
 	&dev_attr_io_reads.attr,
 	&dev_attr_io_writes.attr,

@@ -102,6 +102,7 @@ int cxd_model_init_cfg(struct cxd_model *m, const struct cxd_model_cfg *cfg,
 	CXD_PARAMS_DEFAULTS(m, CXD_PARAMS_MODEL);
 	CXD_PARAMS_DEFAULTS(m, CXD_PARAMS_PF);
 	cxd_pf_reset(&m->priv->pf);
+	cxd_ctrl_reset(&m->priv->ctrl);
 	cxd_model_reset_stats(m);
 	return 0;
 }
@@ -212,13 +213,16 @@ static void take_victim(struct cxd_model *m, const struct cxd_pf_ops *pf,
 	}
 }
 
-/* Schedule the read of @page at @now unless skip_unwritten spares it. */
 /* Does skip_unwritten spare the read of @page? */
 static bool read_skipped(const struct cxd_model *m, uint64_t page)
 {
 	return m->skip_unwritten && !page_written(m, page);
 }
 
+/*
+ * Schedule the read of @page at @now through the controller (ctrl.c)
+ * unless skip_unwritten spares it. Return: its completion.
+ */
 static uint64_t read_page(struct cxd_model *m, uint64_t page, uint64_t now,
 			  struct cxd_nand_op *op)
 {
@@ -226,7 +230,7 @@ static uint64_t read_page(struct cxd_model *m, uint64_t page, uint64_t now,
 		m->stats.unwritten_skips++;
 		return now;
 	}
-	return cxd_nand_read(&m->nand, page, now, op);
+	return cxd_ctrl_read(m, page, now, op);
 }
 
 /* Prefetch @page (if in range and absent) at @now. */

@@ -41,10 +41,12 @@ static void setup_cfg(const struct cxd_params *p, uint64_t npages,
  * @size:	set to the bytes of state the model needs (8-byte aligned
  *		memory, cxd_model_cfg_state_size()) when the answer is yes.
  *
- * First every row of the table within its bounds (capacity aside: @npages
- * stands for it), then the checks that relate parameters, in this order:
- * the cache (a whole number of 4 KiB lines, at most CXD_MAX_LINES, not
- * larger than the device), the NAND geometry and timing, the FTL, the
+ * First every row of the table within its bounds (capacity and cache_size
+ * aside: @npages stands for the capacity, and the cache is bounded by it;
+ * the module's configfs holds both to the table's CXD_MAX_CAPACITY), then
+ * the checks that relate parameters, in this order: the cache (a whole
+ * number of 4 KiB lines, at most CXD_MAX_LINES, not larger than the
+ * device), the NAND geometry and timing, the FTL, the
  * cache shape (ways must divide the lines), the learned prefetchers'
  * parameters, the drain marks.
  *
@@ -59,6 +61,7 @@ const char *cxd_model_setup_check(const struct cxd_params *p, uint64_t npages,
 
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		if (rows[i].id != CXD_PARAM_capacity &&
+		    rows[i].id != CXD_PARAM_cache_size &&
 		    cxd_param_bad(&rows[i], param_get(p, rows[i].id)))
 			return rows_bad[i];
 	if (p->cache_size % CXD_HOST_PAGE_SIZE)

@@ -32,6 +32,24 @@
 /* Upper bound of every latency attribute: 100 ms. Waits above a few ms sleep. */
 #define CXD_MAX_LATENCY_NS	100000000ull
 #define CXD_MAX_CHANNEL_MBPS	100000u
+/*
+ * Bounds of the controller limits (struct cxd_nand_cfg): outstanding misses
+ * (the MSHR table's entries, chosen: more than any published CXL-SSD
+ * controller discloses) and the host link's bandwidth (MB/s; 1000000 is
+ * above a PCIe 6.0 x16 link's 128 GB/s per direction).
+ */
+#define CXD_MAX_MSHR		256u
+#define CXD_MAX_LINK_MBPS	1000000u
+/*
+ * The cmmh preset's two fitted constants (driver/model/nand.c; the fit:
+ * docs/performance.md, "CMM-H fidelity"). Samsung CMM-H's hit latency,
+ * about 800 ns (Samsung's HotStorage'25 characterisation, quoted in Cylon,
+ * FAST'26 section 2), is cxdvirt-sim's --hit-ns: hits are not the model's
+ * to time in the module.
+ */
+#define CXD_CMMH_LINK_MBPS	22000u	/* fitted: MLC 22 GB/s at ws/cache 0.33 */
+#define CXD_CMMH_CTRL_NS	4300u	/* fitted: MLC 0.84 GB/s at ws/cache 2.67 */
+#define CXD_CMMH_HIT_NS		800u	/* published: CMM-H hit latency */
 
 /* ---------------------------------------------------------------- NAND -- */
 
@@ -84,9 +102,23 @@ int cxd_xfer_model_parse(const char *name);
  * @t_bers_ns:		tBERS, block erase time (ns).
  * @xfer_model:		enum cxd_xfer_model; 0 is the exact MB/s formula.
  * @stripe:		enum cxd_stripe; 0 is channel-first.
+ * @mshr:		the controller's miss status holding registers: at most
+ *			this many NAND reads (demand and prefetch) are
+ *			outstanding; a read that arrives while @mshr are
+ *			starts when the earliest of them completes. 0: no
+ *			limit (1..CXD_MAX_MSHR otherwise).
+ * @ctrl_ns:		the controller's time per NAND read (ns): reads pass
+ *			the controller one at a time, each occupying it this
+ *			long before its NAND read starts. 0: none.
+ * @link_mbps:		the host link's bandwidth (MB/s): each 4 KiB line
+ *			read from NAND takes it for 4096 / link_mbps us, one
+ *			at a time, booked when the read leaves the
+ *			controller. 0: no link limit (up to
+ *			CXD_MAX_LINK_MBPS).
  *
  * Zero in every field from @planes_per_die on means one plane, no erases,
- * the exact transfer formula and channel-first striping.
+ * the exact transfer formula, channel-first striping and no controller or
+ * link limit (the controller fields: driver/model/ctrl.c).
  *
  * Host page p lives in NAND page n = p / (nand_page_size / 4096). By default
  * NAND pages are striped channel-first: channel = n % channels,
@@ -106,6 +138,9 @@ struct cxd_nand_cfg {
 	uint64_t t_bers_ns;
 	uint32_t xfer_model;
 	uint32_t stripe;
+	uint32_t mshr;
+	uint64_t ctrl_ns;
+	uint32_t link_mbps;
 };
 
 /**
@@ -562,6 +597,9 @@ void cxd_hist_add(struct cxd_hist *h, uint64_t ns);
  *			in evictions).
  * @miss_hist:		log2 histogram of miss latency (done - arrival).
  * @queue_hist:		log2 histogram of the queueing delay of demand reads.
+ * @mshr_waits:		NAND reads (demand and prefetch) that waited for a
+ *			free MSHR (struct cxd_nand_cfg.mshr) ...
+ * @mshr_wait_ns:	... and the sum of those waits (ns).
  *
  * Per-die busy time is in struct cxd_nand (die_busy[]), erases in
  * nand.erases; cxd_model_reset_stats() zeroes them too.
@@ -587,6 +625,8 @@ struct cxd_model_stats {
 	uint64_t drain_evictions;
 	struct cxd_hist miss_hist;
 	struct cxd_hist queue_hist;
+	uint64_t mshr_waits;
+	uint64_t mshr_wait_ns;
 };
 
 /* ------------------------------------------------------------ prefetch -- */
@@ -1104,5 +1144,22 @@ void cxd_model_late_writeback(struct cxd_model *m, uint64_t page,
 void cxd_model_ftl_fill(struct cxd_model *m);
 /** cxd_model_set_seed() - reseed the random policy (same seed, same run). */
 void cxd_model_set_seed(struct cxd_model *m, uint64_t seed);
+/**
+ * cxd_model_hit() - the time of a hit served by the device (simulator).
+ * @m:      model.
+ * @now_ns: when the hit arrives (ns, absolute).
+ * @hit_ns: the device's hit latency (ns) with an idle link, the line's
+ *          transfer included.
+ *
+ * For a replay that charges hits (cxdvirt-sim --hit-ns): the line crosses
+ * the host link (link_mbps; one 4 KiB transfer, after the misses and hits
+ * already scheduled on it) and the hit completes @hit_ns after its
+ * transfer started. The module never calls it: its hits run natively.
+ * Counts nothing. O(1).
+ *
+ * Return: the completion time (ns, absolute), @now_ns + @hit_ns with an
+ * idle link or no link limit.
+ */
+uint64_t cxd_model_hit(struct cxd_model *m, uint64_t now_ns, uint64_t hit_ns);
 
 #endif /* CXDVIRT_MODEL_H */

@@ -66,8 +66,15 @@ enum cxd_param_type {
 #define CXD_UNIT_rounds		"rounds"
 #define CXD_UNIT_evictions	"evictions"
 
-/* Bounds of parameters that the model itself does not check. */
+/*
+ * Bounds of parameters that the model itself does not check. The table's
+ * bound of capacity and cache_size, CXD_MAX_CAPACITY, is the module's
+ * (configfs: a RAM-backed device); cxdvirt-sim takes up to the model's own,
+ * CXD_MODEL_MAX_CAPACITY: page indices are u32 (struct cxd_model_cfg:
+ * npages < 2^32), so 2^32 - 1 pages (16 TiB - 4 KiB).
+ */
 #define CXD_MAX_CAPACITY	(64ull << 30)	/* bytes */
+#define CXD_MODEL_MAX_CAPACITY	((((uint64_t)1 << 32) - 1) * CXD_HOST_PAGE_SIZE)
 #define CXD_MAX_GC_BLOCKS	65536u		/* gc_low, gc_high: blocks */
 #define CXD_MAX_SCAN_MS		60000u		/* scan_interval_ms */
 #define CXD_MAX_PERMILLE	1000u
@@ -167,7 +174,20 @@ CXD_P_NAMES(cxd_pn_onoff, "off", "on")
 	  CXD_CFLRU_WINDOW_PCT, CXD_P_LIVE, pct, NULL)			\
 	X(, seed, seed, CXD_PT_U64, 0, CXD_P_U64_MAX, 0, CXD_P_LIVE, none, NULL)
 
-/* NAND geometry and timing: members of struct cxd_nand_cfg. */
+/*
+ * NAND geometry and timing, then the controller's limits in front of it
+ * (mshr, ctrl_ns, link_mbps; driver/model/ctrl.c; 0: none, so today's
+ * devices keep their timing): members of struct cxd_nand_cfg, so that a
+ * preset carries them. Only the cmmh preset sets them (Samsung CMM-H:
+ * HotStorage'25 characterisation, quoted in Cylon, FAST'26 section 2):
+ * link_mbps CXD_CMMH_LINK_MBPS (22000) fitted on Intel MLC's 22 GB/s at
+ * working set / cache 0.33, ctrl_ns CXD_CMMH_CTRL_NS (4300) fitted on
+ * 0.84 GB/s at 2.67, mshr 0 (not disclosed); its NAND is the tlc preset's
+ * TLC timing with 4 KiB pages; its 800 ns hit (published) is the
+ * simulator's --hit-ns, not a parameter: the module's hits run natively.
+ * docs/model.md ("Controller and link") and docs/performance.md ("CMM-H
+ * fidelity") give the fit.
+ */
 #define CXD_PARAMS_NAND(X)						\
 	X(nand., channels, channels, CXD_PT_U32, 1, CXD_MAX_CHANNELS,	\
 	  8, 0, none, NULL)						\
@@ -192,7 +212,13 @@ CXD_P_NAMES(cxd_pn_onoff, "off", "on")
 	  CXD_XFER_NR - 1, CXD_XFER_EXACT, CXD_P_LIVE, none,		\
 	  cxd_pn_xfer_model)						\
 	X(nand., stripe, stripe, CXD_PT_ENUM, 0, CXD_STRIPE_NR - 1,	\
-	  CXD_STRIPE_CHANNEL, 0, none, cxd_pn_stripe)
+	  CXD_STRIPE_CHANNEL, 0, none, cxd_pn_stripe)		\
+	X(nand., mshr, mshr, CXD_PT_U32, 0, CXD_MAX_MSHR, 0,		\
+	  CXD_P_LIVE, none, NULL)					\
+	X(nand., ctrl_ns, ctrl_ns, CXD_PT_U64, 0, CXD_MAX_LATENCY_NS,	\
+	  0, CXD_P_LIVE, ns, NULL)					\
+	X(nand., link_mbps, link_mbps, CXD_PT_U32, 0,			\
+	  CXD_MAX_LINK_MBPS, 0, CXD_P_LIVE, MBps, NULL)
 
 /* FTL: members of struct cxd_ftl_cfg, then the precondition. */
 #define CXD_PARAMS_FTL(X)						\

@@ -231,6 +231,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.nand.channel_mbps = 1 + take(&in, 2) % CXD_MAX_CHANNEL_MBPS;
 	cfg.nand.xfer_model = take(&in, 1) % 2;
 	cfg.nand.stripe = take(&in, 1) % CXD_STRIPE_NR;
+	/*
+	 * The controller's limits, from bytes already taken (a new byte
+	 * would shift every input of the regression corpus): often off.
+	 */
+	cfg.nand.mshr = (cfg.nand.t_prog_ns / 10) % 7 < 3 ?
+			(cfg.nand.t_prog_ns / 70) % 5 : 0;
+	cfg.nand.ctrl_ns = (cfg.nand.t_bers_ns / 100) % 4 == 1 ?
+			   cfg.nand.t_read_ns / 3 : 0;
+	cfg.nand.link_mbps = cfg.nand.channel_mbps % 3 == 0 ?
+			     cfg.nand.channel_mbps * 7 : 0;
 
 	if (cfg.nand.pages_per_block >= 2 && (cfg.nand.t_read_ns / 10) % 2) {
 		cfg.ftl.mode = CXD_FTL_PAGE;

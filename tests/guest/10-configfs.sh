@@ -38,6 +38,15 @@ is "$(dev_set $D write_alloc nofetch)" OK "write_alloc takes nofetch"
 is "$(dev_get $D write_alloc)" nofetch "write_alloc reads back nofetch"
 is "$(dev_set $D write_alloc 0)" OK "write_alloc still takes 0"
 is "$(dev_get $D write_alloc)" fetch "... which reads back fetch"
+# A preset sets the controller's limits too: cmmh sets them, the others
+# clear them. Out-of-range limits are refused.
+is "$(dev_set $D preset cmmh)" OK "preset cmmh"
+cmp_ok "$(dev_get $D link_mbps)" -gt 0 "preset cmmh set link_mbps"
+is "$(dev_set $D preset znand)" OK "preset znand"
+is "$(dev_get $D mshr)/$(dev_get $D ctrl_ns)/$(dev_get $D link_mbps)" 0/0/0 \
+	"preset znand cleared the controller's limits"
+is "$(dev_set $D mshr 257)" EINVAL "mshr above 256 refused"
+is "$(dev_set $D link_mbps 1000001)" EINVAL "link_mbps above 1000000 refused"
 # A preset sets every NAND attribute, stripe and xfer_model included.
 dev_set $D stripe die > /dev/null
 dev_set $D xfer_model nvmevirt > /dev/null
@@ -51,7 +60,7 @@ dev_set $D t_read_ns 3000 > /dev/null
 feat=$(dev_get $D features)
 diag "features: $feat"
 for a in capacity cache_size channels t_read_ns policy stripe writeback \
-	drain_high_pct drain_low_pct xfer_model; do
+	drain_high_pct drain_low_pct xfer_model mshr ctrl_ns link_mbps; do
 	case " $feat " in *" $a "*) pass "features lists $a" ;; *) fail "features lists $a" ;; esac
 done
 

@@ -71,6 +71,14 @@ agree() {
 		"$name: dirty evictions agree"
 	is "$(stat_get $D write_misses)" "$(jnum write_misses /tmp/agree.json)" \
 		"$name: write misses agree"
+	w=$(jnum mshr_waits /tmp/agree.json)
+	if [ "${w:-0}" -gt 0 ]; then
+		is "$(stat_get $D mshr_waits)" "$w" "$name: MSHR waits agree ($w)"
+		is "$(stat_get $D mshr_wait_ns_total)" \
+			"$(jnum mshr_wait_ns /tmp/agree.json)" "$name: MSHR wait time agrees"
+		is "$(stat_get $D model_ns_total)" \
+			"$(jnum model_miss_ns /tmp/agree.json)" "$name: modeled miss time agrees"
+	fi
 	g=$(jnum gc_runs /tmp/agree.json)
 	if [ -n "$g" ]; then
 		is "$(stat_get $D ftl_host_writes)" \
@@ -116,6 +124,22 @@ done
 agree "fifo+ftl" fifo pages_per_block=16 ftl=page op_pct=50 ftl_fill=1 -- \
 	--channels 8 --dies 4 --planes 1 --pages-per-block 16 --ftl page \
 	--op-pct 50 --ftl-fill
+
+# The controller's limits bind: one MSHR, 200 ns of controller time per
+# NAND read and a 40000 MB/s link (103 ns per line). A miss's two prefetch
+# reads wait, within its one model call, for the MSHR its demand read holds
+# (the second for the first's), and pass the controller after it: the same
+# waits and the same modeled miss time in the module and the simulator.
+# All reads of one fault end within 1 us; the guest's next fault comes
+# later than that (--think 100000 in the simulator), so no wait depends on
+# when it arrives.
+# The simulator is given the device's NAND timing too (tR and tPROG 0,
+# 100000 MB/s): each miss is then exactly 200 + 41 + 103 ns.
+agree "lru+ctrl" lru prefetch=next prefetch_degree=2 mshr=1 ctrl_ns=200 \
+	link_mbps=40000 -- --prefetch next --degree 2 --mshr 1 --ctrl-ns 200 \
+	--link-mbps 40000 --t-read-ns 0 --t-prog-ns 0 --channel-mbps 100000 \
+	--think 100000
+cmp_ok "${w:-0}" -gt 0 "lru+ctrl: the MSHR limit bound ($w waits)"
 
 # A power failure (NAND image, volatile cache) loses the dirty lines: the
 # module's power_fail counts the same lines as cxdvirt-sim --power-fail-at

@@ -54,13 +54,16 @@ fake_kernel() {
 		printf '%s\n' 1000000 >"$path/t_bers_ns"
 		printf '%s\n' exact >"$path/xfer_model"
 		printf '%s\n' channel >"$path/stripe"
+		printf '%s\n' 0 >"$path/mshr"
+		printf '%s\n' 0 >"$path/ctrl_ns"
+		printf '%s\n' 0 >"$path/link_mbps"
 		printf '%s\n' fifo >"$path/policy"
 		printf '%s\n' devdax >"$path/mode"
 		printf '%s\n' -1 >"$path/target_node"
-		printf '%s\n' "znand femu tlc" >"$path/preset"
+		printf '%s\n' "znand femu tlc cmmh" >"$path/preset"
 		printf '%s\n' "$idx" >"$path/index"
 		printf '%s\n' 0 >"$path/power"
-		printf '%s\n' "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns xfer_model stripe policy preset mode target_node index power" >"$path/features"
+		printf '%s\n' "capacity cache_size backing_node phys_addr channels dies_per_channel nand_page_size t_read_ns t_prog_ns channel_mbps planes_per_die pages_per_block t_bers_ns xfer_model stripe mshr ctrl_ns link_mbps policy preset mode target_node index power" >"$path/features"
 		return 0 ;;
 	rmdir)
 		[ -e "$path/.busy" ] && return 16	# EBUSY
@@ -515,6 +518,7 @@ check "preset tlc: channel_mbps 800" attr_is cxd1 channel_mbps 800
 check "preset tlc: planes_per_die 2" attr_is cxd1 planes_per_die 2
 check "preset tlc: pages_per_block 256" attr_is cxd1 pages_per_block 256
 check "preset tlc: t_bers_ns 3800000" attr_is cxd1 t_bers_ns 3800000
+check "preset tlc: no controller limit" attr_is cxd1 link_mbps 0
 check "--enable wrote power 1" attr_is cxd1 power 1
 
 run create cxd2 --capacity 4M --cache-size 2M
@@ -537,7 +541,7 @@ done
 run create bad0 --backing-node -2
 expect "backing node -2 is a usage error" 2 "not a node number"
 run create bad0 --preset slc
-expect "unknown preset is a usage error" 2 "--preset slc: unknown (znand, femu or tlc)"
+expect "unknown preset is a usage error" 2 "--preset slc: unknown (znand, femu, tlc or cmmh)"
 run create pf --preset femu
 expect "create --preset femu" 0
 check "preset femu: t_read_ns 40000" attr_is pf t_read_ns 40000

@@ -548,7 +548,7 @@ static void test_presets(void **state)
 		assert_ptr_equal(cxd_preset_find(p->name), p);
 		assert_non_null(p->source);
 	}
-	assert_int_equal(i, 3);
+	assert_int_equal(i, 4);
 	assert_null(cxd_preset_find("znand\n"));
 	assert_null(cxd_preset_find(""));
 	assert_null(cxd_preset_find(NULL));
@@ -582,6 +582,20 @@ static void test_presets(void **state)
 	assert_int_equal(p->nand.nand_page_size, 16384);
 	assert_int_equal(p->nand.t_read_ns, 50000);
 	assert_int_equal(p->nand.t_prog_ns, 600000);
+	/* the NAND, geometry and controller limits no other preset sets */
+	assert_int_equal(p->nand.mshr + p->nand.ctrl_ns + p->nand.link_mbps, 0);
+
+	p = cxd_preset_find("cmmh");
+	assert_non_null(p);
+	assert_int_equal(p->nand.nand_page_size, 4096);
+	assert_int_equal(p->nand.t_read_ns, 50000);
+	assert_int_equal(p->nand.mshr, 0);
+	assert_int_equal(p->nand.ctrl_ns, CXD_CMMH_CTRL_NS);
+	assert_int_equal(p->nand.link_mbps, CXD_CMMH_LINK_MBPS);
+	/* an idle 4 KiB NAND read: tR + 4096 B at 800 MB/s = 50000 + 5120 */
+	f = nand_new(&p->nand);
+	assert_int_equal(cxd_nand_read(&f->n, 0, 0, NULL), 55120);
+	nand_free(f);
 }
 
 int main(void)

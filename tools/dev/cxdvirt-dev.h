@@ -89,8 +89,8 @@ struct preset_kv {
 	char val[24];
 };
 
-/* Every NAND parameter of the table (CXD_PARAMS_NAND): 11. */
-#define PRESET_MAX_KV	11
+/* Every NAND parameter of the table (CXD_PARAMS_NAND): 14. */
+#define PRESET_MAX_KV	14
 
 /**
  * struct preset - a named NAND preset of the model (include/cxdvirt/model.h)

@@ -44,7 +44,7 @@ int trace_shape_parse(const char *name)
 }
 
 /**
- * trace_gen() - a synthetic single-thread trace in memory.
+ * trace_gen() - a synthetic trace in memory.
  * @t:     filled on success (free with trace_free()).
  * @shape: TRACE_UNIFORM: every page equally likely; TRACE_HOTCOLD: 90% of
  *         the accesses to the first 10% of the pages, the rest uniform
@@ -53,12 +53,17 @@ int trace_shape_parse(const char *name)
  * @pages: 4 KiB pages the accesses spread over, 1 to 2^32 - 1.
  * @wpct:  percent of the accesses that are writes, 0 to 100.
  * @seed:  seed of splitmix64: the same arguments give the same trace.
+ * @threads: 1 to TRACE_THREAD_MAX + 1: access i belongs to thread
+ *         i % @threads (round-robin), every thread drawing from the same
+ *         distribution over all @pages. With 1, the trace is the one the
+ *         earlier single-thread generator wrote.
  *
  * Return: 0; -EINVAL for an argument out of range, -ENOMEM (nothing
  * printed either way).
  */
 int trace_gen(struct trace *t, enum trace_shape shape, uint64_t n,
-	      uint64_t pages, unsigned int wpct, uint64_t seed)
+	      uint64_t pages, unsigned int wpct, uint64_t seed,
+	      uint32_t threads)
 {
 	uint64_t i, page, hot, rng = seed, *recs;
 	bool w;
@@ -66,7 +71,8 @@ int trace_gen(struct trace *t, enum trace_shape shape, uint64_t n,
 	memset(t, 0, sizeof(*t));
 	if (!n || !pages || pages >= (1ull << 32) || wpct > 100 ||
 	    (shape != TRACE_UNIFORM && shape != TRACE_HOTCOLD) ||
-	    n > SIZE_MAX / sizeof(*recs))
+	    n > SIZE_MAX / sizeof(*recs) || !threads ||
+	    threads > TRACE_THREAD_MAX + 1)
 		return -EINVAL;
 	hot = pages / 10 ? pages / 10 : 1;
 	recs = malloc(n * sizeof(*recs));
@@ -76,13 +82,13 @@ int trace_gen(struct trace *t, enum trace_shape shape, uint64_t n,
 		page = shape == TRACE_HOTCOLD && below(&rng, 100) < 90 ?
 		       below(&rng, hot) : below(&rng, pages);
 		w = wpct && below(&rng, 100) < wpct;
-		recs[i] = trace_pack(page, w, 0);
+		recs[i] = trace_pack(page, w, (uint32_t)(i % threads));
 		if (page > t->max_page)
 			t->max_page = page;
 	}
 	t->recs = recs;
 	t->buf = recs;
 	t->n = n;
-	t->threads = 1;
+	t->threads = n < threads ? (uint32_t)n : threads;
 	return 0;
 }

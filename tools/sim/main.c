@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cxdvirt-sim: replay a trace through the cxdvirt device model (the same
- * code the module runs) on one serial clock, and report hit ratio, miss
+ * code the module runs) on one clock per trace thread, and report hit ratio, miss
  * latency percentiles, prefetch metrics and die utilisation.
  *
  * The options are in options.c, the replay in replay.c (what --faults and

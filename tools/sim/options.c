@@ -24,11 +24,26 @@ static int parse_u64(const char *s, uint64_t *v, bool suffix)
 	return (suffix ? cxu_parse_size(s, v) : cxu_parse_u64(s, v)) ? -1 : 0;
 }
 
-/* The device parameters: the table's shared part (include/cxdvirt/params.h). */
-static const struct cxd_param sim_params[] = {
+/*
+ * The device parameters: the table's shared part (include/cxdvirt/params.h),
+ * capacity and cache_size bounded by the model (CXD_MODEL_MAX_CAPACITY)
+ * rather than by the module's RAM-backed devices (sim_params_init()).
+ */
+static struct cxd_param sim_params[] = {
 	CXD_PARAMS_SHARED(CXD_P_DESC_)
 };
 #define SIM_NPARAMS	(sizeof(sim_params) / sizeof(sim_params[0]))
+
+/* Raise capacity's and cache_size's bound to the model's; idempotent. */
+static void sim_params_init(void)
+{
+	size_t i;
+
+	for (i = 0; i < SIM_NPARAMS; i++)
+		if (sim_params[i].id == CXD_PARAM_capacity ||
+		    sim_params[i].id == CXD_PARAM_cache_size)
+			sim_params[i].max = CXD_MODEL_MAX_CAPACITY;
+}
 
 /* Spellings of earlier versions, still accepted (not shown in --help). */
 static const struct {
@@ -64,6 +79,7 @@ static const struct cxd_param *sim_param(const char *key)
 {
 	size_t i;
 
+	sim_params_init();
 	for (i = 0; i < SIM_NALIASES; i++)
 		if (!strcmp(key, sim_aliases[i].old))
 			key = sim_aliases[i].name;
@@ -82,6 +98,7 @@ static const struct cxd_param *sim_param(const char *key)
  */
 const struct cxd_param *sim_param_at(size_t i)
 {
+	sim_params_init();
 	return i < SIM_NPARAMS ? &sim_params[i] : NULL;
 }
 
@@ -122,7 +139,8 @@ int sim_key_canon(const char *key, char *buf, size_t len)
 		return -1;
 	buf[0] = '\0';
 	if (!strcmp(key, "preset") || !strcmp(key, "think") ||
-	    !strcmp(key, "faults") || !strcmp(key, "power-fail-at")) {
+	    !strcmp(key, "faults") || !strcmp(key, "power-fail-at") ||
+	    !strcmp(key, "hit-ns") || !strcmp(key, "warmup")) {
 		snprintf(buf, len, "%s", key);
 		return 0;
 	}
@@ -183,6 +201,7 @@ static void usage_params(FILE *out, const struct sim_cfg *def)
 	const struct cxd_param *p;
 	size_t i;
 
+	sim_params_init();
 	for (i = 0; i < SIM_NPARAMS; i++) {
 		p = &sim_params[i];
 		opt_name(opt, sizeof(opt), p);
@@ -229,9 +248,14 @@ void sim_usage(FILE *out, const struct sim_cfg *def)
 "  --lackey-instr         lackey: replay instruction fetches (I) as reads\n"
 "  --dev NAME             tracepoint: replay only the misses of device NAME\n"
 "  --timing               print load and replay time (accesses/s) on stderr\n"
-"  --preset NAME          NAND preset (every NAND parameter): znand, femu,\n"
-"                         tlc; later options override it\n"
+"  --preset NAME          NAND preset (every NAND and controller parameter):\n"
+"                         znand, femu, tlc, cmmh; later options override it\n"
 "  --think NS             time between accesses (default 0)\n"
+"  --hit-ns NS            a hit's latency at the device, its line's link\n"
+"                         transfer included (default 0: hits are free, as\n"
+"                         in the module, where they run natively)\n"
+"  --warmup N             replay N accesses, then reset every counter and\n"
+"                         measure the rest (default 0)\n"
 "  --faults               only accesses that would fault in the module reach\n"
 "                         the model (mapped pages are native hits)\n"
 "  --power-fail-at N      a power failure (volatile cache) after N accesses:\n"
@@ -257,8 +281,8 @@ char sim_why[128];
  * sim_set() - set one configuration key.
  * @cfg: configuration.
  * @key: option name without the dashes: a device parameter ("cache-size",
- *       or an earlier spelling such as "cache"), "preset", "think" or
- *       "faults".
+ *       or an earlier spelling such as "cache"), "preset", "think",
+ *       "hit-ns", "warmup" or "faults".
  * @val: value text; NULL for a flag (a bool parameter, faults).
  *
  * Values are checked against the table's bounds (include/cxdvirt/params.h).
@@ -312,6 +336,36 @@ int sim_set(struct sim_cfg *cfg, const char *key, const char *val)
 			return 0;
 		cfg->power_fail_at = 0;
 		snprintf(sim_why, sizeof(sim_why), " (not a number of accesses >= 1)");
+		return -1;
+	}
+	if (!strcmp(key, "hit-ns")) {
+		if (!parse_u64(val, &v, false) && v <= CXD_MAX_LATENCY_NS) {
+			cfg->hit_ns = v;
+			return 0;
+		}
+		snprintf(sim_why, sizeof(sim_why),
+			 " (a number of ns, at most %llu)", CXD_MAX_LATENCY_NS);
+		return -1;
+	}
+	if (!strcmp(key, "warmup")) {
+		char num[24];
+		size_t l = val ? strlen(val) : 0;
+
+		if (l && l < sizeof(num) && val[l - 1] == '%') {
+			memcpy(num, val, l - 1);
+			num[l - 1] = '\0';
+			if (!parse_u64(num, &v, false) && v < 100) {
+				cfg->warmup = 0;
+				cfg->warmup_pct = (unsigned int)v;
+				return 0;
+			}
+		} else if (!parse_u64(val, &v, false)) {
+			cfg->warmup = v;
+			cfg->warmup_pct = 0;
+			return 0;
+		}
+		snprintf(sim_why, sizeof(sim_why),
+			 " (a number of accesses, or 0%% .. 99%% of the trace)");
 		return -1;
 	}
 	if (!p) {
@@ -384,6 +438,8 @@ const struct option *sim_build_opts(void)
 		{ "think", required_argument, NULL, 0 },
 		{ "faults", no_argument, NULL, 0 },
 		{ "power-fail-at", required_argument, NULL, 0 },
+		{ "hit-ns", required_argument, NULL, 0 },
+		{ "warmup", required_argument, NULL, 0 },
 		{ "format", required_argument, NULL, 'f' },
 		{ "convert", required_argument, NULL, 'o' },
 		{ "lackey-instr", no_argument, NULL, 'i' },

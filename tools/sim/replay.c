@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cxdvirt-sim's replay: one trace through the cxdvirt device model (the same
- * code the module runs) on one serial clock, into the metrics the report
- * prints.
+ * code the module runs) on one clock per trace thread, into the metrics the
+ * report prints.
  *
  * With --faults the replay mimics the module's fault path instead of a
  * device that sees every access: a page is mapped from its demand access
@@ -11,10 +11,19 @@
  * the line dirty, as ->page_mkwrite does). This is exactly what the module
  * sees from one process with its accessed-bit scan off.
  *
- * Time: the first access arrives at 0; each next one arrives think_ns after
- * the previous one completed (done_ns of cxd_model_access()). So a trace is
- * one thread of dependent accesses; the optional thread field is parsed
- * and counted but does not change the timing.
+ * Time: each thread of the trace (its records' thread field) has its own
+ * clock. A thread's first access arrives at 0; each next one arrives
+ * think_ns after its previous one completed (done_ns of
+ * cxd_model_access(), or with --hit-ns a hit's cxd_model_hit()). The
+ * threads share the device: the accesses go to the model in the order of
+ * their arrival times (ties: the lower thread first), so one thread's
+ * misses queue behind another's on the controller, the dies, the channels
+ * and the link. A thread's accesses keep their order in the trace. A
+ * single-thread trace is one chain of dependent accesses, as before.
+ *
+ * --warmup N: the first N accesses (in arrival order) run, then every
+ * counter is reset and the measured window starts at the arrival of the
+ * next one.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -61,6 +70,69 @@ const char *sim_check(const struct sim_cfg *cfg, uint64_t max_page,
 	return cxd_model_setup_check(&cfg->p, *npages, msize);
 }
 
+/*
+ * The threads' clocks as a binary min-heap of thread numbers, ordered by
+ * (clock, thread): the next access to replay is the top's.
+ */
+struct thread_heap {
+	uint32_t *h;		/* thread numbers */
+	uint32_t n;
+	const uint64_t *clk;	/* [threads] when each issues next (ns) */
+};
+
+static bool th_less(const struct thread_heap *q, uint32_t a, uint32_t b)
+{
+	return q->clk[a] < q->clk[b] || (q->clk[a] == q->clk[b] && a < b);
+}
+
+static void th_down(struct thread_heap *q, uint32_t i)
+{
+	uint32_t c, t;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= q->n)
+			return;
+		if (c + 1 < q->n && th_less(q, q->h[c + 1], q->h[c]))
+			c++;
+		if (!th_less(q, q->h[c], q->h[i]))
+			return;
+		t = q->h[c];
+		q->h[c] = q->h[i];
+		q->h[i] = t;
+		i = c;
+	}
+}
+
+/* Record index of thread @k's next access after @i (or @n: none left). */
+static uint64_t next_of(const struct trace *t, uint32_t k, uint64_t i)
+{
+	if (t->threads <= 1)
+		return i + 1;
+	for (i++; i < t->n && trace_thread(t->recs[i]) != k; i++)
+		;
+	return i;
+}
+
+/* The per-access latencies a run reports besides the misses'. */
+struct acc_lat {
+	uint64_t sum, n, first_sum, first_n, last_sum, last_n, tenth, total;
+};
+
+static void acc_lat_add(struct acc_lat *a, uint64_t ns)
+{
+	a->sum += ns;
+	if (a->n < a->tenth) {
+		a->first_sum += ns;
+		a->first_n++;
+	}
+	if (a->n >= a->total - a->tenth) {
+		a->last_sum += ns;
+		a->last_n++;
+	}
+	a->n++;
+}
+
 /**
  * sim_run() - one replay of a trace.
  * @cfg: configuration; its cache shape, NAND, FTL, prefetcher and drain
@@ -69,15 +141,26 @@ const char *sim_check(const struct sim_cfg *cfg, uint64_t max_page,
  *       or the trace's extent when that is 0).
  * @out: filled on success: counts, times in ns, sizes in bytes.
  *
+ * Each thread of @t replays on its own clock, all sharing the model (see
+ * the top of this file). Memory: the model's state, @t and, with
+ * --faults, one byte per page; O(threads) besides. Time: O(accesses) for
+ * a single-thread trace; a thread's next record is found by scanning
+ * forward, O(accesses x threads) at worst (a round-robin interleaving,
+ * as sweep's generators write, costs O(threads) per access).
+ *
  * Return: 0, or -1 after printing what is wrong.
  */
 int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	    struct metrics *out)
 {
-	uint64_t i, j, now = 0, ndies, page, rec, npages;
+	uint64_t i, j, now, done, end = 0, t0 = 0, ndies, page, rec, npages;
 	uint8_t *mapped = NULL;	/* --faults: 0 unmapped, 1 read-only, 2 writable */
+	uint32_t nth = t->threads ? t->threads : 1, k;
 	const uint64_t *recs = t->recs;
+	struct thread_heap q = { 0 };
+	uint64_t *clk = NULL, *cur = NULL, seen = 0, warm;
 	struct cxu_lat_hist lat;
+	struct acc_lat al = { 0 };
 	struct cxd_access r;
 	const char *why;
 	bool write;
@@ -92,16 +175,23 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 		cxu_err("%s", why);
 		return -1;
 	}
+	warm = cfg->warmup_pct ? t->n * cfg->warmup_pct / 100 : cfg->warmup;
+	if (warm >= t->n && t->n) {
+		cxu_err("--warmup %" PRIu64 " leaves none of the trace's %" PRIu64 " accesses to measure",
+			warm, t->n);
+		return -1;
+	}
 	mem = aligned_alloc(8, (msize + 7) & ~(size_t)7);
 	if (cfg->faults)
 		mapped = calloc(npages, 1);
+	clk = calloc(nth, sizeof(*clk));
+	cur = calloc(nth, sizeof(*cur));
+	q.h = calloc(nth, sizeof(*q.h));
 	if (cxu_lat_hist_init(&lat) || !mem || (cfg->faults && !mapped) ||
+	    !clk || !cur || !q.h ||
 	    cxd_model_setup(&m, &cfg->p, npages, mem)) {
 		cxu_err("cannot set up the model");
-		free(mem);
-		cxu_lat_hist_free(&lat);
-		free(mapped);
-		return -1;
+		goto fail;
 	}
 
 	memset(out, 0, sizeof(*out));
@@ -110,72 +200,118 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 			cfg->power_fail_at, t->n);
 		goto fail;
 	}
+	al.total = t->n - warm;
+	al.tenth = al.total / 10;
+	/* Every thread with an access, its first record, clock 0. */
+	q.clk = clk;
+	for (k = 0; k < nth; k++)
+		cur[k] = t->n;
+	for (i = 0; i < t->n && seen < nth; i++) {
+		k = trace_thread(recs[i]);
+		if (k < nth && cur[k] == t->n) {
+			cur[k] = i;
+			q.h[q.n++] = k;
+			seen++;
+		}
+		if (nth == 1)
+			break;
+	}
+	for (k = q.n / 2; k-- > 0;)
+		th_down(&q, k);
 	for (i = 0; i < t->n; i++) {
 		if (cfg->power_fail_at && i == cfg->power_fail_at)
-			break;	/* the power fails before access i + 1 */
-		rec = recs[i];
+			break;	/* the power fails as access i + 1 arrives */
+		k = q.h[0];
+		j = cur[k];
+		now = clk[k];
+		rec = recs[j];
 		page = trace_page(rec);
 		write = rec & TRACE_WRITE;
+		if (i == warm && i) {
+			/* The measured window starts here. */
+			cxd_model_reset_stats(&m);
+			cxu_lat_hist_free(&lat);
+			if (cxu_lat_hist_init(&lat)) {
+				cxu_err("out of memory");
+				goto fail;
+			}
+			out->reads = out->writes = out->native_hits = 0;
+			t0 = now;
+		}
 		/* a binary trace's records are checked here, not at load */
 		if (page >= npages) {
 			cxu_err(
 				"access %" PRIu64 ": page %" PRIu64 " beyond the capacity (%" PRIu64 " pages)",
-				i + 1, page, npages);
+				j + 1, page, npages);
 			goto fail;
 		}
 		/*
 		 * The model state of accesses a few ahead, in three steps
 		 * (page table entry, line, its queue neighbours): hints only.
 		 */
-		if (i + 16 < t->n)
-			cxd_cache_warm(&m.cache, trace_page(recs[i + 16]), CXD_WARM_PAGE);
-		if (i + 8 < t->n)
-			cxd_cache_warm(&m.cache, trace_page(recs[i + 8]), CXD_WARM_LINE);
-		if (i + 4 < t->n)
-			cxd_cache_warm(&m.cache, trace_page(recs[i + 4]), CXD_WARM_LINKS);
+		if (j + 16 < t->n)
+			cxd_cache_warm(&m.cache, trace_page(recs[j + 16]), CXD_WARM_PAGE);
+		if (j + 8 < t->n)
+			cxd_cache_warm(&m.cache, trace_page(recs[j + 8]), CXD_WARM_LINE);
+		if (j + 4 < t->n)
+			cxd_cache_warm(&m.cache, trace_page(recs[j + 4]), CXD_WARM_LINKS);
 		if (write)
 			out->writes++;
 		else
 			out->reads++;
 		if (mapped && mapped[page] && (!write || mapped[page] == 2)) {
 			out->native_hits++;
-			now += cfg->think_ns;
-			continue;
-		}
-		if (mapped && mapped[page]) {	/* write to a read-only PTE */
+			done = now;
+		} else if (mapped && mapped[page]) {	/* write to a read-only PTE */
 			cxd_cache_set_dirty(&m.cache, page);
 			mapped[page] = 2;
 			out->native_hits++;
-			now += cfg->think_ns;
-			continue;
-		}
-		cxd_model_access(&m, page, write ? CXD_ACC_WRITE : 0, now, &r);
-		if (!r.hit && cxu_lat_hist_add(&lat, r.done_ns - now)) {
-			cxu_err("out of memory");
-			goto fail;
-		}
-		if (mapped) {
-			for (j = 0; j < r.nvictims; j++)
-				mapped[r.victims[j].page] = 0;
-			mapped[page] = write ? 2 : 1;
-		}
-		/* The module drains in a worker right away; so does the replay. */
-		while (r.drain) {
-			struct cxd_victim dv[64];
-			uint32_t k, n = cxd_model_drain(&m, now, dv, 64);
+			done = now;
+		} else {
+			cxd_model_access(&m, page, write ? CXD_ACC_WRITE : 0, now, &r);
+			if (!r.hit && cxu_lat_hist_add(&lat, r.done_ns - now)) {
+				cxu_err("out of memory");
+				goto fail;
+			}
+			done = r.done_ns;
+			if (r.hit && cfg->hit_ns && done == now)
+				done = cxd_model_hit(&m, now, cfg->hit_ns);
+			if (mapped) {
+				for (j = 0; j < r.nvictims; j++)
+					mapped[r.victims[j].page] = 0;
+				mapped[page] = write ? 2 : 1;
+			}
+			/* The module drains in a worker right away; so does the replay. */
+			while (r.drain) {
+				struct cxd_victim dv[64];
+				uint32_t n = cxd_model_drain(&m, now, dv, 64), d;
 
-			for (k = 0; mapped && k < n; k++)
-				mapped[dv[k].page] = 0;
-			if (n < 64)
-				break;
+				for (d = 0; mapped && d < n; d++)
+					mapped[dv[d].page] = 0;
+				if (n < 64)
+					break;
+			}
 		}
-		now = r.done_ns + cfg->think_ns;
+		if (i >= warm)
+			acc_lat_add(&al, done - now);
+		clk[k] = done + cfg->think_ns;
+		if (clk[k] > end)
+			end = clk[k];
+		cur[k] = next_of(t, k, cur[k]);
+		if (cur[k] >= t->n)	/* thread done: last leaf to the top */
+			q.h[0] = q.h[--q.n];
+		if (q.n)
+			th_down(&q, 0);
 	}
-	out->accesses = i;
+	out->accesses = i > warm ? i - warm : 0;
+	out->elapsed_ns = end - t0;
 	if (cfg->power_fail_at) {
-		/* What the module's power_fail keeps and loses, by the same
+		/*
+		 * What the module's power_fail keeps and loses, by the same
 		 * function: a volatile cache loses every dirty line, GPF
-		 * flushes within its budget. */
+		 * flushes within its budget, from when the next access would
+		 * have arrived.
+		 */
 		uint64_t ndirty, nsaved;
 
 		out->lost_pages = malloc(((uint64_t)m.cache.nlines + 1) *
@@ -184,25 +320,29 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 			cxu_err("out of memory");
 			goto fail;
 		}
-		ndirty = cxd_model_power_fail(&m, now, out->lost_pages, &nsaved);
+		ndirty = cxd_model_power_fail(&m, q.n ? clk[q.h[0]] : end,
+					      out->lost_pages, &nsaved);
 		out->lines_saved = nsaved;
 		out->lines_lost = ndirty - nsaved;
 		memmove(out->lost_pages, out->lost_pages + nsaved,
 			out->lines_lost * sizeof(uint64_t));
 	}
-	out->elapsed_ns = now;
 	out->npages = npages;
+	out->threads = nth;
 	out->st = m.stats;
 	out->ftl = m.ftl_stats;
 	out->erases = m.nand.erases;
 	out->state_bytes = msize;
 	cxu_lat_hist_summarize(&lat, &out->lat);
 	out->lat_sum = lat.sum;
+	out->acc_sum = al.sum;
+	out->acc_first_ns = al.first_n ? al.first_sum / al.first_n : 0;
+	out->acc_last_ns = al.last_n ? al.last_sum / al.last_n : 0;
 
 	ndies = (uint64_t)cfg->p.nand.channels * cfg->p.nand.dies_per_channel;
 	planes = cxd_nand_planes(&cfg->p.nand);
 	for (i = 0; i < ndies; i++) {
-		u = ratio(m.nand.die_busy[i], now * planes);
+		u = ratio(m.nand.die_busy[i], out->elapsed_ns * planes);
 		out->util_mean += u / (double)ndies;
 		if (u > out->util_max)
 			out->util_max = u;
@@ -210,10 +350,16 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	free(mem);
 	cxu_lat_hist_free(&lat);
 	free(mapped);
+	free(clk);
+	free(cur);
+	free(q.h);
 	return 0;
 fail:
 	free(mem);
 	cxu_lat_hist_free(&lat);
 	free(mapped);
+	free(clk);
+	free(cur);
+	free(q.h);
 	return -1;
 }

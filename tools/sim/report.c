@@ -41,6 +41,9 @@ static json_object *metrics_json(const struct sim_cfg *cfg,
 	json_object_object_add(c, "capacity_pages", json_object_new_uint64(x->npages));
 	json_object_object_add(c, "think_ns", json_object_new_uint64(cfg->think_ns));
 	json_object_object_add(c, "faults", json_object_new_boolean(cfg->faults));
+	json_object_object_add(c, "hit_ns", json_object_new_uint64(cfg->hit_ns));
+	json_object_object_add(c, "warmup", json_object_new_uint64(cfg->warmup));
+	json_object_object_add(c, "warmup_pct", json_object_new_uint64(cfg->warmup_pct));
 	json_object_object_add(c, "xfer_ns",
 			       json_object_new_uint64(cxd_nand_xfer_ns(&cfg->p.nand)));
 	json_object_object_add(c, "model_state_bytes",
@@ -62,6 +65,20 @@ static json_object *metrics_json(const struct sim_cfg *cfg,
 	json_object_object_add(o, "unwritten_skips",
 			       json_object_new_uint64(s->unwritten_skips));
 	json_object_object_add(o, "elapsed_ns", json_object_new_uint64(x->elapsed_ns));
+	json_object_object_add(o, "threads_replayed", json_object_new_uint64(x->threads));
+	/* 4 KiB per access over the elapsed time, MB/s (10^6 bytes/s) */
+	json_object_object_add(o, "bandwidth_mbps", json_object_new_double(
+		ratio(x->accesses * CXD_HOST_PAGE_SIZE * 1000, x->elapsed_ns)));
+	l = json_object_new_object();
+	json_object_object_add(l, "mean", json_object_new_double(
+		ratio(x->acc_sum, x->accesses)));
+	json_object_object_add(l, "first_tenth", json_object_new_uint64(x->acc_first_ns));
+	json_object_object_add(l, "last_tenth", json_object_new_uint64(x->acc_last_ns));
+	json_object_object_add(o, "access_latency_ns", l);
+	json_object_object_add(o, "model_miss_ns", json_object_new_uint64(s->model_miss_ns));
+	json_object_object_add(o, "queue_ns", json_object_new_uint64(s->queue_ns));
+	json_object_object_add(o, "mshr_waits", json_object_new_uint64(s->mshr_waits));
+	json_object_object_add(o, "mshr_wait_ns", json_object_new_uint64(s->mshr_wait_ns));
 
 	l = cxu_lat_json(&x->lat, 0);
 	json_object_object_add(o, "miss_latency_ns", l);
@@ -188,6 +205,16 @@ ROW_PCT(accuracy, x->st.prefetch_useful, x->st.prefetch_issued)
 ROW_PCT(lateness, x->st.prefetch_late, x->st.prefetch_useful)
 ROW_PCT(pollution, x->st.prefetch_polluting, x->st.prefetch_issued)
 ROW_U64(elapsed, x->elapsed_ns)
+ROW_U64(acc_mean, x->accesses ? x->acc_sum / x->accesses : 0)
+ROW_U64(mshr_waits, x->st.mshr_waits)
+
+static void row_bw(char *b, size_t n, const struct sim_cfg *c,
+		   const struct metrics *x)
+{
+	(void)c;
+	snprintf(b, n, "%.1f", ratio(x->accesses * CXD_HOST_PAGE_SIZE * 1000,
+				     x->elapsed_ns));
+}
 ROW_U64(ftl_host, x->ftl.host_writes)
 ROW_U64(ftl_nand, x->ftl.nand_writes)
 ROW_U64(gc_runs, x->ftl.gc_runs)
@@ -256,6 +283,9 @@ static const struct row rows[] = {
 	{ "prefetch pollution", row_pollution },
 	{ "die utilization mean / max", row_util },
 	{ "elapsed (ns)", row_elapsed },
+	{ "access latency mean (ns)", row_acc_mean },
+	{ "bandwidth, 4 KiB per access (MB/s)", row_bw },
+	{ "mshr waits", row_mshr_waits },
 };
 
 /* Shown when any run of the table has an FTL. */

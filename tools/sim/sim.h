@@ -141,7 +141,8 @@ enum trace_shape {
 /* gen.c: synthetic traces; calls no other file. */
 int trace_shape_parse(const char *name);
 int trace_gen(struct trace *t, enum trace_shape shape, uint64_t n,
-	      uint64_t pages, unsigned int wpct, uint64_t seed);
+	      uint64_t pages, unsigned int wpct, uint64_t seed,
+	      uint32_t threads);
 
 int trace_bin_open(const char *path, const unsigned char *p, size_t len,
 		   struct trace *t);
@@ -155,6 +156,11 @@ bool trace_bin_magic(const unsigned char *p, size_t len);
  *		extent.
  * @preset:	name of the preset @p.nand started from.
  * @think_ns:	time between the end of one access and the next.
+ * @hit_ns:	a hit's latency at the device (ns; 0: hits are free, as in
+ *		the module, where they run natively): cxd_model_hit().
+ * @warmup:	accesses replayed before the measured window (counters reset
+ *		after them) ...
+ * @warmup_pct:	... or, when not 0, this percentage of the trace's.
  * @faults:	only what would fault in the module reaches the model
  *		(see replay.c and docs/model.md).
  * @power_fail_at: a modeled power failure (volatile cache) after this many
@@ -165,6 +171,9 @@ struct sim_cfg {
 	struct cxd_params p;
 	const char *preset;
 	uint64_t think_ns;
+	uint64_t hit_ns;
+	uint64_t warmup;
+	unsigned int warmup_pct;
 	bool faults;
 	uint64_t power_fail_at;
 };
@@ -191,11 +200,16 @@ uint64_t sim_get(const struct sim_cfg *cfg, int id);
 
 /**
  * struct metrics - what one replay measured (sim_run()).
- * @accesses:	the trace's accesses ...
+ * @accesses:	the trace's accesses (after --warmup) ...
  * @reads:	... its reads ...
  * @writes:	... and writes.
- * @elapsed_ns:	the serial clock after the last access and its think
- *		time, ns.
+ * @elapsed_ns:	from the first measured access's arrival to the latest
+ *		thread clock after its last access and think time, ns.
+ * @threads:	the threads replayed (each on its own clock).
+ * @acc_sum:	sum over measured accesses of completion - arrival (hits
+ *		included: 0, or --hit-ns's cost), ns ...
+ * @acc_first_ns: ... the mean over the first tenth of them ...
+ * @acc_last_ns: ... and over the last tenth.
  * @npages:	the device's capacity, in 4 KiB pages.
  * @native_hits: --faults: accesses to mapped pages (they never reach the
  *		model).
@@ -214,6 +228,8 @@ uint64_t sim_get(const struct sim_cfg *cfg, int id);
  */
 struct metrics {
 	uint64_t accesses, reads, writes, elapsed_ns, npages, native_hits;
+	uint32_t threads;
+	uint64_t acc_sum, acc_first_ns, acc_last_ns;
 	struct cxd_model_stats st;
 	struct cxd_ftl_stats ftl;
 	uint64_t erases;

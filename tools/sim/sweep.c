@@ -13,6 +13,7 @@
  *   [traces]
  *   NAME = PATH                           a trace file (relative to the grid)
  *   NAME = uniform|hotcold pages=P accesses=N [write-pct=W] [seed=S]
+ *          [threads=T]
  *   [params]
  *   KEY = V1,V2,...                       any device option, preset, think,
  *                                         faults
@@ -65,7 +66,8 @@
  * @n:     ... accesses ...
  * @pages: ... pages ...
  * @wpct:  ... percent writes ...
- * @seed:  ... and seed (trace_gen()).
+ * @seed:  ... seed ...
+ * @threads: ... and threads (trace_gen()).
  * @max_page: its highest page, once checked (a generator: pages - 1).
  */
 struct sweep_trace {
@@ -73,6 +75,7 @@ struct sweep_trace {
 	int shape;
 	uint64_t n, pages, seed, max_page;
 	unsigned int wpct;
+	uint32_t threads;
 };
 
 /**
@@ -156,7 +159,10 @@ static bool name_ok(const char *s)
 	return true;
 }
 
-/* A generator line "SHAPE pages=P accesses=N [write-pct=W] [seed=S]" into @t. */
+/*
+ * A generator line "SHAPE pages=P accesses=N [write-pct=W] [seed=S]
+ * [threads=T]" into @t.
+ */
 static int parse_gen(struct sweep_grid *g, struct sweep_trace *t, char *spec)
 {
 	char *w, *save = NULL, *eq;
@@ -166,6 +172,7 @@ static int parse_gen(struct sweep_grid *g, struct sweep_trace *t, char *spec)
 	w = strtok_r(spec, " \t", &save);
 	t->shape = trace_shape_parse(w);
 	t->seed = 1;
+	t->threads = 1;
 	while ((w = strtok_r(NULL, " \t", &save))) {
 		eq = strchr(w, '=');
 		if (!eq || cxu_parse_u64(eq + 1, &v)) {
@@ -189,9 +196,17 @@ static int parse_gen(struct sweep_grid *g, struct sweep_trace *t, char *spec)
 			t->wpct = (unsigned int)v;
 		} else if (!strcmp(w, "seed")) {
 			t->seed = v;
+		} else if (!strcmp(w, "threads")) {
+			if (!v || v > TRACE_THREAD_MAX + 1) {
+				snprintf(g->err, sizeof(g->err),
+					 "[traces] %s: threads not 1..%u", t->name,
+					 TRACE_THREAD_MAX + 1);
+				return -1;
+			}
+			t->threads = (uint32_t)v;
 		} else {
 			snprintf(g->err, sizeof(g->err),
-				 "[traces] %s: unknown '%s' (pages, accesses, write-pct, seed)",
+				 "[traces] %s: unknown '%s' (pages, accesses, write-pct, seed, threads)",
 				 t->name, w);
 			return -1;
 		}
@@ -277,7 +292,7 @@ static int grid_param(struct sweep_grid *g, const char *name, const char *value)
 
 	if (sim_key_canon(name, key, sizeof(key))) {
 		snprintf(g->err, sizeof(g->err),
-			 "[params] %s: unknown option (a device option, preset, think or faults; cxdvirt-sim --help)",
+			 "[params] %s: unknown option (a device option, preset, think, hit-ns, warmup or faults; cxdvirt-sim --help)",
 			 name);
 		return -1;
 	}
@@ -623,7 +638,8 @@ static int run_job(const struct sweep_grid *g, uint64_t idx, const char *dir)
 		if (trace_load(tr->path, &topts, &t))
 			return -1;
 	} else {
-		e = trace_gen(&t, tr->shape, tr->n, tr->pages, tr->wpct, tr->seed);
+		e = trace_gen(&t, tr->shape, tr->n, tr->pages, tr->wpct, tr->seed,
+			      tr->threads);
 		if (e) {
 			cxu_err("trace %s: %s", tr->name, strerror(-e));
 			return -1;

@@ -56,6 +56,12 @@ static const struct col cols[] = {
 	{ "elapsed_ns", "elapsed_ns" },
 	{ "die_util_mean", "dies.utilization_mean" },
 	{ "die_util_max", "dies.utilization_max" },
+	{ "threads", "threads_replayed" },
+	{ "bandwidth_mbps", "bandwidth_mbps" },
+	{ "access_lat_mean_ns", "access_latency_ns.mean" },
+	{ "access_lat_first_ns", "access_latency_ns.first_tenth" },
+	{ "access_lat_last_ns", "access_latency_ns.last_tenth" },
+	{ "mshr_waits", "mshr_waits" },
 };
 
 /* Only when some job has an FTL (its report has "ftl"). */
