@@ -270,14 +270,26 @@ static struct page *cxd_fault_page(struct cxd_live *live, u64 pgoff,
 }
 
 /*
- * Will the fault of @pgoff, which holds its slot lock and line, do NAND
- * image I/O: write back a victim, read a prefetched page, or read @pgoff?
+ * Must the fault of @pgoff, which holds its slot lock and line, drop
+ * mmap_lock for NAND image I/O (cxd_img_io_locks())? A write-back of a
+ * dirty victim always: the image's write takes its inode's i_rwsem, which
+ * a write() to the image holds while it faults (mmap_lock). A read only
+ * when the image is O_DIRECT (ext4 and xfs take i_rwsem shared for a
+ * direct read); a buffered read takes what filemap_fault() itself takes
+ * under mmap_lock, and costs no retry.
  */
 static bool cxd_img_io(struct cxd_live *live, u64 pgoff,
 		       const struct cxd_access *acc)
 {
-	return live->img && (acc->nvictims || acc->nprefetched ||
-			     !xa_load(&live->resident, pgoff));
+	unsigned int i;
+
+	if (!live->img)
+		return false;
+	for (i = 0; i < acc->nvictims; i++)
+		if (acc->victims[i].dirty)
+			return true;
+	return cxd_img_direct(live) &&
+	       (acc->nprefetched || !xa_load(&live->resident, pgoff));
 }
 
 static vm_fault_t cxd_fault(struct vm_fault *vmf)

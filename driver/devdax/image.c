@@ -227,6 +227,16 @@ int cxd_img_open(struct cxd_dev *d, struct cxd_live *live)
 	return 0;
 }
 
+/**
+ * cxd_img_direct() - is @live's NAND image opened O_DIRECT?
+ * @live:	powered devdax device with a NAND image.
+ * Return: true for direct I/O (the filesystem's locks differ: fault.c).
+ */
+bool cxd_img_direct(struct cxd_live *live)
+{
+	return live->img->direct;
+}
+
 /* Count an image I/O of @live and its failure, if any. */
 static void cxd_img_count(struct cxd_live *live, bool write, int err)
 {

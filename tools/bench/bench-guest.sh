@@ -114,6 +114,19 @@ for p in znand femu; do
 	dev_rm b_$p
 done
 
+# --- 3i. the same misses with a NAND image on tmpfs (nand_backing) ----------
+# Each miss also reads its page from the image (a tmpfs file: buffered, no
+# mmap_lock drop), inside the modeled wait.
+mkdir -p /tmp/bimg && mount -t tmpfs -o size=256M bimg /tmp/bimg || st=1
+for p in znand femu; do
+	D=$(mk b_${p}i preset=$p capacity=64M cache_size=8M backing_node=1 \
+		nand_backing=/tmp/bimg/$p.img) || { st=1; continue; }
+	run miss_${p}_img $B -t "$D" -L $p-image -n 1024 -p 5 --evict --warmup 1
+	info "image $p io_overruns $(stat_get b_${p}i io_overruns) io_over_ns $(stat_get b_${p}i io_over_ns) io_reads $(stat_get b_${p}i io_reads)"
+	dev_rm b_${p}i
+	rm -f /tmp/bimg/$p.img
+done
+
 # --- 4. thread scaling on femu timing (40 us tR, 41 ns transfer) ------------
 # femu: 8 channels x 8 dies; page p is on channel p % 8, die (p / 8) % 8, so
 # a stride of 64 pages keeps a thread on one die. Distinct dies: thread 1
@@ -174,6 +187,26 @@ for g in 1 4 16; do
 		fi
 	fi
 	dev_rm $n
+done
+
+# --- Scale: NAND image devices of 1, 16 and 64 GiB (a sparse file on tmpfs) --
+# Host memory holds the model's state and the cache, not the capacity.
+for g in 1 16 64; do
+	n=b_img$g
+	sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null
+	if dev_create $n preset=znand capacity=${g}G cache_size=64M \
+		nand_backing=/tmp/bimg/size$g.img >&2; then
+		m0=$(mem_free_kb); t0=$(uptime_ms)
+		r=$(dev_set $n power 1)
+		t1=$(uptime_ms); m1=$(mem_free_kb)
+		if [ "$r" = OK ]; then
+			info "scale_img $g power_ms $((t1 - t0)) mem_kb $((m0 - m1)) capacity_kb $((g * 1048576))"
+		else
+			info "scale_img $g failed $(echo "$r" | tr ' ' '_') mem_free_kb $m0"
+		fi
+	fi
+	dev_rm $n
+	rm -f /tmp/bimg/size$g.img
 done
 
 # --- Scale: eight devices at once, each with its own traffic -----------------

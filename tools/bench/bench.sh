@@ -460,6 +460,18 @@ for my $p ([ "znand", $mz, "3 us" ], [ "femu", $mf, "40 us" ]) {
 	row(3, "tail at tR = $tr ($name): miss P99.9 / P50", f($tail, 3), "<= 1.5", defined $tail ? $tail <= 1.5 : undef, "run `miss_$name`");
 }
 
+# 3i. the same with a NAND image on tmpfs: miss P50 against the RAM-backed row
+for my $p ([ "znand", $mz ], [ "femu", $mf ]) {
+	my ($name, $m) = @$p;
+	my $mi = tgt(run("miss_${name}_img"), 0);
+	my $model = $mi && $mi->{model} ? $mi->{model}{model_mean_ns} : undef;
+	my $r = div($mi && $mi->{misses}{p50_ns}, $m && $m->{misses}{p50_ns});
+	row("3i", "NAND image on tmpfs ($name): miss P50 / the RAM-backed row'"'"'s P50",
+	    f($r, 3) . " (P50 " . us($mi && $mi->{misses}{p50_ns}) . " us, RAM " . us($m && $m->{misses}{p50_ns}) .
+	    " us; image P50 / model " . f(div($mi && $mi->{misses}{p50_ns}, $model), 3) . ")",
+	    "within 5%", defined $r ? abs($r - 1) <= 0.05 : undef, "runs `miss_${name}_img`, `miss_$name`");
+}
+
 # 4. thread scaling
 my $s1 = tgt(run("scal_1"), 0); my $s2d = tgt(run("scal_2d"), 0); my $s2s = tgt(run("scal_2s"), 0);
 my $r4d = div($s2d && $s2d->{misses}{p50_ns}, $s1 && $s1->{misses}{p50_ns});
@@ -575,7 +587,7 @@ print $kmd if $kmd =~ /\S/;
 my @sc = grep { /^scale / } split /\n/, slurp("$out/info.txt") // "";
 my $m1 = tgt(run("multi_1"), 0);
 my @m8 = grep { defined } map { tgt(run("multi_8_$_"), 0) } 1 .. 8;
-if (@sc || $m1 || @m8) {
+if (@sc || $m1 || @m8 || grep { /^scale_img / } split /\n/, slurp("$out/info.txt") // "") {
 	print "## Scale\n\n";
 	if (@sc) {
 		print "Power-on of one znand device with a 64 MiB cache (runtime pages: one backing\n";
@@ -588,6 +600,25 @@ if (@sc || $m1 || @m8) {
 				my ($g, $ms, $kb, $cap) = ($w[1], $w[3], $w[5], $w[7]);
 				printf("| %d GiB | %d ms | %.1f MiB | %.1f MiB (%.1f bytes per page) |\n", $g, $ms, $kb / 1024,
 				       ($kb - $cap) / 1024, ($kb - $cap) * 1024 / ($cap / 4));
+			} else {
+				my $why = $w[3] // "?"; $why =~ s/_/ /g;
+				printf("| %d GiB | does not power: %s | - | - |\n", $w[1], $why);
+			}
+		}
+		print "\n";
+	}
+	my @si = grep { /^scale_img / } split /\n/, slurp("$out/info.txt") // "";
+	if (@si) {
+		print "Power-on of one znand device with a 64 MiB cache and a NAND image (a sparse\n";
+		print "file on tmpfs: host memory holds the model'"'"'s state and the cache, not the\n";
+		print "capacity), measured the same way:\n\n";
+		print "| capacity | power-on | MemFree drop | per device page |\n|---|---:|---:|---:|\n";
+		for (@si) {
+			my @w = split / /;
+			if ($w[2] eq "power_ms") {
+				my ($g, $ms, $kb, $cap) = ($w[1], $w[3], $w[5], $w[7]);
+				printf("| %d GiB | %d ms | %.1f MiB | %.2f bytes |\n", $g, $ms, $kb / 1024,
+				       $kb * 1024 / ($cap / 4));
 			} else {
 				my $why = $w[3] // "?"; $why =~ s/_/ /g;
 				printf("| %d GiB | does not power: %s | - | - |\n", $w[1], $why);
