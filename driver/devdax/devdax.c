@@ -489,6 +489,12 @@ static int cxd_devdax_attach(struct cxd_dev *d, struct cxd_live *live)
 		return ret;
 	}
 
+	/* RAM backing beyond the host's memory: fail at once, not after taking every free page. */
+	if (!*c->nand_backing && !c->phys_addr && live->npages > totalram_pages()) {
+		cxd_warn(d, "power: RAM backing needs %llu bytes, more than the host's memory (%llu bytes): use a NAND image (nand_backing)",
+			 c->p.capacity, (u64)totalram_pages() << PAGE_SHIFT);
+		return -EINVAL;
+	}
 	ret = cxd_alloc_pslots(live, *c->nand_backing);
 	if (ret)
 		return ret;

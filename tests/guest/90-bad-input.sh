@@ -64,9 +64,15 @@ bad link_mbps 1000001 "above range"
 bad ctrl_ns 100000001 "above range"
 bad capacity 3M "not a multiple of 2M"
 bad capacity 1M "below 2M"
-bad capacity 65G "above 64G"
+bad capacity 17T "above 16T - 2M"
+bad capacity 16T "above 16T - 2M (the model numbers pages with 32 bits)"
 bad capacity 12Q "bad suffix"
-good capacity 64G
+good capacity 16383G
+is "$(dev_set $D cache_size 64M)" OK "cache_size 64M"
+is "$(dev_set $D capacity 64G)" OK "capacity 64G"
+bad_power "RAM backing of 64G on this 4G guest (a NAND image is the way)"
+dmesg | grep -q "RAM backing needs .* use a NAND image"
+ok $? "the log line points to nand_backing"
 good capacity 64M
 bad cache_size 2K "below 4K"
 bad cache_size 5000 "not a multiple of 4K"

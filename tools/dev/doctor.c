@@ -677,6 +677,56 @@ static void check_node(struct doctor *d)
 
 /* -------------------------------------------------------- measurement -- */
 
+/* The counter @name in the stats folder @dir: 0, or -1 if unreadable. */
+static int stat_u64(const char *dir, const char *name, uint64_t *v)
+{
+	char path[PATH_MAX + 64], b[64];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (cxu_read_file(path, b, sizeof(b)))
+		return -1;
+	return cxu_parse_u64(b, v) ? -1 : 0;
+}
+
+/*
+ * Powered devices with a NAND image (nand_backing): was the image slower
+ * than the model (stats/io_overruns)? Then the misses took the image's
+ * time, not the model's.
+ */
+static void check_images(struct doctor *d)
+{
+	uint64_t over, reads, over_ns;
+	char pat[PATH_MAX];
+	size_t i, nimg = 0;
+	int warns = d->warns;
+	glob_t g;
+
+	snprintf(pat, sizeof(pat), "%s/class/cxdvirt/cxdvirt*/stats", d->sys);
+	if (glob(pat, 0, NULL, &g))
+		return;
+	for (i = 0; i < g.gl_pathc; i++) {
+		const char *dir = g.gl_pathv[i];
+		const char *name = strstr(dir, "/class/cxdvirt/") + strlen("/class/cxdvirt/");
+		int nlen = (int)strcspn(name, "/");
+
+		if (stat_u64(dir, "io_reads", &reads) || !reads ||
+		    stat_u64(dir, "io_overruns", &over))
+			continue;	/* no image, or not read yet */
+		nimg++;
+		if (stat_u64(dir, "io_over_ns", &over_ns))
+			over_ns = 0;
+		if (over)
+			report(d, "nand-image", DOC_WARN,
+			       "put the NAND image (nand_backing) on tmpfs or a faster disk, or model a slower NAND; then write 1 to stats/reset",
+			       "%.*s: the NAND image was slower than the model on %" PRIu64 " of %" PRIu64 " image reads (by %" PRIu64 " ns on average): those misses took the image's time, not the model's",
+			       nlen, name, over, reads, over_ns / over);
+	}
+	globfree(&g);
+	if (nimg && d->warns == warns)
+		report(d, "nand-image", DOC_OK, NULL,
+		       "%zu device(s) with a NAND image: no read slower than the model", nimg);
+}
+
 static void check_measure(struct doctor *d)
 {
 	char b[256], gov[64], bad[256] = "";
@@ -814,6 +864,7 @@ int cmd_doctor(int argc, char **argv, struct verb_ctx *ctx)
 	check_memmap(&d);
 	check_node(&d);
 	check_measure(&d);
+	check_images(&d);
 
 	if (d.json) {
 		struct json_object *o = json_object_new_object();
