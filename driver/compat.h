@@ -450,6 +450,7 @@ static inline int cxd_firmware_ram(u64 start, u64 end)
  */
 #include <linux/kprobes.h>
 #include <linux/pgtable.h>
+#include <linux/mm_inline.h>
 
 /*
  * pte_modify(old, PAGE_NONE) without pte_modify(): on x86 its change mask
@@ -723,6 +724,140 @@ static inline pte_t cxd_pte_mkprotnone(pte_t old)
 }
 #else
 #define CXD_NODE_LATENCY	0
+#endif
+
+#if CXD_NODE_LATENCY
+/*
+ * Node latency's kernel-specific half, one interface for hotplug/nodelat.c:
+ * "make this page non-resident" (eviction) and the batch of PTE changes in
+ * several address spaces it belongs to ("this page was accessed" is the
+ * hint hook above, CXD_NL_HINT_SYM). On 6.1 and 6.12 a non-resident page
+ * has a PROT_NONE PTE, and its next touch takes the NUMA-hinting fault:
+ *
+ *	cxd_nl_pte_batch_init(&b);
+ *	for each mm:	cxd_nl_pte_batch_lock(&b, mm);
+ *			cxd_nl_make_nonresident(&b, vma, va, pfn, &dirty) per
+ *			page (or other PTE changes, then
+ *			cxd_nl_pte_batch_changed(&b));
+ *			cxd_nl_pte_batch_unlock(&b, mm);
+ *	cxd_nl_pte_batch_finish(&b, mms, nm);
+ *
+ * The kernel's own rules for PROT_NONE changes (change_prot_numa()): the
+ * mmap_lock held for read, the mm's TLB-flush-pending count raised from the
+ * first PTE change to the flush (x86's pte_accessible() trusts a PROT_NONE
+ * PTE to be out of every TLB only when no flush is pending), PTEs changed
+ * under their lock with ptep_modify_prot_start/commit, then one flush of the
+ * CPUs that may hold the changed mms' entries (cxd_tlb_batch_*()).
+ */
+struct cxd_nl_pte_batch {
+	struct cxd_tlb_batch tlb;
+	bool changed;		/* a PTE of the locked mm changed */
+};
+
+static inline void cxd_nl_pte_batch_init(struct cxd_nl_pte_batch *b)
+{
+	cxd_tlb_batch_init(&b->tlb);
+}
+
+/* Start changing PTEs of @mm (mmget() held). Context: process, sleeps. */
+static inline void cxd_nl_pte_batch_lock(struct cxd_nl_pte_batch *b,
+					 struct mm_struct *mm)
+{
+	mmap_read_lock(mm);
+	inc_tlb_flush_pending(mm);
+	b->changed = false;
+}
+
+/* A PTE of the locked mm changed in a way its TLB entries must follow. */
+static inline void cxd_nl_pte_batch_changed(struct cxd_nl_pte_batch *b)
+{
+	b->changed = true;
+}
+
+static inline void cxd_nl_pte_batch_unlock(struct cxd_nl_pte_batch *b,
+					   struct mm_struct *mm)
+{
+	mmap_read_unlock(mm);
+	if (b->changed)
+		cxd_tlb_batch_add(&b->tlb, mm);
+}
+
+/*
+ * Flush the TLBs of the changed mms, then drop the flush-pending counts
+ * taken by cxd_nl_pte_batch_lock() on each of @mms (every mm locked once).
+ */
+static inline void cxd_nl_pte_batch_finish(struct cxd_nl_pte_batch *b,
+					   struct mm_struct **mms,
+					   unsigned int nm)
+{
+	unsigned int j;
+
+	cxd_tlb_batch_flush(&b->tlb);
+	for (j = 0; j < nm; j++)
+		dec_tlb_flush_pending(mms[j]);
+}
+
+struct cxd_nl_nonres {
+	struct vm_area_struct *vma;
+	unsigned long pfn;
+	bool found;
+	bool dirty;
+};
+
+/* PTE callback of cxd_nl_make_nonresident(); PTE lock held. */
+static inline int cxd_nl_nonres_pte(pte_t *ptep, unsigned long addr,
+				    void *data)
+{
+	struct cxd_nl_nonres *r = data;
+	pte_t old = ptep_get(ptep), new;
+	struct page *page;
+
+	if (!pte_present(old) || pte_protnone(old) || pte_pfn(old) != r->pfn)
+		return 0;
+	page = pfn_to_page(r->pfn);
+	if (!PageAnon(page))
+		return 0;
+	r->found = true;
+	old = ptep_modify_prot_start(r->vma, addr, ptep);
+	new = cxd_pte_mkprotnone(old);
+	if (pte_dirty(old)) {
+		/* as try_to_unmap() does: the folio keeps the write */
+		folio_mark_dirty(page_folio(page));
+		new = pte_mkclean(new);
+		r->dirty = true;
+	}
+	ptep_modify_prot_commit(r->vma, addr, ptep, old, new);
+	return 0;
+}
+
+/**
+ * cxd_nl_make_nonresident() - make the anonymous page @pfn, mapped at @va of
+ * @vma, non-resident: its next touch faults into the hint hook.
+ * @b:		batch; @vma's mm locked by cxd_nl_pte_batch_lock().
+ * @vma:	the VMA holding @va (accessible, not PFNMAP/MIXEDMAP/IO/hugetlb).
+ * @va:		user address, page aligned; a PTE table must exist there (not
+ *		a huge PMD: apply_to_existing_page_range() warns on a leaf).
+ * @pfn:	the page; nothing changes unless the PTE maps this anonymous
+ *		page, present and not PROT_NONE already.
+ * @dirty:	set if the PTE was dirty (its bit moved to the folio).
+ *
+ * Context: process; PTE lock taken inside.
+ * Return: whether a PTE mapped the page (and is now PROT_NONE).
+ */
+static inline bool cxd_nl_make_nonresident(struct cxd_nl_pte_batch *b,
+					   struct vm_area_struct *vma,
+					   unsigned long va, unsigned long pfn,
+					   bool *dirty)
+{
+	struct cxd_nl_nonres r = { .vma = vma, .pfn = pfn };
+
+	cxd_apply_to_existing_page_range(vma->vm_mm, va, PAGE_SIZE,
+					 cxd_nl_nonres_pte, &r);
+	if (r.found)
+		b->changed = true;
+	*dirty = r.dirty;
+	return r.found;
+}
 #endif
 
 #endif /* CXDVIRT_COMPAT_H */

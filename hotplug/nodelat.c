@@ -401,83 +401,61 @@ static bool cxd_nl_pte_table(struct mm_struct *mm, unsigned long va)
 	return pmd_present(pmdv) && !pmd_leaf(pmdv) && !pmd_bad(pmdv);
 }
 
-/* What a PTE callback does with the PTE of one device page. */
+/* What the scan's PTE callback found at the PTE of one device page. */
 struct cxd_nl_pte {
 	struct vm_area_struct *vma;
 	unsigned long pfn;
-	bool protnone;		/* evict: make it PROT_NONE; scan: test bits */
 	bool found;		/* a PTE mapped the page */
 	bool dirty;		/* it was dirty (bit moved to the folio) */
-	bool young;		/* scan: it was accessed (bit cleared) */
+	bool young;		/* it was accessed (bit cleared) */
 };
 
-/* Move a dirty PTE's dirty bit to its folio. PTE lock held. */
-static pte_t cxd_nl_pte_clean(pte_t pte, struct page *page)
-{
-	folio_mark_dirty(page_folio(page));
-	return pte_mkclean(pte);
-}
-
-static int cxd_nl_pte_fn(pte_t *ptep, unsigned long addr, void *data)
+/* Scan: clear and report the accessed and dirty bits. PTE lock held. */
+static int cxd_nl_scan_pte(pte_t *ptep, unsigned long addr, void *data)
 {
 	struct cxd_nl_pte *p = data;
 	pte_t old = ptep_get(ptep), new;
-	struct page *page;
 
 	if (!pte_present(old) || pte_protnone(old) || pte_pfn(old) != p->pfn)
 		return 0;
-	page = pfn_to_page(p->pfn);
-	/* eviction unmaps file pages instead (cxd_nl_evict_file()) */
-	if (p->protnone && !PageAnon(page))
-		return 0;
 	p->found = true;
-	if (!p->protnone) {
-		/* Scan: clear and report the accessed and dirty bits. */
-		if (!pte_young(old) && !pte_dirty(old))
-			return 0;
-		old = ptep_modify_prot_start(p->vma, addr, ptep);
-		new = pte_mkold(old);
-		if (pte_dirty(old)) {
-			new = cxd_nl_pte_clean(new, page);
-			p->dirty = true;
-		}
-		p->young |= pte_young(old);
-		ptep_modify_prot_commit(p->vma, addr, ptep, old, new);
+	if (!pte_young(old) && !pte_dirty(old))
 		return 0;
-	}
 	old = ptep_modify_prot_start(p->vma, addr, ptep);
-	new = cxd_pte_mkprotnone(old);
+	new = pte_mkold(old);
 	if (pte_dirty(old)) {
-		new = cxd_nl_pte_clean(new, page);
+		/* as try_to_unmap() does: the folio keeps the write */
+		folio_mark_dirty(page_folio(pfn_to_page(p->pfn)));
+		new = pte_mkclean(new);
 		p->dirty = true;
 	}
+	p->young |= pte_young(old);
 	ptep_modify_prot_commit(p->vma, addr, ptep, old, new);
 	return 0;
 }
 
 /*
- * Apply @p to device page @page in @mm. Caller holds @mm's mmap_lock for
- * read. Return: true if a PTE of @mm mapped the page.
+ * The VMA of @mm where device page @page was last accessed, if its PTE may
+ * be changed there: accessible, not PFNMAP/MIXEDMAP/IO/hugetlb, with a PTE
+ * table (not a huge PMD) at the address. Caller holds @mm's mmap_lock for
+ * read. Return: the VMA (*@va: the address) or NULL.
  */
-static bool cxd_nl_pte_apply(struct cxd_nodelat *nl, struct mm_struct *mm,
-			     u64 page, struct cxd_nl_pte *p)
+static struct vm_area_struct *cxd_nl_vma(struct cxd_nodelat *nl,
+					 struct mm_struct *mm, u64 page,
+					 unsigned long *va)
 {
-	unsigned long va = READ_ONCE(nl->va[page]);
 	struct vm_area_struct *vma;
 
-	if (!va)
-		return false;
-	vma = vma_lookup(mm, va);
+	*va = READ_ONCE(nl->va[page]);
+	if (!*va)
+		return NULL;
+	vma = vma_lookup(mm, *va);
 	if (!vma || !vma_is_accessible(vma) ||
 	    (vma->vm_flags & (VM_PFNMAP | VM_MIXEDMAP | VM_IO | VM_HUGETLB)))
-		return false;
-	if (!cxd_nl_pte_table(mm, va))
-		return false;
-	p->vma = vma;
-	p->pfn = nl->pfn_lo + page;
-	p->found = false;
-	cxd_apply_to_existing_page_range(mm, va, PAGE_SIZE, cxd_nl_pte_fn, p);
-	return p->found;
+		return NULL;
+	if (!cxd_nl_pte_table(mm, *va))
+		return NULL;
+	return vma;
 }
 
 /*
@@ -551,7 +529,7 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 	bool dirty[ARRAY_SIZE(found)] = { };
 	bool file[ARRAY_SIZE(found)];
 	struct cxd_live *live = nl->live;
-	struct cxd_tlb_batch tlb;
+	struct cxd_nl_pte_batch b;
 	struct mm_struct **mms;
 	unsigned int i, j, nm, nanon = 0;
 	u64 now;
@@ -575,32 +553,30 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 	for (i = 0; i < n; i++)
 		if (!file[i] && nm)
 			set_bit(v[i].page, nl->protnone);
-	cxd_tlb_batch_init(&tlb);
+	cxd_nl_pte_batch_init(&b);
 	for (j = 0; j < nm; j++) {
 		struct mm_struct *mm = mms[j];
-		bool changed = false;
 
-		mmap_read_lock(mm);
-		inc_tlb_flush_pending(mm);
+		cxd_nl_pte_batch_lock(&b, mm);
 		for (i = 0; i < n; i++) {
-			struct cxd_nl_pte p = { .protnone = true };
+			struct vm_area_struct *vma;
+			unsigned long va;
+			bool d = false;
 
 			if (file[i])
 				continue;
-			if (cxd_nl_pte_apply(nl, mm, v[i].page, &p)) {
+			vma = cxd_nl_vma(nl, mm, v[i].page, &va);
+			if (vma && cxd_nl_make_nonresident(&b, vma, va,
+							   nl->pfn_lo + v[i].page,
+							   &d)) {
 				found[i] = true;
-				dirty[i] |= p.dirty;
-				changed = true;
+				dirty[i] |= d;
 				atomic64_inc(&nl->st.evict_ptes);
 			}
 		}
-		mmap_read_unlock(mm);
-		if (changed)
-			cxd_tlb_batch_add(&tlb, mm);
+		cxd_nl_pte_batch_unlock(&b, mm);
 	}
-	cxd_tlb_batch_flush(&tlb);
-	for (j = 0; j < nm; j++)
-		dec_tlb_flush_pending(mms[j]);
+	cxd_nl_pte_batch_finish(&b, mms, nm);
 	if (mms)
 		cxd_nl_mms_put(mms, nm);
 
@@ -1479,30 +1455,35 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 	struct cxd_live *live = nl->live;
 	u64 touched[CXD_NL_SCAN_BATCH], dirtied[CXD_NL_SCAN_BATCH];
 	unsigned int nt = 0, nd = 0, i, j, nm;
-	struct cxd_tlb_batch tlb;
+	struct cxd_nl_pte_batch b;
 	struct mm_struct **mms;
 	u64 page;
 
 	mms = cxd_nl_mms_get(nl, &nm);
-	cxd_tlb_batch_init(&tlb);
+	cxd_nl_pte_batch_init(&b);
 	for (j = 0; j < nm; j++) {
 		struct mm_struct *mm = mms[j];
-		bool cleared = false;
 
-		mmap_read_lock(mm);
-		inc_tlb_flush_pending(mm);
+		cxd_nl_pte_batch_lock(&b, mm);
 		for (page = 0; page < live->npages; page++) {
-			struct cxd_nl_pte p = { .protnone = false };
+			struct cxd_nl_pte p = { .pfn = nl->pfn_lo + page };
+			unsigned long va;
 
 			if (!READ_ONCE(nl->va[page]))
 				continue;
-			if (!cxd_nl_pte_apply(nl, mm, page, &p))
+			p.vma = cxd_nl_vma(nl, mm, page, &va);
+			if (!p.vma)
+				continue;
+			cxd_apply_to_existing_page_range(mm, va, PAGE_SIZE,
+							 cxd_nl_scan_pte, &p);
+			if (!p.found)
 				continue;
 			if (p.young)
 				touched[nt++] = page;
 			if (p.dirty)
 				dirtied[nd++] = page;
-			cleared |= p.young || p.dirty;
+			if (p.young || p.dirty)
+				cxd_nl_pte_batch_changed(&b);
 			if (nt == CXD_NL_SCAN_BATCH || nd == CXD_NL_SCAN_BATCH) {
 				cxd_model_lock(live);
 				for (i = 0; i < nt; i++)
@@ -1523,9 +1504,7 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 				mmap_read_lock(mm);
 			}
 		}
-		mmap_read_unlock(mm);
-		if (cleared)
-			cxd_tlb_batch_add(&tlb, mm);
+		cxd_nl_pte_batch_unlock(&b, mm);
 	}
 	cxd_model_lock(live);
 	for (i = 0; i < nt; i++)
@@ -1537,9 +1516,7 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 	spin_unlock(&live->lock);
 	atomic64_add(nt, &nl->st.scan_touched);
 	/* The accessed and dirty bits are set again only on a TLB fill. */
-	cxd_tlb_batch_flush(&tlb);
-	for (j = 0; j < nm; j++)
-		dec_tlb_flush_pending(mms[j]);
+	cxd_nl_pte_batch_finish(&b, mms, nm);
 	if (mms)
 		cxd_nl_mms_put(mms, nm);
 }
