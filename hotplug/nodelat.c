@@ -632,9 +632,13 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 	mms = nanon ? cxd_nl_mms_get(nl, &nm) : NULL;
 	if (!mms)
 		nm = 0;
-	/* before the PTE changes: a hinting fault may follow at once */
+	/*
+	 * before the PTE changes: a hinting fault may follow at once (PROT_NONE
+	 * kernels only; 7.2's entries take no hinting fault, and a stale bit
+	 * would refuse a NUMA-balancing promotion later)
+	 */
 	for (i = 0; i < n; i++)
-		if (!file[i] && nm)
+		if (!file[i] && nm && !CXD_NL_EXCLUSIVE)
 			set_bit(v[i].page, nl->protnone);
 	cxd_nl_pte_batch_init(&b);
 	for (j = 0; j < nm; j++) {
@@ -674,7 +678,7 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 
 	now = ktime_get_ns();
 	for (i = 0; i < n; i++) {
-		if (!found[i] && !file[i] && nm)
+		if (!found[i] && !file[i] && nm && !CXD_NL_EXCLUSIVE)
 			clear_bit(v[i].page, nl->protnone);
 		if (!found[i])
 			atomic64_inc(&nl->st.evict_unmapped);
