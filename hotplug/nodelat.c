@@ -263,8 +263,10 @@ static atomic_t cxd_nl_unmaps;		/* file-page unmaps in progress */
  */
 static void cxd_nl_mm_free(struct cxd_nl_mm *m)
 {
+#if CXD_NL_NOTIFIER
 	if (m->sub_on)
 		mmu_interval_notifier_remove(&m->sub);
+#endif
 	xa_destroy(&m->nonres);
 	mmdrop(m->mm);
 	kfree(m);
@@ -406,6 +408,7 @@ static void cxd_nl_mms_put(struct mm_struct **v, unsigned int n)
 
 /* ------------------------------------------------------------ eviction -- */
 
+#if CXD_NL_NOTIFIER
 static const struct mmu_interval_notifier_ops cxd_nl_sub_ops;
 static DEFINE_MUTEX(cxd_nl_sub_mutex);	/* registers cxd_nl_mm.sub */
 
@@ -426,8 +429,6 @@ static struct xarray *cxd_nl_nonres_map(struct cxd_nodelat *nl,
 	unsigned long flags;
 	int ret = 0;
 
-	if (!CXD_NL_NOTIFIER)
-		return NULL;
 	spin_lock_irqsave(&nl->mm_lock, flags);
 	list_for_each_entry(m, &nl->mms, node)
 		if (m->mm == mm)
@@ -452,6 +453,14 @@ static struct xarray *cxd_nl_nonres_map(struct cxd_nodelat *nl,
 	}
 	return &found->nonres;
 }
+#else
+/* No MMU notifier on this kernel's mechanism: no map to keep. */
+static struct xarray *cxd_nl_nonres_map(struct cxd_nodelat *nl,
+					struct mm_struct *mm)
+{
+	return NULL;
+}
+#endif
 
 /*
  * Is there a PTE table for @va? apply_to_existing_page_range() warns on a
@@ -988,6 +997,7 @@ out:
 	rcu_read_unlock();
 }
 
+#if CXD_NL_NOTIFIER
 /*
  * An invalidation of (part of) the user range of a tracked mm
  * (CXD_NL_NOTIFIER). The pages in the range that eviction made non-resident
@@ -1036,6 +1046,7 @@ static bool cxd_nl_sub_invalidate(struct mmu_interval_notifier *sub,
 static const struct mmu_interval_notifier_ops cxd_nl_sub_ops = {
 	.invalidate = cxd_nl_sub_invalidate,
 };
+#endif
 
 static int cxd_nl_hint_pre(struct kprobe *p, struct pt_regs *regs)
 {
