@@ -439,17 +439,22 @@ static inline int cxd_firmware_ram(u64 start, u64 end)
  *   from 6.3 do_numa_page() recomputes writability, so the bit is dropped.
  *   Then the CPUs that ran the changed address spaces flush their TLBs
  *   (cxd_tlb_batch_*() above; __flush_tlb_all, exported up to 6.12).
+ *   7.2 exports neither apply_to_existing_page_range() nor
+ *   __flush_tlb_all() to modules: there eviction makes the page
+ *   device-exclusive instead (CXD_NL_EXCLUSIVE, "Node latency's
+ *   kernel-specific half" below).
  *
- * Only the two series whose sources the argument layouts were checked
- * against are enabled: 6.1.x and 6.12.x. 7.x exports neither
- * apply_to_existing_page_range() nor __flush_tlb_all() to modules, so
- * eviction cannot be done safely there; 6.2-6.11 and 6.13-6.19 were not
- * checked (a changed probe prototype would oops in every NUMA hinting
- * fault). On all of those, node_latency stays off and writing "on" fails
- * with EOPNOTSUPP.
+ * Only the three series whose sources the argument layouts were checked
+ * against are enabled: 6.1.x, 6.12.x and 7.2.x (Debian sid's 7.2.13: the
+ * probed prototypes are 6.12's but for vma_alloc_folio_noprof(), which
+ * lost its hugepage argument, and __thp_vma_allowable_orders(), which takes
+ * an enum tva_type). 6.2-6.11, 6.13-7.1 and 7.3 on were not checked (a
+ * changed probe prototype would oops in every fault it probes). On all of
+ * those, node_latency stays off and writing "on" fails with EOPNOTSUPP.
  */
 #include <linux/kprobes.h>
 #include <linux/pgtable.h>
+#include <linux/mm_inline.h>
 
 /*
  * pte_modify(old, PAGE_NONE) without pte_modify(): on x86 its change mask
@@ -474,7 +479,8 @@ static inline pte_t __cxd_pte_mkprotnone(pte_t old, pteval_t keep)
 
 struct cxd_nl_hook_args {
 	unsigned long pfn;
-	struct vm_area_struct *vma;
+	struct vm_area_struct *vma;	/* NULL: see @mm */
+	struct mm_struct *mm;	/* the address space, when @vma is NULL */
 	unsigned long addr;
 	bool write;		/* known to be a write access */
 	bool large;		/* a THP or other large folio */
@@ -533,6 +539,7 @@ static inline int cxd_small_folio_mapcount(struct folio *folio)
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0) && \
 	LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
 #define CXD_NODE_LATENCY	1
+#define CXD_NL_EXCLUSIVE	0
 #define CXD_NL_HINT_SYM		"numa_migrate_prep"
 #define CXD_NL_NEW_SYM		"page_add_new_anon_rmap"
 /* vma_alloc_folio(gfp, order, vma, addr, hugepage) */
@@ -627,16 +634,23 @@ static inline pte_t cxd_pte_mkprotnone(pte_t old)
 {
 	return __cxd_pte_mkprotnone(old, pte_write(old) ? _PAGE_RW : 0);
 }
-#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0) && \
-	LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+#elif (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0) && \
+	LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)) || \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(7, 2, 0) && \
+	LINUX_VERSION_CODE < KERNEL_VERSION(7, 3, 0))
 #define CXD_NODE_LATENCY	1
 #define CXD_NL_HINT_SYM		"numa_migrate_check"
 #define CXD_NL_NEW_SYM		"folio_add_new_anon_rmap"
-/* vma_alloc_folio_noprof(gfp, order, vma, addr, hugepage) */
+/* 6.12: vma_alloc_folio_noprof(gfp, order, vma, addr, hugepage); 7.2 drops hugepage */
 #define CXD_NL_THP_ALLOC_SYM	"vma_alloc_folio_noprof"
-/* __thp_vma_allowable_orders(vma, vm_flags, tva_flags, orders) */
+/*
+ * __thp_vma_allowable_orders(vma, vm_flags, tva_flags, orders); 7.2 passes
+ * an enum tva_type instead of the flags
+ */
 #define CXD_NL_THP_CHECK_SYM	"__thp_vma_allowable_orders"
 
+#if LINUX_VERSION_CODE < KERNEL_VERSION(7, 0, 0)
+#define CXD_NL_EXCLUSIVE	0
 /* The prototypes of the probed functions (see the 6.1 series above). */
 #define CXD_NL_PROTOS {							\
 	"int numa_migrate_check(struct folio *folio, struct vm_fault *vmf, long unsigned int addr, int *flags, bool writable, int *last_cpupid)", \
@@ -656,6 +670,38 @@ static inline bool cxd_nl_thp_check_collapse(struct pt_regs *regs)
 {
 	return !(regs_get_kernel_argument(regs, 2) & (TVA_SMAPS | TVA_IN_PF));
 }
+#else
+/*
+ * 7.2: a non-resident page is a device-exclusive entry, not a PROT_NONE PTE
+ * (see "Node latency on 7.2" below). The checks that the mechanism's
+ * interfaces exist on this build: without DEVICE_PRIVATE there is no
+ * make_device_exclusive(), without MMU_NOTIFIER no interval notifier; a
+ * missing export fails at modpost.
+ */
+#if !IS_ENABLED(CONFIG_DEVICE_PRIVATE) || !IS_ENABLED(CONFIG_MMU_NOTIFIER)
+#error "cxdvirt: node latency on 7.2 needs CONFIG_DEVICE_PRIVATE=y and CONFIG_MMU_NOTIFIER=y (make_device_exclusive(), mmu_interval_notifier_insert())"
+#endif
+#define CXD_NL_EXCLUSIVE	1
+#define CXD_NL_PROTOS {							\
+	"int numa_migrate_check(struct folio *folio, struct vm_fault *vmf, long unsigned int addr, int *flags, bool writable, int *last_cpupid)", \
+	"void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, long unsigned int address, rmap_t flags)", \
+	"struct folio *vma_alloc_folio_noprof(gfp_t gfp, int order, struct vm_area_struct *vma, long unsigned int addr)", \
+	"long unsigned int __thp_vma_allowable_orders(struct vm_area_struct *vma, vm_flags_t vm_flags, enum tva_type type, long unsigned int orders)", \
+	"void set_pte_range(struct vm_fault *vmf, struct folio *folio, struct page *page, unsigned int nr, long unsigned int addr)", \
+	"void folio_add_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages, struct vm_area_struct *vma, long unsigned int address, rmap_t flags)", \
+	"vm_fault_t filemap_map_pages(struct vm_fault *vmf, long unsigned int start_pgoff, long unsigned int end_pgoff)", \
+	"bool folio_mark_dirty(struct folio *folio)",			\
+	"void folio_migrate_flags(struct folio *newfolio, struct folio *folio)", \
+	"struct folio *alloc_migration_target(struct folio *src, long unsigned int private)", \
+}
+
+static inline bool cxd_nl_thp_check_collapse(struct pt_regs *regs)
+{
+	enum tva_type t = (enum tva_type)regs_get_kernel_argument(regs, 2);
+
+	return t == TVA_KHUGEPAGED || t == TVA_FORCED_COLLAPSE;
+}
+#endif
 
 static inline void cxd_nl_hint_args(struct pt_regs *regs,
 				    struct cxd_nl_hook_args *a)
@@ -723,6 +769,323 @@ static inline pte_t cxd_pte_mkprotnone(pte_t old)
 }
 #else
 #define CXD_NODE_LATENCY	0
+#define CXD_NL_EXCLUSIVE	0
 #endif
+
+#if CXD_NODE_LATENCY
+#include <linux/xarray.h>
+#include <linux/mmu_notifier.h>
+#include <linux/rmap.h>
+
+/*
+ * Node latency's kernel-specific half, one interface for hotplug/nodelat.c:
+ * "make this page non-resident" (eviction), the batch of PTE changes in
+ * several address spaces it belongs to, and how the next access is seen.
+ *
+ *	cxd_nl_pte_batch_init(&b);
+ *	for each mm:	cxd_nl_pte_batch_lock(&b, mm, nonres);
+ *			cxd_nl_make_nonresident(&b, vma, va, pfn, &dirty) per
+ *			page (or other PTE changes, then
+ *			cxd_nl_pte_batch_changed(&b));
+ *			cxd_nl_pte_batch_unlock(&b, mm);
+ *	cxd_nl_pte_batch_finish(&b, mms, nm);
+ *
+ * @nonres is the mm's map of pages this made non-resident (user page number
+ * -> pfn, an xarray of values), kept by the mechanisms that see the next
+ * access through an MMU notifier (CXD_NL_NOTIFIER).
+ *
+ * - 6.1 and 6.12 (CXD_NL_EXCLUSIVE 0): a non-resident page has a PROT_NONE
+ *   PTE; its next touch takes the NUMA-hinting fault, which the hint probe
+ *   (CXD_NL_HINT_SYM) sees. The kernel's own rules for PROT_NONE changes
+ *   (change_prot_numa()): the mmap_lock held for read, the mm's
+ *   TLB-flush-pending count raised from the first PTE change to the flush
+ *   (x86's pte_accessible() trusts a PROT_NONE PTE to be out of every TLB
+ *   only when no flush is pending), PTEs changed under their lock with
+ *   ptep_modify_prot_start/commit, then one flush of the CPUs that may hold
+ *   the changed mms' entries (cxd_tlb_batch_*()).
+ * - 7.2 (CXD_NL_EXCLUSIVE 1): neither apply_to_existing_page_range() nor
+ *   __flush_tlb_all() is exported, make_device_exclusive() is (Debian sid
+ *   builds DEVICE_PRIVATE=y). A non-resident anonymous page has a
+ *   device-exclusive entry (mm/rmap.c: the PTE is cleared with
+ *   ptep_clear_flush(), which flushes the TLBs, and replaced by a swap
+ *   entry holding the pfn). A CPU access, or a GUP, faults into
+ *   do_swap_page() -> remove_device_exclusive_entry() (mm/memory.c), which
+ *   locks the folio, then calls the MMU notifiers with MMU_NOTIFY_CLEAR and
+ *   no owner for that one page, in the faulting task, blockable, and then
+ *   restores the PTE (restore_exclusive_pte(): old, writable in a writable
+ *   VMA, dirty if the folio is). The interval notifier of hotplug/nodelat.c
+ *   sees that. Limits, all from make_device_exclusive(): anonymous, not
+ *   hugetlb, in a private writable VMA (its GUP is FOLL_WRITE, which would
+ *   copy a page still shared with a fork: those are refused here, see
+ *   below); a PMD THP is split (FOLL_SPLIT_PMD). The entry counts as clean
+ *   and old to the core mm; fork restores it in the parent without a
+ *   notifier (copy_nonpresent_pte() -> try_restore_exclusive_pte()).
+ */
+#define CXD_NL_NOTIFIER		CXD_NL_EXCLUSIVE
+
+/*
+ * Can the accessed-bit scan not flush the TLBs after clearing the bits
+ * (CXD_CAN_FLUSH_TLB false)? Then a hot page that stays in a TLB would never
+ * set its accessed bit again, and the policy would never see it hit. The
+ * scan makes each page it found accessed non-resident instead
+ * (cxd_nl_make_nonresident(), which flushes): its next access faults and is
+ * seen, a hit while the model holds the page, like devdax's zap on the
+ * same kernels (driver/devdax/scan.c).
+ */
+#define CXD_NL_SCAN_REARM	CXD_NL_EXCLUSIVE
+
+/*
+ * Does the fault that makes a page resident again restore its PTE dirty
+ * whenever the folio is dirty (7.2's restore_exclusive_pte())? Then the
+ * access clears that bit (a folio once written stays dirty, and its PTE
+ * would look written at every later eviction).
+ */
+#define CXD_NL_RESTORES_DIRTY	CXD_NL_EXCLUSIVE
+
+#if !CXD_NL_EXCLUSIVE
+struct cxd_nl_pte_batch {
+	struct cxd_tlb_batch tlb;
+	bool changed;		/* a PTE of the locked mm changed */
+};
+
+static inline void cxd_nl_pte_batch_init(struct cxd_nl_pte_batch *b)
+{
+	cxd_tlb_batch_init(&b->tlb);
+}
+
+/*
+ * Start changing PTEs of @mm (mmget() held); @nonres is not used here.
+ * Context: process, sleeps.
+ */
+static inline void cxd_nl_pte_batch_lock(struct cxd_nl_pte_batch *b,
+					 struct mm_struct *mm,
+					 struct xarray *nonres)
+{
+	mmap_read_lock(mm);
+	inc_tlb_flush_pending(mm);
+	b->changed = false;
+}
+
+/* A PTE of the locked mm changed in a way its TLB entries must follow. */
+static inline void cxd_nl_pte_batch_changed(struct cxd_nl_pte_batch *b)
+{
+	b->changed = true;
+}
+
+static inline void cxd_nl_pte_batch_unlock(struct cxd_nl_pte_batch *b,
+					   struct mm_struct *mm)
+{
+	mmap_read_unlock(mm);
+	if (b->changed)
+		cxd_tlb_batch_add(&b->tlb, mm);
+}
+
+/*
+ * Flush the TLBs of the changed mms, then drop the flush-pending counts
+ * taken by cxd_nl_pte_batch_lock() on each of @mms (every mm locked once).
+ */
+static inline void cxd_nl_pte_batch_finish(struct cxd_nl_pte_batch *b,
+					   struct mm_struct **mms,
+					   unsigned int nm)
+{
+	unsigned int j;
+
+	cxd_tlb_batch_flush(&b->tlb);
+	for (j = 0; j < nm; j++)
+		dec_tlb_flush_pending(mms[j]);
+}
+
+struct cxd_nl_nonres {
+	struct vm_area_struct *vma;
+	unsigned long pfn;
+	bool found;
+	bool dirty;
+};
+
+/* PTE callback of cxd_nl_make_nonresident(); PTE lock held. */
+static inline int cxd_nl_nonres_pte(pte_t *ptep, unsigned long addr,
+				    void *data)
+{
+	struct cxd_nl_nonres *r = data;
+	pte_t old = ptep_get(ptep), new;
+	struct page *page;
+
+	if (!pte_present(old) || pte_protnone(old) || pte_pfn(old) != r->pfn)
+		return 0;
+	page = pfn_to_page(r->pfn);
+	if (!PageAnon(page))
+		return 0;
+	r->found = true;
+	old = ptep_modify_prot_start(r->vma, addr, ptep);
+	new = cxd_pte_mkprotnone(old);
+	if (pte_dirty(old)) {
+		/* as try_to_unmap() does: the folio keeps the write */
+		folio_mark_dirty(page_folio(page));
+		new = pte_mkclean(new);
+		r->dirty = true;
+	}
+	ptep_modify_prot_commit(r->vma, addr, ptep, old, new);
+	return 0;
+}
+
+/**
+ * cxd_nl_make_nonresident() - make the anonymous page @pfn, mapped at @va of
+ * @vma, non-resident: its next touch faults, and the access is seen.
+ * @b:		batch; @vma's mm locked by cxd_nl_pte_batch_lock().
+ * @vma:	the VMA holding @va (accessible, not PFNMAP/MIXEDMAP/IO/hugetlb).
+ * @va:		user address, page aligned; a PTE table must exist there (not
+ *		a huge PMD: apply_to_existing_page_range() warns on a leaf).
+ * @pfn:	the page; nothing changes unless the PTE maps this anonymous
+ *		page, present and resident.
+ * @dirty:	set if the PTE was dirty (its bit moved to the folio).
+ *
+ * Context: process, may sleep; PTE lock taken inside.
+ * Return: 1 if a PTE mapped the page and it is now non-resident; 0 if no
+ * PTE there mapped it; -EOPNOTSUPP if one did but this kernel's mechanism
+ * cannot cover the page (never on 6.1 and 6.12).
+ */
+static inline int cxd_nl_make_nonresident(struct cxd_nl_pte_batch *b,
+					  struct vm_area_struct *vma,
+					  unsigned long va, unsigned long pfn,
+					  bool *dirty)
+{
+	struct cxd_nl_nonres r = { .vma = vma, .pfn = pfn };
+
+	cxd_apply_to_existing_page_range(vma->vm_mm, va, PAGE_SIZE,
+					 cxd_nl_nonres_pte, &r);
+	if (r.found)
+		b->changed = true;
+	*dirty = r.dirty;
+	return r.found;
+}
+#else /* CXD_NL_EXCLUSIVE */
+struct cxd_nl_pte_batch {
+	struct xarray *nonres;	/* the locked mm's */
+};
+
+static inline void cxd_nl_pte_batch_init(struct cxd_nl_pte_batch *b)
+{
+	b->nonres = NULL;
+}
+
+/* Start changing PTEs of @mm (mmget() held). Context: process, sleeps. */
+static inline void cxd_nl_pte_batch_lock(struct cxd_nl_pte_batch *b,
+					 struct mm_struct *mm,
+					 struct xarray *nonres)
+{
+	mmap_read_lock(mm);
+	b->nonres = nonres;
+}
+
+/*
+ * The scan cleared accessed or dirty bits. 7.2 exports no TLB flush to
+ * modules (CXD_CAN_FLUSH_TLB): the scan re-arms accessed pages instead
+ * (CXD_NL_SCAN_REARM), and a dirty bit cleared under a stale TLB entry is
+ * set again only once that entry goes.
+ */
+static inline void cxd_nl_pte_batch_changed(struct cxd_nl_pte_batch *b)
+{
+}
+
+static inline void cxd_nl_pte_batch_unlock(struct cxd_nl_pte_batch *b,
+					   struct mm_struct *mm)
+{
+	mmap_read_unlock(mm);
+	b->nonres = NULL;
+}
+
+/* make_device_exclusive() flushed each PTE it changed: nothing left. */
+static inline void cxd_nl_pte_batch_finish(struct cxd_nl_pte_batch *b,
+					   struct mm_struct **mms,
+					   unsigned int nm)
+{
+}
+
+struct cxd_nl_nonres {
+	unsigned long pfn;
+	bool found;
+	bool dirty;
+	bool shared;
+	bool already;		/* a device-exclusive entry of the page */
+};
+
+/* First look at the PTE, under its lock: is it the page, and may it go? */
+static inline int cxd_nl_nonres_pte(pte_t *ptep, unsigned long addr,
+				    void *data)
+{
+	struct cxd_nl_nonres *r = data;
+	pte_t pte = ptep_get(ptep);
+	struct folio *folio;
+
+	if (!pte_present(pte)) {
+		softleaf_t e = softleaf_from_pte(pte);
+
+		/* non-resident already (the scan re-armed it: see below) */
+		r->already = softleaf_is_device_exclusive(e) &&
+			     softleaf_to_pfn(e) == r->pfn;
+		return 0;
+	}
+	if (pte_pfn(pte) != r->pfn)
+		return 0;
+	folio = page_folio(pfn_to_page(r->pfn));
+	if (!folio_test_anon(folio) || folio_test_large(folio))
+		return 0;
+	r->found = true;
+	r->dirty = pte_dirty(pte);
+	/*
+	 * Mapped read-only by more than one PTE: a page still shared with a
+	 * fork. make_device_exclusive()'s write GUP would break the sharing
+	 * and give this mm a copy (and its memory) instead.
+	 */
+	r->shared = !pte_write(pte) && cxd_small_folio_mapcount(folio) > 1;
+	return 0;
+}
+
+/*
+ * 7.2: see the comment above the 6.x one. @b->nonres gets the page (user
+ * page number -> pfn) while its folio is still locked, so the fault that
+ * makes it resident again, which takes that lock before it calls the
+ * notifiers, finds it there. Refused (-EOPNOTSUPP): a page of a shared or
+ * read-only VMA, or a page still shared with a fork.
+ */
+static inline int cxd_nl_make_nonresident(struct cxd_nl_pte_batch *b,
+					  struct vm_area_struct *vma,
+					  unsigned long va, unsigned long pfn,
+					  bool *dirty)
+{
+	struct cxd_nl_nonres r = { .pfn = pfn };
+	struct folio *folio;
+	struct page *page;
+	int ret;
+
+	*dirty = false;
+	cxd_apply_to_existing_page_range(vma->vm_mm, va, PAGE_SIZE,
+					 cxd_nl_nonres_pte, &r);
+	if (r.already)
+		return 1;
+	if (!r.found)
+		return 0;
+	if (!b->nonres || r.shared || !(vma->vm_flags & VM_WRITE) ||
+	    (vma->vm_flags & VM_SHARED))
+		return -EOPNOTSUPP;
+	/* owner: the notifier ignores the MMU_NOTIFY_EXCLUSIVE of its own */
+	page = make_device_exclusive(vma->vm_mm, va, b->nonres, &folio);
+	if (IS_ERR(page))
+		return PTR_ERR(page) == -EOPNOTSUPP ? -EOPNOTSUPP : 0;
+	/*
+	 * The GUP may have found another page at @va by now; it is the one
+	 * made exclusive, and recorded.
+	 */
+	ret = xa_err(xa_store(b->nonres, va >> PAGE_SHIFT,
+			      xa_mk_value(page_to_pfn(page)), GFP_KERNEL));
+	folio_unlock(folio);
+	folio_put(folio);
+	if (ret || page_to_pfn(page) != pfn)
+		return 0;
+	*dirty = r.dirty;
+	return 1;
+}
+#endif /* CXD_NL_EXCLUSIVE */
+#endif /* CXD_NODE_LATENCY */
 
 #endif /* CXDVIRT_COMPAT_H */

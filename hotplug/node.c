@@ -708,6 +708,19 @@ static ssize_t enabled_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(enabled);
 
+/*
+ * How this kernel makes an evicted page non-resident (compat.h):
+ * "prot-none" (6.1, 6.12) or "device-exclusive" (7.2); "none" where node
+ * latency is not supported.
+ */
+static ssize_t mechanism_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", !CXD_NODE_LATENCY ? "none" :
+			  CXD_NL_EXCLUSIVE ? "device-exclusive" : "prot-none");
+}
+static DEVICE_ATTR_RO(mechanism);
+
 #define CXD_NODELAT_ATTR(_name)						\
 static ssize_t _name##_show(struct device *dev,				\
 			    struct device_attribute *attr, char *buf)	\
@@ -733,6 +746,8 @@ CXD_NODELAT_ATTR(evicted_ptes);
 CXD_NODELAT_ATTR(evicted_unmaps);
 CXD_NODELAT_ATTR(evictions_unmapped);
 CXD_NODELAT_ATTR(late_writebacks);
+CXD_NODELAT_ATTR(evictions_uncovered);
+CXD_NODELAT_ATTR(scan_rearmed);
 CXD_NODELAT_ATTR(thp_untracked_pages);
 CXD_NODELAT_ATTR(thp_refused_pages);
 CXD_NODELAT_ATTR(thp_collapse_refused);
@@ -742,6 +757,7 @@ CXD_NODELAT_ATTR(pending);
 
 static struct attribute *cxd_nodelat_attrs[] = {
 	&dev_attr_enabled.attr,
+	&dev_attr_mechanism.attr,
 	&dev_attr_tracked_mms.attr,
 	&dev_attr_first_touches.attr,
 	&dev_attr_hint_faults.attr,
@@ -756,6 +772,8 @@ static struct attribute *cxd_nodelat_attrs[] = {
 	&dev_attr_evicted_unmaps.attr,
 	&dev_attr_evictions_unmapped.attr,
 	&dev_attr_late_writebacks.attr,
+	&dev_attr_evictions_uncovered.attr,
+	&dev_attr_scan_rearmed.attr,
 	&dev_attr_thp_untracked_pages.attr,
 	&dev_attr_thp_refused_pages.attr,
 	&dev_attr_thp_collapse_refused.attr,

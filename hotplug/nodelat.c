@@ -8,9 +8,13 @@
  *
  * - A page resident in the modeled cache is mapped normally and runs
  *   natively.
- * - A page evicted from the modeled cache gets a PROT_NONE PTE in every
- *   process that maps it, the same PTE the kernel's NUMA balancing uses
- *   (a "NUMA-hinting" entry). Touching it faults into do_numa_page(), which
+ * - A page evicted from the modeled cache is made non-resident in every
+ *   process that maps it (compat.h, cxd_nl_make_nonresident()). On 7.2 that
+ *   is a device-exclusive entry, whose next touch an MMU interval notifier
+ *   per tracked mm sees (cxd_nl_sub_invalidate(); docs/numa-mode.md "Node
+ *   latency on 7.2"). On 6.1 and 6.12, as described here, it gets a
+ *   PROT_NONE PTE, the same PTE the kernel's NUMA balancing uses (a
+ *   "NUMA-hinting" entry). Touching it faults into do_numa_page(), which
  *   makes the PTE accessible again (a task bound to the node never has its
  *   page migrated: its policy has no MPOL_F_MOF).
  * - A kprobe on do_numa_page()'s out-of-line callee (compat.h) sees that
@@ -88,6 +92,7 @@
 #include <linux/srcu.h>
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
+#include <linux/mmu_notifier.h>
 #include <linux/module.h>
 #include <linux/rculist.h>
 #include <linux/sched/mm.h>
@@ -103,7 +108,7 @@
 
 /**
  * cxd_nodelat_supported() - can this kernel run node_latency?
- * Return: true where compat.h enables it (Debian 6.1 and 6.12 layouts);
+ * Return: true where compat.h enables it (Debian 6.1, 6.12 and 7.2 layouts);
  * whether the hooks really attach is known only at power-on.
  */
 bool cxd_nodelat_supported(void)
@@ -136,9 +141,19 @@ static void cxd_nl_test_delay(void)
 		msleep(ms);
 }
 
+/*
+ * A tracked address space. Where the next access to a non-resident page is
+ * seen through an MMU notifier (CXD_NL_NOTIFIER, compat.h), @sub covers the
+ * whole user range of @mm from the first eviction in it (registered under
+ * cxd_nl_sub_mutex, removed when the entry goes), and @nonres holds the
+ * pages made non-resident there: user page number -> pfn (xarray values).
+ */
 struct cxd_nl_mm {
 	struct list_head node;
 	struct mm_struct *mm;		/* mmgrab()ed */
+	struct xarray nonres;
+	struct mmu_interval_notifier sub;
+	bool sub_on;			/* @sub registered */
 };
 
 /**
@@ -201,6 +216,7 @@ struct cxd_nodelat {
 		atomic64_t evict_ptes;
 		atomic64_t evict_unmaps;
 		atomic64_t evict_unmapped;
+		atomic64_t evict_uncovered;
 		atomic64_t late_writebacks;
 		atomic64_t first_touches;
 		atomic64_t hint_faults;
@@ -212,6 +228,7 @@ struct cxd_nodelat {
 		atomic64_t anon_maps;
 		atomic64_t promotions_refused;
 		atomic64_t scan_touched;
+		atomic64_t scan_rearmed;
 	} st;
 };
 
@@ -223,6 +240,7 @@ struct cxd_nl_work {
 	unsigned long va;
 	struct mm_struct *mm;		/* compared only, not referenced */
 	unsigned int flags;		/* CXD_ACC_WRITE */
+	bool restored;			/* PTE restored dirty (CXD_NL_RESTORES_DIRTY) */
 	u64 t_fault;			/* when the hook saw it, ns */
 };
 
@@ -238,15 +256,29 @@ static atomic_t cxd_nl_unmaps;		/* file-page unmaps in progress */
 
 /* ---------------------------------------------------------- lifetime -- */
 
+/*
+ * Free a tracked-mm entry nobody else uses any more (off the list).
+ * Context: process; may sleep (the notifier's removal waits for its
+ * callbacks in flight).
+ */
+static void cxd_nl_mm_free(struct cxd_nl_mm *m)
+{
+#if CXD_NL_NOTIFIER
+	if (m->sub_on)
+		mmu_interval_notifier_remove(&m->sub);
+#endif
+	xa_destroy(&m->nonres);
+	mmdrop(m->mm);
+	kfree(m);
+}
+
 static void cxd_nl_release(struct kref *ref)
 {
 	struct cxd_nodelat *nl = container_of(ref, struct cxd_nodelat, ref);
 	struct cxd_nl_mm *m, *tmp;
 
-	list_for_each_entry_safe(m, tmp, &nl->mms, node) {
-		mmdrop(m->mm);
-		kfree(m);
-	}
+	list_for_each_entry_safe(m, tmp, &nl->mms, node)
+		cxd_nl_mm_free(m);
 	kvfree(nl->va);
 	kvfree(nl->unmapping);
 	kvfree(nl->unmap_dirty);
@@ -305,6 +337,8 @@ static bool cxd_nl_mm_add(struct cxd_nodelat *nl, struct mm_struct *mm,
 		if (m) {
 			mmgrab(mm);
 			m->mm = mm;
+			xa_init(&m->nonres);
+			m->sub_on = false;
 			list_add_tail(&m->node, &nl->mms);
 			nl->nmms++;
 		} else {
@@ -330,10 +364,8 @@ static void cxd_nl_mm_prune(struct cxd_nodelat *nl)
 		}
 	}
 	spin_unlock_irqrestore(&nl->mm_lock, flags);
-	list_for_each_entry_safe(m, tmp, &dead, node) {
-		mmdrop(m->mm);
-		kfree(m);
-	}
+	list_for_each_entry_safe(m, tmp, &dead, node)
+		cxd_nl_mm_free(m);
 }
 
 /*
@@ -376,6 +408,60 @@ static void cxd_nl_mms_put(struct mm_struct **v, unsigned int n)
 
 /* ------------------------------------------------------------ eviction -- */
 
+#if CXD_NL_NOTIFIER
+static const struct mmu_interval_notifier_ops cxd_nl_sub_ops;
+static DEFINE_MUTEX(cxd_nl_sub_mutex);	/* registers cxd_nl_mm.sub */
+
+/*
+ * The map of pages made non-resident in @mm (mmget() held by the caller),
+ * where the mechanism sees the next access through an MMU notifier
+ * (CXD_NL_NOTIFIER): the notifier covering @mm is registered first.
+ * Context: process, may sleep (registering takes @mm's mmap_lock for write
+ * when @mm has no notifier yet); no mmap_lock held.
+ * Return: the map, or NULL (no notifier needed, @mm not tracked, or the
+ * registration failed: then @mm's pages stay resident, counted in
+ * evictions_uncovered).
+ */
+static struct xarray *cxd_nl_nonres_map(struct cxd_nodelat *nl,
+					struct mm_struct *mm)
+{
+	struct cxd_nl_mm *m, *found = NULL;
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&nl->mm_lock, flags);
+	list_for_each_entry(m, &nl->mms, node)
+		if (m->mm == mm)
+			found = m;
+	spin_unlock_irqrestore(&nl->mm_lock, flags);
+	/* the entry stays: prune frees only those of dead address spaces */
+	if (!found)
+		return NULL;
+	mutex_lock(&cxd_nl_sub_mutex);
+	if (!READ_ONCE(found->sub_on)) {
+		ret = mmu_interval_notifier_insert(&found->sub, mm, 0,
+						   mm->task_size,
+						   &cxd_nl_sub_ops);
+		if (!ret)
+			WRITE_ONCE(found->sub_on, true);
+	}
+	mutex_unlock(&cxd_nl_sub_mutex);
+	if (ret) {
+		pr_warn_ratelimited(CXD_NAME ": %s: node_latency: cannot watch an address space (%d): its pages stay resident\n",
+				    nl->name, ret);
+		return NULL;
+	}
+	return &found->nonres;
+}
+#else
+/* No MMU notifier on this kernel's mechanism: no map to keep. */
+static struct xarray *cxd_nl_nonres_map(struct cxd_nodelat *nl,
+					struct mm_struct *mm)
+{
+	return NULL;
+}
+#endif
+
 /*
  * Is there a PTE table for @va? apply_to_existing_page_range() warns on a
  * leaf (huge) PMD, so those are skipped here; the mmap_lock held for read
@@ -401,83 +487,67 @@ static bool cxd_nl_pte_table(struct mm_struct *mm, unsigned long va)
 	return pmd_present(pmdv) && !pmd_leaf(pmdv) && !pmd_bad(pmdv);
 }
 
-/* What a PTE callback does with the PTE of one device page. */
+/* What the scan's PTE callback found at the PTE of one device page. */
 struct cxd_nl_pte {
 	struct vm_area_struct *vma;
 	unsigned long pfn;
-	bool protnone;		/* evict: make it PROT_NONE; scan: test bits */
 	bool found;		/* a PTE mapped the page */
 	bool dirty;		/* it was dirty (bit moved to the folio) */
-	bool young;		/* scan: it was accessed (bit cleared) */
+	bool young;		/* it was accessed (bit cleared) */
 };
 
-/* Move a dirty PTE's dirty bit to its folio. PTE lock held. */
-static pte_t cxd_nl_pte_clean(pte_t pte, struct page *page)
-{
-	folio_mark_dirty(page_folio(page));
-	return pte_mkclean(pte);
-}
-
-static int cxd_nl_pte_fn(pte_t *ptep, unsigned long addr, void *data)
+/* Scan: clear and report the accessed and dirty bits. PTE lock held. */
+static int cxd_nl_scan_pte(pte_t *ptep, unsigned long addr, void *data)
 {
 	struct cxd_nl_pte *p = data;
 	pte_t old = ptep_get(ptep), new;
-	struct page *page;
 
 	if (!pte_present(old) || pte_protnone(old) || pte_pfn(old) != p->pfn)
 		return 0;
-	page = pfn_to_page(p->pfn);
-	/* eviction unmaps file pages instead (cxd_nl_evict_file()) */
-	if (p->protnone && !PageAnon(page))
-		return 0;
 	p->found = true;
-	if (!p->protnone) {
-		/* Scan: clear and report the accessed and dirty bits. */
-		if (!pte_young(old) && !pte_dirty(old))
-			return 0;
-		old = ptep_modify_prot_start(p->vma, addr, ptep);
-		new = pte_mkold(old);
-		if (pte_dirty(old)) {
-			new = cxd_nl_pte_clean(new, page);
-			p->dirty = true;
-		}
-		p->young |= pte_young(old);
-		ptep_modify_prot_commit(p->vma, addr, ptep, old, new);
+	if (!pte_young(old) && !pte_dirty(old))
 		return 0;
-	}
 	old = ptep_modify_prot_start(p->vma, addr, ptep);
-	new = cxd_pte_mkprotnone(old);
+	new = pte_mkold(old);
 	if (pte_dirty(old)) {
-		new = cxd_nl_pte_clean(new, page);
+		/* as try_to_unmap() does: the folio keeps the write */
+		folio_mark_dirty(page_folio(pfn_to_page(p->pfn)));
+		new = pte_mkclean(new);
 		p->dirty = true;
 	}
+	p->young |= pte_young(old);
 	ptep_modify_prot_commit(p->vma, addr, ptep, old, new);
 	return 0;
 }
 
 /*
- * Apply @p to device page @page in @mm. Caller holds @mm's mmap_lock for
- * read. Return: true if a PTE of @mm mapped the page.
+ * The VMA of @mm where device page @page was last accessed, if its PTE may
+ * be changed there: accessible, not PFNMAP/MIXEDMAP/IO/hugetlb, with a PTE
+ * table (not a huge PMD) at the address. Caller holds @mm's mmap_lock for
+ * read. Return: the VMA (*@va: the address) or NULL.
  */
-static bool cxd_nl_pte_apply(struct cxd_nodelat *nl, struct mm_struct *mm,
-			     u64 page, struct cxd_nl_pte *p)
+static struct vm_area_struct *cxd_nl_vma_at(struct mm_struct *mm,
+					    unsigned long va)
 {
-	unsigned long va = READ_ONCE(nl->va[page]);
 	struct vm_area_struct *vma;
 
 	if (!va)
-		return false;
+		return NULL;
 	vma = vma_lookup(mm, va);
 	if (!vma || !vma_is_accessible(vma) ||
 	    (vma->vm_flags & (VM_PFNMAP | VM_MIXEDMAP | VM_IO | VM_HUGETLB)))
-		return false;
+		return NULL;
 	if (!cxd_nl_pte_table(mm, va))
-		return false;
-	p->vma = vma;
-	p->pfn = nl->pfn_lo + page;
-	p->found = false;
-	cxd_apply_to_existing_page_range(mm, va, PAGE_SIZE, cxd_nl_pte_fn, p);
-	return p->found;
+		return NULL;
+	return vma;
+}
+
+static struct vm_area_struct *cxd_nl_vma(struct cxd_nodelat *nl,
+					 struct mm_struct *mm, u64 page,
+					 unsigned long *va)
+{
+	*va = READ_ONCE(nl->va[page]);
+	return cxd_nl_vma_at(mm, *va);
 }
 
 /*
@@ -551,7 +621,7 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 	bool dirty[ARRAY_SIZE(found)] = { };
 	bool file[ARRAY_SIZE(found)];
 	struct cxd_live *live = nl->live;
-	struct cxd_tlb_batch tlb;
+	struct cxd_nl_pte_batch b;
 	struct mm_struct **mms;
 	unsigned int i, j, nm, nanon = 0;
 	u64 now;
@@ -571,42 +641,53 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 	mms = nanon ? cxd_nl_mms_get(nl, &nm) : NULL;
 	if (!mms)
 		nm = 0;
-	/* before the PTE changes: a hinting fault may follow at once */
+	/*
+	 * before the PTE changes: a hinting fault may follow at once (PROT_NONE
+	 * kernels only; 7.2's entries take no hinting fault, and a stale bit
+	 * would refuse a NUMA-balancing promotion later)
+	 */
 	for (i = 0; i < n; i++)
-		if (!file[i] && nm)
+		if (!file[i] && nm && !CXD_NL_EXCLUSIVE)
 			set_bit(v[i].page, nl->protnone);
-	cxd_tlb_batch_init(&tlb);
+	cxd_nl_pte_batch_init(&b);
 	for (j = 0; j < nm; j++) {
 		struct mm_struct *mm = mms[j];
-		bool changed = false;
+		struct xarray *nonres = cxd_nl_nonres_map(nl, mm);
 
-		mmap_read_lock(mm);
-		inc_tlb_flush_pending(mm);
+		cxd_nl_pte_batch_lock(&b, mm, nonres);
 		for (i = 0; i < n; i++) {
-			struct cxd_nl_pte p = { .protnone = true };
+			struct vm_area_struct *vma;
+			unsigned long va;
+			bool d = false;
+			int ret;
 
 			if (file[i])
 				continue;
-			if (cxd_nl_pte_apply(nl, mm, v[i].page, &p)) {
+			vma = cxd_nl_vma(nl, mm, v[i].page, &va);
+			if (!vma)
+				continue;
+			ret = cxd_nl_make_nonresident(&b, vma, va,
+						      nl->pfn_lo + v[i].page,
+						      &d);
+			if (ret > 0) {
 				found[i] = true;
-				dirty[i] |= p.dirty;
-				changed = true;
+				dirty[i] |= d;
 				atomic64_inc(&nl->st.evict_ptes);
+			} else if (ret == -EOPNOTSUPP) {
+				/* mapped, and stays resident here */
+				found[i] = true;
+				atomic64_inc(&nl->st.evict_uncovered);
 			}
 		}
-		mmap_read_unlock(mm);
-		if (changed)
-			cxd_tlb_batch_add(&tlb, mm);
+		cxd_nl_pte_batch_unlock(&b, mm);
 	}
-	cxd_tlb_batch_flush(&tlb);
-	for (j = 0; j < nm; j++)
-		dec_tlb_flush_pending(mms[j]);
+	cxd_nl_pte_batch_finish(&b, mms, nm);
 	if (mms)
 		cxd_nl_mms_put(mms, nm);
 
 	now = ktime_get_ns();
 	for (i = 0; i < n; i++) {
-		if (!found[i] && !file[i] && nm)
+		if (!found[i] && !file[i] && nm && !CXD_NL_EXCLUSIVE)
 			clear_bit(v[i].page, nl->protnone);
 		if (!found[i])
 			atomic64_inc(&nl->st.evict_unmapped);
@@ -619,6 +700,49 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 			atomic64_inc(&nl->st.late_writebacks);
 		}
 	}
+}
+
+/* Clear the dirty bit of a PTE mapping @p->pfn. PTE lock held. */
+static int cxd_nl_clean_pte(pte_t *ptep, unsigned long addr, void *data)
+{
+	struct cxd_nl_pte *p = data;
+	pte_t old = ptep_get(ptep);
+
+	if (!pte_present(old) || pte_pfn(old) != p->pfn)
+		return 0;
+	p->found = true;
+	if (!pte_dirty(old))
+		return 0;
+	old = ptep_modify_prot_start(p->vma, addr, ptep);
+	ptep_modify_prot_commit(p->vma, addr, ptep, old, pte_mkclean(old));
+	return 0;
+}
+
+/*
+ * Device page @page was made resident again by a fault that restores its
+ * PTE dirty whenever the folio is dirty (CXD_NL_RESTORES_DIRTY): clear that
+ * bit, so that eviction and the scan see only the writes made from now on.
+ * The folio stays dirty, so no data is at risk; no TLB flush is needed for
+ * the faulting task, whose access has not run yet (another thread that
+ * filled its TLB meanwhile may write unseen). Context: the current task's
+ * task_work; @mm is current->mm; no lock held.
+ * Return: whether the page is mapped (present) at its address: if not, the
+ * invalidation was no fault's but a migration's or a reclaim's in the task
+ * itself, and no access.
+ */
+static bool cxd_nl_restored_clean(struct cxd_nodelat *nl,
+				  struct mm_struct *mm, u64 page,
+				  unsigned long va)
+{
+	struct cxd_nl_pte p = { .pfn = nl->pfn_lo + page };
+
+	mmap_read_lock(mm);
+	p.vma = cxd_nl_vma_at(mm, va);
+	if (p.vma)
+		cxd_apply_to_existing_page_range(mm, va, PAGE_SIZE,
+						 cxd_nl_clean_pte, &p);
+	mmap_read_unlock(mm);
+	return p.found;
 }
 
 /*
@@ -696,10 +820,14 @@ static void cxd_nl_charge(struct cxd_nodelat *nl, u64 page, unsigned int flags,
  * Context: task_work (process), no lock held.
  */
 static void cxd_nl_access(struct cxd_nodelat *nl, u64 page, unsigned long va,
-			  struct mm_struct *mm, unsigned int flags, u64 t0)
+			  struct mm_struct *mm, unsigned int flags, u64 t0,
+			  bool restored)
 {
 	struct cxd_nl_mm *m;
 
+	if (restored && (mm != current->mm ||
+			 !cxd_nl_restored_clean(nl, mm, page, va)))
+		return;
 	WRITE_ONCE(nl->va[page], va);
 	if (mm == current->mm) {
 		m = kmalloc(sizeof(*m), GFP_KERNEL);
@@ -747,7 +875,7 @@ static void cxd_nl_work_fn(struct callback_head *cb)
 	idx = srcu_read_lock(&cxd_nl_srcu);
 	if (!READ_ONCE(nl->stopping))
 		cxd_nl_access(nl, w->page, w->va, w->mm, w->flags,
-			      w->t_fault);
+			      w->t_fault, w->restored);
 	srcu_read_unlock(&cxd_nl_srcu, idx);
 	atomic_dec(&nl->pending);
 	cxd_nl_put(nl);
@@ -796,6 +924,7 @@ enum cxd_nl_ev {
  */
 static void cxd_nl_event(const struct cxd_nl_hook_args *a, enum cxd_nl_ev ev)
 {
+	struct mm_struct *mm = a->vma ? a->vma->vm_mm : a->mm;
 	struct cxd_nodelat *nl;
 	struct cxd_nl_work *w;
 
@@ -821,8 +950,8 @@ static void cxd_nl_event(const struct cxd_nl_hook_args *a, enum cxd_nl_ev ev)
 	 * the owner's address space, which may never fault on the device
 	 * itself. Track it now: its page table lock, held here, keeps it.
 	 */
-	if (a->vma->vm_mm != current->mm)
-		cxd_nl_mm_add(nl, a->vma->vm_mm, NULL);
+	if (mm != current->mm)
+		cxd_nl_mm_add(nl, mm, NULL);
 	w = kmalloc(sizeof(*w), GFP_ATOMIC | __GFP_NOWARN);
 	if (!w) {
 		atomic64_inc(&nl->st.dropped);
@@ -831,8 +960,9 @@ static void cxd_nl_event(const struct cxd_nl_hook_args *a, enum cxd_nl_ev ev)
 	w->t_fault = ktime_get_ns();
 	w->page = a->pfn - nl->pfn_lo;
 	w->va = a->addr & PAGE_MASK;
-	w->mm = a->vma->vm_mm;
+	w->mm = mm;
 	w->flags = a->write ? CXD_ACC_WRITE : 0;
+	w->restored = ev == CXD_NL_EV_HINT && CXD_NL_RESTORES_DIRTY;
 	w->nl = nl;
 	kref_get(&nl->ref);	/* the list's reference keeps it above 0 */
 	__module_get(THIS_MODULE);
@@ -866,6 +996,57 @@ static void cxd_nl_event(const struct cxd_nl_hook_args *a, enum cxd_nl_ev ev)
 out:
 	rcu_read_unlock();
 }
+
+#if CXD_NL_NOTIFIER
+/*
+ * An invalidation of (part of) the user range of a tracked mm
+ * (CXD_NL_NOTIFIER). The pages in the range that eviction made non-resident
+ * leave @nonres: their entries are gone, or about to be. The one
+ * invalidation that is an access is remove_device_exclusive_entry()'s
+ * (compat.h): MMU_NOTIFY_CLEAR of one page, no owner, with the page's folio
+ * locked by the faulting task, which runs it; it is charged like a hinting
+ * fault (cxd_nl_access() drops it if the page is not mapped there
+ * afterwards: a migration or reclaim by the task itself). A remote GUP's
+ * (process_vm_readv(), ptrace) is not told from a migration by another task
+ * (memory offline) and is not charged. Our own conversions
+ * (MMU_NOTIFY_EXCLUSIVE, owner @nonres) are skipped. Takes no lock of any
+ * mm and never sleeps.
+ * Context: any the MMU notifiers run in (possibly non-blockable).
+ * Return: true (nothing to wait for).
+ */
+static bool cxd_nl_sub_invalidate(struct mmu_interval_notifier *sub,
+				  const struct mmu_notifier_range *range,
+				  unsigned long cur_seq)
+{
+	struct cxd_nl_mm *m = container_of(sub, struct cxd_nl_mm, sub);
+	bool one = range->event == MMU_NOTIFY_CLEAR && !range->owner &&
+		   range->end - range->start == PAGE_SIZE;
+	unsigned long idx;
+	void *entry;
+
+	if (range->event == MMU_NOTIFY_EXCLUSIVE && range->owner == &m->nonres)
+		return true;
+	xa_for_each_range(&m->nonres, idx, entry, range->start >> PAGE_SHIFT,
+			  (range->end - 1) >> PAGE_SHIFT) {
+		struct cxd_nl_hook_args a = {
+			.pfn = xa_to_value(entry),
+			.mm = range->mm,
+			.addr = idx << PAGE_SHIFT,
+		};
+
+		if (xa_erase(&m->nonres, idx) != entry || !one ||
+		    range->mm != current->mm)
+			continue;
+		if (folio_test_locked(page_folio(pfn_to_page(a.pfn))))
+			cxd_nl_event(&a, CXD_NL_EV_HINT);
+	}
+	return true;
+}
+
+static const struct mmu_interval_notifier_ops cxd_nl_sub_ops = {
+	.invalidate = cxd_nl_sub_invalidate,
+};
+#endif
 
 static int cxd_nl_hint_pre(struct kprobe *p, struct pt_regs *regs)
 {
@@ -1479,30 +1660,41 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 	struct cxd_live *live = nl->live;
 	u64 touched[CXD_NL_SCAN_BATCH], dirtied[CXD_NL_SCAN_BATCH];
 	unsigned int nt = 0, nd = 0, i, j, nm;
-	struct cxd_tlb_batch tlb;
+	struct cxd_nl_pte_batch b;
 	struct mm_struct **mms;
 	u64 page;
 
 	mms = cxd_nl_mms_get(nl, &nm);
-	cxd_tlb_batch_init(&tlb);
+	cxd_nl_pte_batch_init(&b);
 	for (j = 0; j < nm; j++) {
 		struct mm_struct *mm = mms[j];
-		bool cleared = false;
 
-		mmap_read_lock(mm);
-		inc_tlb_flush_pending(mm);
+		cxd_nl_pte_batch_lock(&b, mm, CXD_NL_SCAN_REARM ?
+				      cxd_nl_nonres_map(nl, mm) : NULL);
 		for (page = 0; page < live->npages; page++) {
-			struct cxd_nl_pte p = { .protnone = false };
+			struct cxd_nl_pte p = { .pfn = nl->pfn_lo + page };
+			unsigned long va;
+			bool d;
 
 			if (!READ_ONCE(nl->va[page]))
 				continue;
-			if (!cxd_nl_pte_apply(nl, mm, page, &p))
+			p.vma = cxd_nl_vma(nl, mm, page, &va);
+			if (!p.vma)
+				continue;
+			cxd_apply_to_existing_page_range(mm, va, PAGE_SIZE,
+							 cxd_nl_scan_pte, &p);
+			if (!p.found)
 				continue;
 			if (p.young)
 				touched[nt++] = page;
 			if (p.dirty)
 				dirtied[nd++] = page;
-			cleared |= p.young || p.dirty;
+			if (p.young || p.dirty)
+				cxd_nl_pte_batch_changed(&b);
+			/* no flush possible: see the next access fault instead */
+			if (CXD_NL_SCAN_REARM && p.young &&
+			    cxd_nl_make_nonresident(&b, p.vma, va, p.pfn, &d) > 0)
+				atomic64_inc(&nl->st.scan_rearmed);
 			if (nt == CXD_NL_SCAN_BATCH || nd == CXD_NL_SCAN_BATCH) {
 				cxd_model_lock(live);
 				for (i = 0; i < nt; i++)
@@ -1523,9 +1715,7 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 				mmap_read_lock(mm);
 			}
 		}
-		mmap_read_unlock(mm);
-		if (cleared)
-			cxd_tlb_batch_add(&tlb, mm);
+		cxd_nl_pte_batch_unlock(&b, mm);
 	}
 	cxd_model_lock(live);
 	for (i = 0; i < nt; i++)
@@ -1537,9 +1727,7 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 	spin_unlock(&live->lock);
 	atomic64_add(nt, &nl->st.scan_touched);
 	/* The accessed and dirty bits are set again only on a TLB fill. */
-	cxd_tlb_batch_flush(&tlb);
-	for (j = 0; j < nm; j++)
-		dec_tlb_flush_pending(mms[j]);
+	cxd_nl_pte_batch_finish(&b, mms, nm);
 	if (mms)
 		cxd_nl_mms_put(mms, nm);
 }
@@ -1689,6 +1877,8 @@ void cxd_nodelat_get_stats(struct cxd_nodelat *nl,
 	st->events_dropped = atomic64_read(&nl->st.dropped);
 	st->evicted_ptes = atomic64_read(&nl->st.evict_ptes);
 	st->evictions_unmapped = atomic64_read(&nl->st.evict_unmapped);
+	st->evictions_uncovered = atomic64_read(&nl->st.evict_uncovered);
+	st->scan_rearmed = atomic64_read(&nl->st.scan_rearmed);
 	st->late_writebacks = atomic64_read(&nl->st.late_writebacks);
 	st->first_touches = atomic64_read(&nl->st.first_touches);
 	st->hint_faults = atomic64_read(&nl->st.hint_faults);

@@ -38,6 +38,14 @@ struct cxd_nodelat;
  *			every mapping.
  * @evictions_unmapped:	victims found mapped nowhere (freed, migrated, or
  *			mapped where the hooks never saw them).
+ * @evictions_uncovered: PTEs of victims that this kernel's mechanism could
+ *			not make non-resident, so the page stays resident
+ *			there (7.2: shared or read-only VMAs, pages still
+ *			shared with a fork; docs/numa-mode.md).
+ * @scan_rearmed:	pages the accessed-bit scan found accessed and made
+ *			non-resident so that their next access is seen
+ *			(7.2, which exports no TLB flush; a hit if the model
+ *			holds the page).
  * @late_writebacks:	victims the model evicted clean whose PTE was dirty
  *			(written while resident): charged a write-back then.
  * @thp_untracked_pages: pages of the node mapped as THP, which the model
@@ -65,6 +73,8 @@ struct cxd_nodelat_stats {
 	u64 evicted_ptes;
 	u64 evicted_unmaps;
 	u64 evictions_unmapped;
+	u64 evictions_uncovered;
+	u64 scan_rearmed;
 	u64 late_writebacks;
 	u64 thp_untracked_pages;
 	u64 thp_refused_pages;

@@ -318,6 +318,9 @@ redis_up() {
 #   nl_power_up ATTR=V...   configure NL_DEV (8 channels x 4 dies, 1200 MB/s,
 #                      scan off, then the ATTRs), power on, online it as node
 #                      NL_NODE; sets S (sysfs folder), DAX, IDX.
+#   nl_exclusive       status 0 if this kernel makes evicted pages
+#                      device-exclusive entries (7.2), not PROT_NONE PTEs
+#                      (node_latency/mechanism; after nl_power_up)
 #   nl_power_down      offline the memory, power off (status 0 if both worked)
 #   nl_end             offline, remove the device, restore THP
 NL_DEV=nodelat
@@ -336,6 +339,10 @@ nl_begin() {
 	fi
 	trap nl_end EXIT
 	echo always > $NL_THP
+}
+
+nl_exclusive() {
+	[ "$(cat "$S/node_latency/mechanism")" = device-exclusive ]
 }
 
 nl_power_up() {

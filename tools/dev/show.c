@@ -260,7 +260,7 @@ static const char *const nodelat_files[] = {
 	"file_maps", "faultaround_limited", "faultaround_pages",
 	"arrivals", "departures", "anon_maps", "promotions_refused",
 	"evicted_ptes", "evicted_unmaps", "evictions_unmapped",
-	"late_writebacks",
+	"late_writebacks", "evictions_uncovered", "scan_rearmed",
 	"thp_untracked_pages", "thp_refused_pages", "thp_collapse_refused",
 	"kernel_accesses", "events_dropped", "pending",
 };

@@ -885,19 +885,64 @@ out:
 }
 
 /*
- * Pages of the mapping at @b that /proc/self/numa_maps counts on @node.
- * numa_maps counts PROT_NONE pages too; move_pages(2) reports an evicted
- * page as absent (docs/numa-mode.md).
+ * Pages among the @n at @b that are non-resident device-exclusive entries
+ * (7.2's evicted pages) of a frame on @node: /proc/self/pagemap shows such
+ * an entry as "swapped" (bit 62, not present) with a swap type of the
+ * kernel's special entries (>= 24: MAX_SWAPFILES on Debian's x86-64
+ * configs) and, for root, the frame in the offset (bits 5-54). The frame's
+ * node: its memory block's link under /sys/devices/system/node/node@node.
  */
-static unsigned long on_node(volatile uint64_t *b, int node)
+static unsigned long on_node_nonresident(volatile uint64_t *b, unsigned long n,
+					 int node)
+{
+	unsigned long c = 0, i, block = 0;
+	char path[128];
+	uint64_t e;
+	FILE *f;
+	int fd;
+
+	f = fopen("/sys/devices/system/memory/block_size_bytes", "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lx", &block) != 1)
+		block = 0;
+	fclose(f);
+	fd = open("/proc/self/pagemap", O_RDONLY);
+	if (fd < 0 || !block)
+		goto out;
+	for (i = 0; i < n; i++) {
+		unsigned long va = (unsigned long)b + i * PAGE, pfn;
+
+		if (pread(fd, &e, sizeof(e), (va / PAGE) * sizeof(e)) != sizeof(e))
+			break;
+		if ((e >> 63) & 1 || !((e >> 62) & 1) || (e & 31) < 24)
+			continue;
+		pfn = (e >> 5) & ((1ull << 50) - 1);
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/memory%lu",
+			 node, pfn * PAGE / block);
+		c += !access(path, F_OK);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	return c;
+}
+
+/*
+ * Pages of the mapping at @b (@n pages) that are on @node:
+ * /proc/self/numa_maps's count, which includes PROT_NONE pages (6.1, 6.12)
+ * but not device-exclusive entries (7.2: on_node_nonresident() adds those);
+ * move_pages(2) reports an evicted page as absent (docs/numa-mode.md).
+ */
+static unsigned long on_node(volatile uint64_t *b, unsigned long n, int node)
 {
 	char line[4096], key[32], addr[32];
-	unsigned long c = 0;
+	unsigned long c = on_node_nonresident(b, n, node);
 	FILE *f = fopen("/proc/self/numa_maps", "r");
 	char *k;
 
 	if (!f)
-		return 0;
+		return c;
 	snprintf(addr, sizeof(addr), "%lx ", (unsigned long)b);
 	snprintf(key, sizeof(key), " N%d=", node);
 	while (fgets(line, sizeof(line), f)) {
@@ -905,7 +950,7 @@ static unsigned long on_node(volatile uint64_t *b, int node)
 			continue;
 		k = strstr(line, key);
 		if (k)
-			c = strtoul(k + strlen(key), NULL, 10);
+			c += strtoul(k + strlen(key), NULL, 10);
 		break;
 	}
 	fclose(f);
@@ -975,7 +1020,7 @@ static int cmd_arrive(int argc, char **argv)
 	ok(rc == 0, "%s: the move returned %d (%s)", how, rc, rc ? strerror(errno) : "ok");
 	settle(dev);
 	printf("arrivals +%" PRId64 "\n", nl_stat(dev, "arrivals") - a0);
-	printf("on node %lu\n", on_node(b, node));
+	printf("on node %lu\n", on_node(b, n, node));
 	e0 = dev_stat(dev, "evictions");
 	u0 = nl_stat(dev, "evictions_unmapped");
 	for (pass = 1; pass <= 3; pass++) {
@@ -993,7 +1038,7 @@ static int cmd_arrive(int argc, char **argv)
 	       nl_stat(dev, "evictions_unmapped") - u0);
 	printf("promotions_refused +%" PRId64 "\n",
 	       nl_stat(dev, "promotions_refused") - r0);
-	printf("on node after %lu\n", on_node(b, node));
+	printf("on node after %lu\n", on_node(b, n, node));
 	munmap((void *)b, len);
 	return tap_exit();
 }
@@ -1043,8 +1088,8 @@ static int cmd_tier(int argc, char **argv)
 	printf("ready\n");
 	fflush(stdout);
 	raise(SIGSTOP);
-	printf("hot on node %lu\n", on_node(h, node));
-	printf("cold on node %lu\n", on_node(c, node));
+	printf("hot on node %lu\n", on_node(h, hot, node));
+	printf("cold on node %lu\n", on_node(c, cold, node));
 	p0 = vmstat("pgpromote_success");
 	t_end = now_ns() + secs * 1000000000ull;
 	while (now_ns() < t_end) {
@@ -1055,8 +1100,8 @@ static int cmd_tier(int argc, char **argv)
 	printf("hot passes %" PRIu64 "\n", passes);
 	/* before the check below, whose reads fault on scanned pages too */
 	printf("promoted %" PRId64 "\n", vmstat("pgpromote_success") - p0);
-	printf("hot on node after %lu\n", on_node(h, node));
-	printf("cold on node after %lu\n", on_node(c, node));
+	printf("hot on node after %lu\n", on_node(h, hot, node));
+	printf("cold on node after %lu\n", on_node(c, cold, node));
 	for (i = 0; i < hot; i++)
 		bad += check_page(h + i * (PAGE / 8), 0x407, i, PAGE / 8) >= 0;
 	for (i = 0; i < cold; i++)
