@@ -545,9 +545,10 @@ void cxd_img_close(struct cxd_live *live, bool lose)
 		cond_resched();
 	}
 	xa_destroy(&live->resident);
+	if (lose)
+		live->lines_lost = lost;	/* the last failure's, even 0 */
 	if (lost) {
 		live->dirty_shutdowns++;
-		live->lines_lost = lost;
 		pr_info(CXD_NAME "%d: power failure: %llu dirty lines lost\n",
 			MINOR(live->dev.devt), lost);
 	}

@@ -190,6 +190,7 @@ ok $? "gpf: append 2000 records without msync"
 is "$(dev_set $D power_fail 1)" OK "gpf: power_fail"
 dev_on $D || bail "power on after the gpf failure"
 is "$(stat_get $D dirty_shutdowns)" 1 "gpf within budget: no dirty shutdown"
+is "$(stat_get $D lines_lost)" 0 "gpf within budget: stats/lines_lost is the last failure's, 0"
 "$PROGS/crashrec" "$(dev_node $D)" check 2000 2000
 ok $? "gpf within budget: every record is intact"
 is "$(dev_set $D gpf_budget_ns 0)" OK "gpf_budget_ns 0 (live)"

@@ -34,7 +34,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=75
+plan=77
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -426,5 +426,16 @@ check "gpf: xfer + 2 tPROG keeps the two oldest" "2 2 0,2" "$(gpf 203414)"
 check "gpf: 1 ns less keeps one" "1 3 1,0,2" "$(gpf 203413)"
 check "gpf: budget 0 keeps none" "0 4 3,1,0,2" "$(gpf 0)"
 check "gpf: a large budget keeps every line" "4 0 " "$(gpf 100000000)"
+"$sim" --capacity 1M --cache 16K --channels 1 --dies-per-channel 1 \
+	--power-fail-at 4 --persistence gpf --gpf-budget-ns 100000000 "$tmp/gpf" >"$tmp/out" 2>&1
+util() {	# the die utilisation row of a text report on stdin
+	sed -n 's/^die utilization mean . max  *//p'
+}
+check "gpf: the flush is not in the run's die utilisation" \
+	"$(util <"$tmp/out")" \
+	"$("$sim" --capacity 1M --cache 16K --channels 1 --dies-per-channel 1 --power-fail-at 4 "$tmp/gpf" | util)"
+"$sim" --capacity 1M --cache 16K --power-fail-at 2 --warmup 3 "$tmp/gpf" >"$tmp/out" 2>&1
+check "a warm-up that reaches the power failure is refused" \
+	"cxdvirt-sim: --warmup 3 leaves none of the 2 accesses before --power-fail-at to measure" "$(cat "$tmp/out")"
 
 [ "$fails" -eq 0 ]

@@ -200,6 +200,11 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 			cfg->power_fail_at, t->n);
 		goto fail;
 	}
+	if (cfg->power_fail_at && warm >= cfg->power_fail_at) {
+		cxu_err("--warmup %" PRIu64 " leaves none of the %" PRIu64 " accesses before --power-fail-at to measure",
+			warm, cfg->power_fail_at);
+		goto fail;
+	}
 	al.total = t->n - warm;
 	al.tenth = al.total / 10;
 	/* Every thread with an access, its first record, clock 0. */
@@ -305,28 +310,6 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	}
 	out->accesses = i > warm ? i - warm : 0;
 	out->elapsed_ns = end - t0;
-	if (cfg->power_fail_at) {
-		/*
-		 * What the module's power_fail keeps and loses, by the same
-		 * function: a volatile cache loses every dirty line, GPF
-		 * flushes within its budget, from when the next access would
-		 * have arrived.
-		 */
-		uint64_t ndirty, nsaved;
-
-		out->lost_pages = malloc(((uint64_t)m.cache.nlines + 1) *
-					 sizeof(uint64_t));
-		if (!out->lost_pages) {
-			cxu_err("out of memory");
-			goto fail;
-		}
-		ndirty = cxd_model_power_fail(&m, q.n ? clk[q.h[0]] : end,
-					      out->lost_pages, &nsaved);
-		out->lines_saved = nsaved;
-		out->lines_lost = ndirty - nsaved;
-		memmove(out->lost_pages, out->lost_pages + nsaved,
-			out->lines_lost * sizeof(uint64_t));
-	}
 	out->npages = npages;
 	out->threads = nth;
 	out->st = m.stats;
@@ -346,6 +329,29 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 		out->util_mean += u / (double)ndies;
 		if (u > out->util_max)
 			out->util_max = u;
+	}
+	if (cfg->power_fail_at) {
+		/*
+		 * What the module's power_fail keeps and loses, by the same
+		 * function: a volatile cache loses every dirty line, GPF
+		 * flushes within its budget, from when the next access would
+		 * have arrived. After the run's counters and utilisation:
+		 * they describe the run up to the failure, not the flush.
+		 */
+		uint64_t ndirty, nsaved;
+
+		out->lost_pages = malloc(((uint64_t)m.cache.nlines + 1) *
+					 sizeof(uint64_t));
+		if (!out->lost_pages) {
+			cxu_err("out of memory");
+			goto fail;
+		}
+		ndirty = cxd_model_power_fail(&m, q.n ? clk[q.h[0]] : end,
+					      out->lost_pages, &nsaved);
+		out->lines_saved = nsaved;
+		out->lines_lost = ndirty - nsaved;
+		memmove(out->lost_pages, out->lost_pages + nsaved,
+			out->lines_lost * sizeof(uint64_t));
 	}
 	free(mem);
 	cxu_lat_hist_free(&lat);
