@@ -171,41 +171,38 @@ dev_rm c_tlc
 mem_free_kb() { awk '$1 == "MemFree:" { print $2 }' /proc/meminfo; }
 mem_avail_kb() { awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo; }
 uptime_ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
-for g in 1 4 16; do
-	n=b_size$g
+# scale_one TAG G ATTR=V...: power a znand device of G GiB with a 64 MiB
+# cache (and ATTRs); report "TAG G power_ms MS mem_kb KB capacity_kb KB".
+scale_one() {
+	tag=$1
+	g=$2
+	shift 2
+	n=b_$tag$g
 	sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null
-	if [ $((g * 1048576 + 262144)) -gt "$(mem_avail_kb)" ]; then
-		info "scale $g failed needs_${g}_GiB,_MemAvailable_$(($(mem_avail_kb) / 1024))_MiB"
-	elif dev_create $n preset=znand capacity=${g}G cache_size=64M >&2; then
+	if dev_create $n preset=znand capacity=${g}G cache_size=64M "$@" >&2; then
 		m0=$(mem_free_kb); t0=$(uptime_ms)
 		r=$(dev_set $n power 1)
 		t1=$(uptime_ms); m1=$(mem_free_kb)
 		if [ "$r" = OK ]; then
-			info "scale $g power_ms $((t1 - t0)) mem_kb $((m0 - m1)) capacity_kb $((g * 1048576))"
+			info "$tag $g power_ms $((t1 - t0)) mem_kb $((m0 - m1)) capacity_kb $((g * 1048576))"
 		else
-			info "scale $g failed $(echo "$r" | tr ' ' '_') mem_free_kb $m0"
+			info "$tag $g failed $(echo "$r" | tr ' ' '_') mem_free_kb $m0"
 		fi
 	fi
 	dev_rm $n
+}
+for g in 1 4 16; do
+	if [ $((g * 1048576 + 262144)) -gt "$(mem_avail_kb)" ]; then
+		info "scale $g failed needs_${g}_GiB,_MemAvailable_$(($(mem_avail_kb) / 1024))_MiB"
+	else
+		scale_one scale $g
+	fi
 done
 
 # --- Scale: NAND image devices of 1, 16 and 64 GiB (a sparse file on tmpfs) --
 # Host memory holds the model's state and the cache, not the capacity.
 for g in 1 16 64; do
-	n=b_img$g
-	sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null
-	if dev_create $n preset=znand capacity=${g}G cache_size=64M \
-		nand_backing=/tmp/bimg/size$g.img >&2; then
-		m0=$(mem_free_kb); t0=$(uptime_ms)
-		r=$(dev_set $n power 1)
-		t1=$(uptime_ms); m1=$(mem_free_kb)
-		if [ "$r" = OK ]; then
-			info "scale_img $g power_ms $((t1 - t0)) mem_kb $((m0 - m1)) capacity_kb $((g * 1048576))"
-		else
-			info "scale_img $g failed $(echo "$r" | tr ' ' '_') mem_free_kb $m0"
-		fi
-	fi
-	dev_rm $n
+	scale_one scale_img $g nand_backing=/tmp/bimg/size$g.img
 	rm -f /tmp/bimg/size$g.img
 done
 
