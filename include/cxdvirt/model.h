@@ -425,12 +425,17 @@ int cxd_cache_set_dirty(struct cxd_cache *c, uint64_t page);
 /**
  * cxd_cache_clear_dirty() - mark resident @page clean, written back in
  * place (cxd_model_flush() calls it). Not an access for the policy.
+ * @c:    cache.
+ * @page: host page number.
  * Return: 0, or -1 if @page is not resident (nothing changes).
  */
 int cxd_cache_clear_dirty(struct cxd_cache *c, uint64_t page);
 /**
  * cxd_cache_dirty_pages() - fill @out with up to @max pages of dirty lines
  * (what a volatile cache loses at a power failure), in line order.
+ * @c:   cache.
+ * @out: [@max] the pages; may be NULL with @max 0 to count only.
+ * @max: entries of @out.
  * O(lines). Return: how many lines are dirty (may exceed @max).
  */
 uint64_t cxd_cache_dirty_pages(const struct cxd_cache *c, uint64_t *out,
@@ -1110,6 +1115,9 @@ uint64_t cxd_model_power_fail(struct cxd_model *m, uint64_t now_ns,
  * cxd_model_flush() - write resident dirty @page back to NAND at @now_ns
  * and keep it resident and clean (a persistence barrier: msync on a device
  * with a NAND image). Counted in writebacks. The caller holds the lock.
+ * @m:      model.
+ * @page:   host page number.
+ * @now_ns: when the write-back starts (absolute ns).
  * Return: when the program completes (ns); @now_ns if @page is not
  * resident and dirty (nothing changes).
  */
