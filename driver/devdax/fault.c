@@ -271,7 +271,7 @@ static struct page *cxd_fault_page(struct cxd_live *live, u64 pgoff,
 
 /*
  * Must the fault of @pgoff, which holds its slot lock and line, drop
- * mmap_lock for NAND image I/O (cxd_img_io_locks())? A write-back of a
+ * mmap_lock for NAND image I/O? A write-back of a
  * dirty victim always: the image's write takes its inode's i_rwsem, which
  * a write() to the image holds while it faults (mmap_lock). A read only
  * when the image is O_DIRECT (ext4 and xfs take i_rwsem shared for a

@@ -521,7 +521,7 @@ void cxd_img_close(struct cxd_live *live, bool lose)
 	unsigned long idx;
 	struct page *page;
 	u64 lost = 0;
-	bool dirty, resident;
+	bool wb;
 	int err;
 
 	if (!img)
@@ -529,12 +529,15 @@ void cxd_img_close(struct cxd_live *live, bool lose)
 	if (lose)
 		lost = cxd_img_power_fail(live);
 	xa_for_each(&live->resident, idx, page) {
-		spin_lock(&live->lock);
-		resident = cxd_cache_resident(&live->model.cache, idx);
-		dirty = cxd_cache_dirty(&live->model.cache, idx);
-		spin_unlock(&live->lock);
+		wb = false;
+		if (!lose) {	/* a power failure wrote what it kept already */
+			spin_lock(&live->lock);
+			wb = cxd_cache_dirty(&live->model.cache, idx) ||
+			     !cxd_cache_resident(&live->model.cache, idx);
+			spin_unlock(&live->lock);
+		}
 		lock_page(page);
-		if (!lose && (dirty || !resident)) {
+		if (wb) {
 			err = cxd_img_rw(img, idx, page, true);
 			if (err)
 				cxd_img_count(live, true, err);
