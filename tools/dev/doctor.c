@@ -680,12 +680,10 @@ static void check_node(struct doctor *d)
 /* The counter @name in the stats folder @dir: 0, or -1 if unreadable. */
 static int stat_u64(const char *dir, const char *name, uint64_t *v)
 {
-	char path[PATH_MAX + 64], b[64];
+	char path[PATH_MAX + 64];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (cxu_read_file(path, b, sizeof(b)))
-		return -1;
-	return cxu_parse_u64(b, v) ? -1 : 0;
+	return cxu_read_u64(path, v) ? -1 : 0;
 }
 
 /*
