@@ -533,27 +533,20 @@ uint64_t cxd_model_power_fail(struct cxd_model *m, uint64_t now_ns,
 
 	*nsaved = 0;
 	/*
-	 * key: age in dirtyings (clock - seq, so a wrapped clock still
-	 * orders the last 2^31), then the line
+	 * key: seq - clock (mod 2^32), smaller for an older dirtying even
+	 * across a wrap of the clock (over the last 2^31), then the line
 	 */
 	for (l = 0; l < c->nlines; l++)
 		if (c->lines[l].page != CXD_NO_PAGE32 &&
 		    (c->lines[l].flags & CXD_LINE_DIRTY))
-			pages[n++] = ((uint64_t)(uint32_t)(c->dirty_clock - 1 -
-					c->dirty_seq[l]) << 32) | l;
+			pages[n++] = ((uint64_t)(uint32_t)(c->dirty_seq[l] -
+					c->dirty_clock) << 32) | l;
 	if (m->persistence != CXD_PERSIST_GPF) {
 		for (i = 0; i < n; i++)
 			pages[i] = c->lines[(uint32_t)pages[i]].page;
 		return n;
 	}
-	/* oldest first: the largest age first, so sort and walk backwards */
-	heap_sort(pages, n);
-	for (i = 0; i < n / 2; i++) {
-		uint64_t t = pages[i];
-
-		pages[i] = pages[n - 1 - i];
-		pages[n - 1 - i] = t;
-	}
+	heap_sort(pages, n);	/* oldest-dirtied first */
 	/* in flush order; the kept ones move to the front in that order */
 	for (i = 0; i < n; i++) {
 		page = c->lines[(uint32_t)pages[i]].page;
