@@ -34,7 +34,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=77
+plan=79
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -437,5 +437,13 @@ check "gpf: the flush is not in the run's die utilisation" \
 "$sim" --capacity 1M --cache 16K --power-fail-at 2 --warmup 3 "$tmp/gpf" >"$tmp/out" 2>&1
 check "a warm-up that reaches the power failure is refused" \
 	"cxdvirt-sim: --warmup 3 leaves none of the 2 accesses before --power-fail-at to measure" "$(cat "$tmp/out")"
+
+# An option without its value names the option and says so.
+"$sim" "$tmp/gpf" --policy >/dev/null 2>"$tmp/err"
+check "a missing value: the option needs one" \
+	"cxdvirt-sim: option '--policy' needs a value" "$(head -n 1 "$tmp/err")"
+"$sim" sweep --out >/dev/null 2>"$tmp/err"
+check "sweep: a missing value: the option needs one" \
+	"cxdvirt-sim sweep: option '--out' needs a value" "$(head -n 1 "$tmp/err")"
 
 [ "$fails" -eq 0 ]

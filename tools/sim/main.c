@@ -79,8 +79,8 @@ int main(int argc, char **argv)
 	ex_val = calloc(argc, sizeof(*ex_val));
 	if (!ex_name || !ex_val)
 		return 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", long_opts, &idx)) != -1) {
+	opterr = 0;	/* ':' first: a missing value is ':', not '?' */
+	while ((opt = getopt_long(argc, argv, ":h", long_opts, &idx)) != -1) {
 		if (opt >= SIM_OPT_KEY) {	/* a key of sim_set() */
 			if (!strcmp(long_opts[opt - SIM_OPT_KEY].name, "preset")) {
 				preset = optarg;
@@ -119,6 +119,9 @@ int main(int argc, char **argv)
 		case 'h':
 			sim_usage(stdout, &base);
 			return 0;
+		case ':':
+			return cxu_usage_err(NULL, "option '%s' needs a value",
+					     argv[optind - 1]);
 		default:
 			return cxu_usage_err(NULL, "unrecognized or ambiguous option '%s'",
 					     argv[optind - 1]);

@@ -1171,8 +1171,8 @@ int sim_sweep_main(int argc, char **argv)
 
 	o.ssh = xrealloc(NULL, (size_t)argc * sizeof(*o.ssh));
 	o.sbatch = xrealloc(NULL, (size_t)argc * sizeof(*o.sbatch));
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "hj:", lo, NULL)) != -1) {
+	opterr = 0;	/* ':' first: a missing value is ':', not '?' */
+	while ((opt = getopt_long(argc, argv, ":hj:", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			out = optarg;
@@ -1238,6 +1238,9 @@ int sim_sweep_main(int argc, char **argv)
 		case 'h':
 			sweep_usage(stdout);
 			return 0;
+		case ':':
+			return cxu_usage_err("sweep", "option '%s' needs a value",
+					     argv[optind - 1]);
 		default:
 			return cxu_usage_err("sweep", "unrecognized option '%s'",
 					     argv[optind - 1]);
