@@ -191,8 +191,10 @@ int main(int argc, char **argv)
 		}
 		ret = trace_write_binary(convert, &t) ? 1 : 0;
 		if (!ret)
-			fprintf(stderr, "cxdvirt-sim: %s: %" PRIu64 " accesses, max page %" PRIu64 ", %u threads\n",
-				convert, t.n, t.max_page, t.threads);
+			fprintf(stderr, "cxdvirt-sim: %s: %" PRIu64 " accesses, max page %" PRIu64 ", %u threads (highest %u)\n",
+				convert, t.n, t.max_page,
+				trace_count_threads(&t),
+				t.threads ? t.threads - 1 : 0);
 		trace_free(&t);
 		return ret;
 	}
@@ -212,8 +214,7 @@ int main(int argc, char **argv)
 	}
 
 	if (json)
-		sim_print_json(stdout, compare ? ckey : NULL, cvals, cfgs, xs, n,
-			       t.threads);
+		sim_print_json(stdout, compare ? ckey : NULL, cvals, cfgs, xs, n);
 	else
 		sim_print_text(compare ? ckey : NULL, cvals, cfgs, xs, n);
 	for (i = 0; i < n; i++)

@@ -311,7 +311,7 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	out->accesses = i > warm ? i - warm : 0;
 	out->elapsed_ns = end - t0;
 	out->npages = npages;
-	out->threads = nth;
+	out->threads = seen;	/* distinct threads: nth is the highest + 1 */
 	out->st = m.stats;
 	out->ftl = m.ftl_stats;
 	out->erases = m.nand.erases;

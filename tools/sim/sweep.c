@@ -657,7 +657,7 @@ static int run_job(const struct sweep_grid *g, uint64_t idx, const char *dir)
 		cxu_err("%s: %s", tmp, strerror(errno));
 		goto out;
 	}
-	sim_print_json(f, NULL, NULL, &cfg, &x, 1, t.threads);
+	sim_print_json(f, NULL, NULL, &cfg, &x, 1);
 	if (fclose(f) || rename(tmp, out)) {
 		cxu_err("%s: %s", out, strerror(errno));
 		unlink(tmp);
