@@ -34,7 +34,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=80
+plan=82
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -448,5 +448,18 @@ check "a missing value: the option needs one" \
 "$sim" sweep --out >/dev/null 2>"$tmp/err"
 check "sweep: a missing value: the option needs one" \
 	"cxdvirt-sim sweep: option '--out' needs a value" "$(head -n 1 "$tmp/err")"
+
+# --faults --hit-ns: a native hit costs what a model hit costs (a real
+# device serves it from its cache): one miss, then three hits of 1000 ns.
+printf 'R 0\nR 0\nW 0\nR 0\n' >"$tmp/hits"
+hitrun() {	# hitrun OPTIONS...: "elapsed_ns hits native_hits"
+	"$sim" --capacity 1M --cache 16K --json "$@" "$tmp/hits" >"$tmp/json" 2>&1
+	echo "$(jfield elapsed_ns <"$tmp/json") $(jfield hits <"$tmp/json") $(jfield native_hits <"$tmp/json")"
+}
+miss=$(hitrun --faults | cut -d' ' -f1)
+check "--faults --hit-ns: native hits are charged --hit-ns" \
+	"$((miss + 3000)) 0 3" "$(hitrun --faults --hit-ns 1000)"
+check "--hit-ns: model hits cost the same as native ones" \
+	"$((miss + 3000)) 3 0" "$(hitrun --hit-ns 1000)"
 
 [ "$fails" -eq 0 ]

@@ -9,7 +9,9 @@
  * until it is evicted, and an access to a mapped page is a native hit that
  * never reaches the model (a write to a read-only mapped page only marks
  * the line dirty, as ->page_mkwrite does). This is exactly what the module
- * sees from one process with its accessed-bit scan off.
+ * sees from one process with its accessed-bit scan off. --hit-ns charges a
+ * native hit as a model hit: it never faults, but on a real CXL-SSD the
+ * access is still served by the device's cache.
  *
  * Time: each thread of the trace (its records' thread field) has its own
  * clock. A thread's first access arrives at 0; each next one arrives
@@ -264,14 +266,19 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 			out->writes++;
 		else
 			out->reads++;
-		if (mapped && mapped[page] && (!write || mapped[page] == 2)) {
+		if (mapped && mapped[page]) {
+			/*
+			 * A native hit: no fault, but on a real device the
+			 * load or store still reaches its cache, so --hit-ns
+			 * charges it as a model hit (0: free, as in the
+			 * module). A write to a read-only PTE marks the line.
+			 */
+			if (write && mapped[page] == 1) {
+				cxd_cache_set_dirty(&m.cache, page);
+				mapped[page] = 2;
+			}
 			out->native_hits++;
-			done = now;
-		} else if (mapped && mapped[page]) {	/* write to a read-only PTE */
-			cxd_cache_set_dirty(&m.cache, page);
-			mapped[page] = 2;
-			out->native_hits++;
-			done = now;
+			done = cfg->hit_ns ? cxd_model_hit(&m, now, cfg->hit_ns) : now;
 		} else {
 			cxd_model_access(&m, page, write ? CXD_ACC_WRITE : 0, now, &r);
 			if (!r.hit && cxu_lat_hist_add(&lat, r.done_ns - now)) {

@@ -158,7 +158,8 @@ bool trace_bin_magic(const unsigned char *p, size_t len);
  * @preset:	name of the preset @p.nand started from.
  * @think_ns:	time between the end of one access and the next.
  * @hit_ns:	a hit's latency at the device (ns; 0: hits are free, as in
- *		the module, where they run natively): cxd_model_hit().
+ *		the module, where they run natively): cxd_model_hit(); with
+ *		@faults also each native hit's.
  * @warmup:	accesses replayed before the measured window (counters reset
  *		after them) ...
  * @warmup_pct:	... or, when not 0, this percentage of the trace's.
