@@ -72,6 +72,45 @@ const char *sim_check(const struct sim_cfg *cfg, uint64_t max_page,
 	return cxd_model_setup_check(&cfg->p, *npages, msize);
 }
 
+/**
+ * sim_check_len() - the checks of a trace's length sim_run() makes.
+ * @cfg: the configuration (its --warmup and --power-fail-at).
+ * @n:   the trace's accesses.
+ *
+ * A warm-up that leaves nothing to measure, a power failure beyond the
+ * trace, or a warm-up that reaches the power failure is refused, in this
+ * order; an empty trace passes (it measures nothing). cxdvirt-sim sweep
+ * makes the same checks before any job runs.
+ *
+ * Return: NULL, or why the run would fail (a static string, valid until
+ * the next call).
+ */
+const char *sim_check_len(const struct sim_cfg *cfg, uint64_t n)
+{
+	static char why[160];
+	uint64_t warm = cfg->warmup_pct ? n * cfg->warmup_pct / 100 : cfg->warmup;
+
+	if (warm >= n && n) {
+		snprintf(why, sizeof(why),
+			 "--warmup %" PRIu64 " leaves none of the trace's %" PRIu64 " accesses to measure",
+			 warm, n);
+		return why;
+	}
+	if (cfg->power_fail_at > n) {
+		snprintf(why, sizeof(why),
+			 "--power-fail-at %" PRIu64 ": beyond the trace (%" PRIu64 " accesses)",
+			 cfg->power_fail_at, n);
+		return why;
+	}
+	if (cfg->power_fail_at && warm >= cfg->power_fail_at) {
+		snprintf(why, sizeof(why),
+			 "--warmup %" PRIu64 " leaves none of the %" PRIu64 " accesses before --power-fail-at to measure",
+			 warm, cfg->power_fail_at);
+		return why;
+	}
+	return NULL;
+}
+
 /*
  * The threads' clocks as a binary min-heap of thread numbers, ordered by
  * (clock, thread): the next access to replay is the top's.
@@ -177,12 +216,12 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 		cxu_err("%s", why);
 		return -1;
 	}
-	warm = cfg->warmup_pct ? t->n * cfg->warmup_pct / 100 : cfg->warmup;
-	if (warm >= t->n && t->n) {
-		cxu_err("--warmup %" PRIu64 " leaves none of the trace's %" PRIu64 " accesses to measure",
-			warm, t->n);
+	why = sim_check_len(cfg, t->n);
+	if (why) {
+		cxu_err("%s", why);
 		return -1;
 	}
+	warm = cfg->warmup_pct ? t->n * cfg->warmup_pct / 100 : cfg->warmup;
 	mem = aligned_alloc(8, (msize + 7) & ~(size_t)7);
 	if (cfg->faults)
 		mapped = calloc(npages, 1);
@@ -197,16 +236,6 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	}
 
 	memset(out, 0, sizeof(*out));
-	if (cfg->power_fail_at > t->n) {
-		cxu_err("--power-fail-at %" PRIu64 ": beyond the trace (%" PRIu64 " accesses)",
-			cfg->power_fail_at, t->n);
-		goto fail;
-	}
-	if (cfg->power_fail_at && warm >= cfg->power_fail_at) {
-		cxu_err("--warmup %" PRIu64 " leaves none of the %" PRIu64 " accesses before --power-fail-at to measure",
-			warm, cfg->power_fail_at);
-		goto fail;
-	}
 	al.total = t->n - warm;
 	al.tenth = al.total / 10;
 	/* Every thread with an access, its first record, clock 0. */
