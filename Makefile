@@ -268,12 +268,13 @@ bench-sim: tools/cxdvirt-sim $(GEN_TRACE)
 
 # The CMM-H fidelity table (tools/bench/fidelity.sh): the full-scale grids
 # tools/sim/cmmh/*.ini (48 GiB cache, 1 TiB, every published point) through
-# cxdvirt-sim sweep, one job at a time, into FIDELITY_OUT; the table goes
-# into docs/performance.md ("CMM-H fidelity"). About 2 minutes and 2.1 GiB.
+# cxdvirt-sim sweep, one job at a time, into FIDELITY_OUT (default: a new
+# mktemp folder per run, named on stderr); the table goes into
+# docs/performance.md ("CMM-H fidelity"). About 2 minutes and 2.1 GiB.
 .PHONY: fidelity
-FIDELITY_OUT ?= /tmp/cxdvirt-fidelity
+FIDELITY_OUT ?=
 fidelity: tools/cxdvirt-sim
-	tools/bench/fidelity.sh tools/cxdvirt-sim $(FIDELITY_OUT) docs/performance.md
+	tools/bench/fidelity.sh tools/cxdvirt-sim '$(FIDELITY_OUT)' docs/performance.md
 
 # The benchmark (tools/bench/bench.sh): one guest run of every row of
 # docs/performance.md, plus row 6 from bench-model; writes the document and
