@@ -338,12 +338,13 @@ install-module: module
 
 install-tools: tools
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR)
-	install -m 0755 tools/cxdvirt-bench tools/cxdvirt-sim $(DESTDIR)$(BINDIR)/
+	install -m 0755 tools/cxdvirt-bench tools/cxdvirt-sim $(WL) $(DESTDIR)$(BINDIR)/
 	install -m 0755 tools/cxdvirt-dev $(DESTDIR)$(SBINDIR)/
 
 install-man:
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man4 $(DESTDIR)$(MANDIR)/man8
-	install -m 0644 docs/man/cxdvirt-bench.1 docs/man/cxdvirt-sim.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 docs/man/cxdvirt-bench.1 docs/man/cxdvirt-sim.1 \
+		docs/man/cxdvirt-wl.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 docs/man/cxdvirt.4 $(DESTDIR)$(MANDIR)/man4/
 	install -m 0644 docs/man/cxdvirt-dev.8 $(DESTDIR)$(MANDIR)/man8/
 
@@ -359,8 +360,9 @@ uninstall:
 	-rmdir $(DESTDIR)/lib/modules/$(KVER)/extra 2>/dev/null
 	$(call depmod_run)
 	rm -f $(DESTDIR)$(BINDIR)/cxdvirt-bench $(DESTDIR)$(BINDIR)/cxdvirt-sim \
-	      $(DESTDIR)$(SBINDIR)/cxdvirt-dev \
+	      $(DESTDIR)$(BINDIR)/cxdvirt-wl $(DESTDIR)$(SBINDIR)/cxdvirt-dev \
 	      $(DESTDIR)$(MANDIR)/man1/cxdvirt-bench.1 $(DESTDIR)$(MANDIR)/man1/cxdvirt-sim.1 \
+	      $(DESTDIR)$(MANDIR)/man1/cxdvirt-wl.1 \
 	      $(DESTDIR)$(MANDIR)/man4/cxdvirt.4 $(DESTDIR)$(MANDIR)/man8/cxdvirt-dev.8 \
 	      $(MODPROBE_CONF) $(UDEV_RULE)
 
