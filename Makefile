@@ -410,13 +410,14 @@ demo: deps
 	tests/vm/demo.sh
 
 # Real workloads (tools/workloads/workloads.sh, docs/workloads.md): the own
-# programs (pointer chase, Kronecker BFS and PageRank) traced here with
+# programs (pointer chase, Kronecker BFS and PageRank), memcached, redis
+# (one request at a time), sysbench memory and fio traced here with
 # valgrind lackey and replayed in cxdvirt-sim, then one guest run (QEMU
-# -icount) of them, redis, memcached, sysbench memory and fio on plain DRAM and on
-# node-mode and devdax devices at three cache ratios -> the Workloads
-# section of docs/performance.md and its plots (about 6 minutes).
-# workloads-smoke: chase and bfs at one ratio, the document untouched
-# (part of make check, about 50 s).
+# -icount) of them and of redis with redis-cli --pipe and redis-benchmark
+# on plain DRAM and on node-mode and devdax devices at three cache ratios
+# -> the Workloads section of docs/performance.md and its plots (about 12
+# minutes). workloads-smoke: chase, bfs and a small memcached at one
+# ratio, the document untouched (part of make check, about 1.5 minutes).
 .PHONY: workloads workloads-smoke
 workloads: deps
 	$(MAKE) all
