@@ -200,7 +200,8 @@ for w in "${OWN[@]}"; do
 done
 # The servers that can be traced here, each as the guest runs it
 # (workloads-guest.sh): memcached and redis (one request at a time) on a
-# unix socket, loaded, then the requests; sysbench memory whole.
+# unix socket, loaded, then the requests; sysbench memory whole; fio's
+# mmap engine.
 sock=$out/trace/kv.sock
 TRACED=
 zipf="$WL zipf --keys $REDIS_KEYS --value-size 1024"
