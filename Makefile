@@ -268,12 +268,13 @@ bench-sim: tools/cxdvirt-sim $(GEN_TRACE)
 
 # The CMM-H fidelity table (tools/bench/fidelity.sh): the full-scale grids
 # tools/sim/cmmh/*.ini (48 GiB cache, 1 TiB, every published point) through
-# cxdvirt-sim sweep, one job at a time, into FIDELITY_OUT; the table goes
-# into docs/performance.md ("CMM-H fidelity"). About 2 minutes and 2.1 GiB.
+# cxdvirt-sim sweep, one job at a time, into FIDELITY_OUT (default: a new
+# mktemp folder per run, named on stderr); the table goes into
+# docs/performance.md ("CMM-H fidelity"). About 2 minutes and 2.1 GiB.
 .PHONY: fidelity
-FIDELITY_OUT ?= /tmp/cxdvirt-fidelity
+FIDELITY_OUT ?=
 fidelity: tools/cxdvirt-sim
-	tools/bench/fidelity.sh tools/cxdvirt-sim $(FIDELITY_OUT) docs/performance.md
+	tools/bench/fidelity.sh tools/cxdvirt-sim '$(FIDELITY_OUT)' docs/performance.md
 
 # The benchmark (tools/bench/bench.sh): one guest run of every row of
 # docs/performance.md, plus row 6 from bench-model; writes the document and
@@ -337,12 +338,13 @@ install-module: module
 
 install-tools: tools
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR)
-	install -m 0755 tools/cxdvirt-bench tools/cxdvirt-sim $(DESTDIR)$(BINDIR)/
+	install -m 0755 tools/cxdvirt-bench tools/cxdvirt-sim $(WL) $(DESTDIR)$(BINDIR)/
 	install -m 0755 tools/cxdvirt-dev $(DESTDIR)$(SBINDIR)/
 
 install-man:
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man4 $(DESTDIR)$(MANDIR)/man8
-	install -m 0644 docs/man/cxdvirt-bench.1 docs/man/cxdvirt-sim.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 docs/man/cxdvirt-bench.1 docs/man/cxdvirt-sim.1 \
+		docs/man/cxdvirt-wl.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 docs/man/cxdvirt.4 $(DESTDIR)$(MANDIR)/man4/
 	install -m 0644 docs/man/cxdvirt-dev.8 $(DESTDIR)$(MANDIR)/man8/
 
@@ -358,8 +360,9 @@ uninstall:
 	-rmdir $(DESTDIR)/lib/modules/$(KVER)/extra 2>/dev/null
 	$(call depmod_run)
 	rm -f $(DESTDIR)$(BINDIR)/cxdvirt-bench $(DESTDIR)$(BINDIR)/cxdvirt-sim \
-	      $(DESTDIR)$(SBINDIR)/cxdvirt-dev \
+	      $(DESTDIR)$(BINDIR)/cxdvirt-wl $(DESTDIR)$(SBINDIR)/cxdvirt-dev \
 	      $(DESTDIR)$(MANDIR)/man1/cxdvirt-bench.1 $(DESTDIR)$(MANDIR)/man1/cxdvirt-sim.1 \
+	      $(DESTDIR)$(MANDIR)/man1/cxdvirt-wl.1 \
 	      $(DESTDIR)$(MANDIR)/man4/cxdvirt.4 $(DESTDIR)$(MANDIR)/man8/cxdvirt-dev.8 \
 	      $(MODPROBE_CONF) $(UDEV_RULE)
 
@@ -407,13 +410,14 @@ demo: deps
 	tests/vm/demo.sh
 
 # Real workloads (tools/workloads/workloads.sh, docs/workloads.md): the own
-# programs (pointer chase, Kronecker BFS and PageRank) traced here with
+# programs (pointer chase, Kronecker BFS and PageRank), memcached, redis
+# (one request at a time), sysbench memory and fio traced here with
 # valgrind lackey and replayed in cxdvirt-sim, then one guest run (QEMU
-# -icount) of them, redis, memcached, sysbench memory and fio on plain DRAM and on
-# node-mode and devdax devices at three cache ratios -> the Workloads
-# section of docs/performance.md and its plots (about 6 minutes).
-# workloads-smoke: chase and bfs at one ratio, the document untouched
-# (part of make check, about 50 s).
+# -icount) of them and of redis with redis-cli --pipe and redis-benchmark
+# on plain DRAM and on node-mode and devdax devices at three cache ratios
+# -> the Workloads section of docs/performance.md and its plots (about 12
+# minutes). workloads-smoke: chase, bfs and a small memcached at one
+# ratio, the document untouched (part of make check, about 1.5 minutes).
 .PHONY: workloads workloads-smoke
 workloads: deps
 	$(MAKE) all

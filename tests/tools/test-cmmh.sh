@@ -22,6 +22,16 @@ trap 'rm -rf "$tmp"' EXIT
 
 . "$top/tests/tools/tap.bash"
 
+plan=10
+echo "1..$plan"
+
+if [ ! -x "$sim" ]; then
+	for i in $(seq $plan); do
+		echo "not ok $i - cxdvirt-sim not built ($sim)"
+	done
+	exit 1
+fi
+
 if "$sim" sweep --out "$tmp/o" "$top/tests/tools/cmmh-small.ini" > "$tmp/log" 2>&1 &&
    "$sim" sweep --merge "$tmp/o" --no-plot >> "$tmp/log" 2>&1; then
 	ok "the CMM-H subset grid runs and merges"
@@ -61,8 +71,11 @@ if awk -v a="$b4" -v b="$b8" -v c="$b2" 'BEGIN { exit !(a >= 0.9 * b && c < 0.9 
 else
 	not_ok "held back: bandwidth saturates at 4 threads (2: $b2, 4: $b4, 8: $b8 MB/s)"
 fi
-[ "$(col bw267 threads)" = 8 ] && ok "the 2.67 job replayed 8 threads" ||
-	not_ok "the 2.67 job replayed 8 threads"
+if [ "$(col bw267 threads)" = 8 ]; then
+	ok "the 2.67 job replayed 8 threads"
+else
+	not_ok "the 2.67 job replayed 8 threads" "threads: $(col bw267 threads)"
+fi
 
 # The simulator's capacity bound is the model's (2^32 - 1 pages), not
 # configfs' 64 GiB: 128 GiB (128 MiB of page state) replays; 16 TiB is one
@@ -80,5 +93,5 @@ else
 	not_ok "--capacity 16T refused: page indices are 32-bit" "$(cat "$tmp/err")"
 fi
 
-echo "1..$n"
+[ "$n" -eq "$plan" ] || not_ok "the plan: $plan tests, $n ran"
 [ "$fails" -eq 0 ]

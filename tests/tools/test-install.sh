@@ -32,10 +32,11 @@ ko=$(find "$D/lib/modules" -path '*/extra/cxdvirt.ko')
 t "module in lib/modules/KVER/extra/" test -n "$ko"
 t "module is the tree's" cmp "$ko" cxdvirt.ko
 t "depmod left to the target on a staging DESTDIR" grep -q "run 'depmod -a" "$tmp/install.log"
-for f in usr/bin/cxdvirt-bench usr/bin/cxdvirt-sim usr/sbin/cxdvirt-dev; do
+for f in usr/bin/cxdvirt-bench usr/bin/cxdvirt-sim usr/bin/cxdvirt-wl usr/sbin/cxdvirt-dev; do
 	t "$f executable" test -x "$D/$f"
 done
 for f in usr/share/man/man1/cxdvirt-bench.1 usr/share/man/man1/cxdvirt-sim.1 \
+	 usr/share/man/man1/cxdvirt-wl.1 \
 	 usr/share/man/man4/cxdvirt.4 usr/share/man/man8/cxdvirt-dev.8; do
 	t "$f renders" sh -c "man -l '$D/$f' > /dev/null 2>&1 || mandoc '$D/$f' > /dev/null"
 done

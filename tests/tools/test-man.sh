@@ -75,6 +75,21 @@ tools/cxdvirt-sim sweep --help > "$tmp/help" 2>&1
 ok $? "cxdvirt-sim sweep --help lists its options"
 check_help "cxdvirt-sim sweep" "$tmp/page" "$tmp/help"
 
+# ------------------------------------------------------------- cxdvirt-wl --
+# Its --help and zipf's own, both on the one page.
+plain "$MAN/cxdvirt-wl.1" > "$tmp/page"
+for sub in "" zipf; do
+	# shellcheck disable=SC2086 # no subcommand, or one
+	tools/workloads/cxdvirt-wl $sub --help > "$tmp/help" 2>&1
+	[ "$(help_opts "$tmp/help" | wc -l)" -ge 8 ]
+	ok $? "cxdvirt-wl ${sub:+$sub }--help lists its options"
+	check_help "cxdvirt-wl${sub:+ $sub}" "$tmp/page" "$tmp/help"
+done
+for w in chase bfs pagerank zipf lackey exec; do
+	grep -qx "\.B $w" "$MAN/cxdvirt-wl.1"
+	ok $? "cxdvirt-wl: workload $w has its entry"
+done
+
 # ------------------------------------------------------------ cxdvirt-dev --
 plain "$MAN/cxdvirt-dev.8" > "$tmp/page"
 tools/cxdvirt-dev --help > "$tmp/help"

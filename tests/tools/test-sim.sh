@@ -34,7 +34,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=77
+plan=82
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -143,6 +143,8 @@ printf '# comment\nR 0x1000 3\nR 1\nW 0x1fff\n\nR 2\n' >"$tmp/addr"
 "$sim" --cache 256K --json "$tmp/addr" >"$tmp/json" 2>&1
 check "0x byte address and decimal page meet on page 1" "2 2" \
 	"$(jfield hits <"$tmp/json") $(jfield misses <"$tmp/json")"
+check "threads 0 and 3: two threads, not the highest + 1" "2 2" \
+	"$(jfield threads_replayed <"$tmp/json") $(jfield threads <"$tmp/json")"
 
 # --faults: a mapped page is a native hit and never reaches the model; a
 # write to a read-only mapped page only dirties the line; eviction unmaps.
@@ -218,7 +220,8 @@ check "2-way: three pages in one set never hit under lru" 0 \
 # --- Binary traces (--convert) -------------------------------------------
 # The same replay from the text and from its binary form, byte for byte.
 "$sim" --convert "$tmp/mix.bin" "$tmp/addr" 2>"$tmp/err"
-check "convert: summary names the accesses" 1 "$(grep -c '4 accesses, max page 2, 4 threads' "$tmp/err")"
+check "convert: summary names the accesses and the distinct threads" 1 \
+	"$(grep -c '4 accesses, max page 2, 2 threads (highest 3)' "$tmp/err")"
 for pass in $(seq 50); do printf 'R %d\nW 0x%x 2\n' $((pass % 70)) $(((pass * 7 % 90) * 4096)); done >"$tmp/mix"
 "$sim" --convert "$tmp/mix.bin" "$tmp/mix" 2>/dev/null
 "$sim" --cache 64K --policy s3fifo --prefetch next --json "$tmp/mix" >"$tmp/a.json" 2>&1
@@ -437,5 +440,26 @@ check "gpf: the flush is not in the run's die utilisation" \
 "$sim" --capacity 1M --cache 16K --power-fail-at 2 --warmup 3 "$tmp/gpf" >"$tmp/out" 2>&1
 check "a warm-up that reaches the power failure is refused" \
 	"cxdvirt-sim: --warmup 3 leaves none of the 2 accesses before --power-fail-at to measure" "$(cat "$tmp/out")"
+
+# An option without its value names the option and says so.
+"$sim" "$tmp/gpf" --policy >/dev/null 2>"$tmp/err"
+check "a missing value: the option needs one" \
+	"cxdvirt-sim: option '--policy' needs a value" "$(head -n 1 "$tmp/err")"
+"$sim" sweep --out >/dev/null 2>"$tmp/err"
+check "sweep: a missing value: the option needs one" \
+	"cxdvirt-sim sweep: option '--out' needs a value" "$(head -n 1 "$tmp/err")"
+
+# --faults --hit-ns: a native hit costs what a model hit costs (a real
+# device serves it from its cache): one miss, then three hits of 1000 ns.
+printf 'R 0\nR 0\nW 0\nR 0\n' >"$tmp/hits"
+hitrun() {	# hitrun OPTIONS...: "elapsed_ns hits native_hits"
+	"$sim" --capacity 1M --cache 16K --json "$@" "$tmp/hits" >"$tmp/json" 2>&1
+	echo "$(jfield elapsed_ns <"$tmp/json") $(jfield hits <"$tmp/json") $(jfield native_hits <"$tmp/json")"
+}
+miss=$(hitrun --faults | cut -d' ' -f1)
+check "--faults --hit-ns: native hits are charged --hit-ns" \
+	"$((miss + 3000)) 0 3" "$(hitrun --faults --hit-ns 1000)"
+check "--hit-ns: model hits cost the same as native ones" \
+	"$((miss + 3000)) 3 0" "$(hitrun --hit-ns 1000)"
 
 [ "$fails" -eq 0 ]

@@ -62,7 +62,7 @@ csv() {
 		$2 == name { print $(c[col]) }' "$tmp/local/results.csv"
 }
 
-plan=31
+plan=38
 echo "1..$plan"
 
 if [ ! -x "$sim" ] || [ ! -x "$gen" ]; then
@@ -198,6 +198,52 @@ bad "a bad value" "policy: bad value 'bogus' (one of:" \
 	'[traces]' "$gen_line" '[params]' 'policy = fifo,bogus'
 bad "a job sim_run would refuse" "job 1 (t__cache-size=4097): --cache-size and --capacity must be multiples of 4K" \
 	'[traces]' "$gen_line" '[params]' 'cache-size = 8K,4097'
+bad "a power failure beyond a generated trace" \
+	"job 1 (t__power-fail-at=101): --power-fail-at 101: beyond the trace (100 accesses)" \
+	'[traces]' "$gen_line" '[params]' 'power-fail-at = 50,101'
+bad "a power failure beyond a trace file" \
+	"job 0 (t): --power-fail-at 651: beyond the trace (650 accesses)" \
+	'[traces]' 't = scan65.txt' '[params]' 'power-fail-at = 651'
+bad "a warm-up beyond the trace" \
+	"--warmup 100 leaves none of the trace's 100 accesses to measure" \
+	'[traces]' "$gen_line" '[params]' 'warmup = 10,100'
+bad "a warm-up that reaches the power failure" \
+	"--warmup 60 leaves none of the 50 accesses before --power-fail-at to measure" \
+	'[traces]' "$gen_line" '[params]' 'warmup = 60' 'power-fail-at = 50'
+
+# --- Power failures in the CSV ---------------------------------------------
+cat >"$tmp/grid/pf.ini" <<'EOF'
+[traces]
+w = uniform pages=256 accesses=2000 write-pct=50 seed=3
+
+[params]
+capacity      = 1M
+cache-size    = 64K
+power-fail-at = 500,2000
+EOF
+"$sim" sweep --out "$tmp/pf" "$tmp/grid/pf.ini" >/dev/null 2>&1 &&
+	"$sim" sweep --merge "$tmp/pf" --no-plot >/dev/null 2>&1
+pfcsv() {	# pfcsv COLUMN NAME: as csv, in $tmp/pf/results.csv
+	awk -F, -v col="$1" -v name="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$2 == name { print $(c[col]) }' "$tmp/pf/results.csv"
+}
+pfjson() {	# pfjson NAME: "saved lost bytes" from the job's JSON
+	tr -d ' \n' <"$tmp/pf/results/$1.json" |
+		sed -n 's/.*"lines_saved":\([0-9]*\),"lines_lost":\([0-9]*\),"bytes_lost":\([0-9]*\).*/\1 \2 \3/p'
+}
+pfrows() {	# pfrows: "saved lost bytes|..." of both jobs from the CSV
+	local j
+	for j in w__power-fail-at=500 w__power-fail-at=2000; do
+		echo "$(pfcsv power_fail_lines_saved "$j") $(pfcsv power_fail_lines_lost "$j") $(pfcsv power_fail_bytes_lost "$j")"
+	done | paste -sd'|'
+}
+check "--merge: the power failure's lines kept and lost, as the JSON has them" \
+	"$(pfjson w__power-fail-at=500)|$(pfjson w__power-fail-at=2000)" "$(pfrows)"
+check "a volatile cache of 16 lines loses dirty lines, at most 16" 1 \
+	"$(pfcsv power_fail_lines_lost w__power-fail-at=2000 | awk '{ print ($1 > 0 && $1 <= 16) }')"
+check "--merge: no power-failure columns without --power-fail-at" 0 \
+	"$(head -n 1 "$tmp/local/results.csv" | grep -c power_fail)"
 
 # --- GNU parallel ----------------------------------------------------------
 if command -v parallel >/dev/null; then

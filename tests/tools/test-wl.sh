@@ -4,8 +4,9 @@
 # arguments, same checksum; anonymous memory and a mapped file give the
 # same result), the Kronecker graph is a proper undirected CSR, lackey
 # filtering keeps exactly the accesses in the range as arena offsets
-# (straddling accesses split), zipf is skewed and its memcached client
-# counts hits and misses, exec reports the status;
+# (straddling accesses split), zipf is skewed and its memcached and redis
+# clients count hits and misses, exec reports the status,
+# --help prints every option;
 # trace.sh's node and dax traces replay through cxdvirt-sim --faults.
 # About 3 s (one small valgrind run).
 set -u
@@ -69,6 +70,34 @@ if command -v memcached > /dev/null; then
 else
 	echo "ok $((n + 1)) # SKIP memcached missing"; n=$((n + 1))
 fi
+
+# redis-server over its unix socket, one request at a time: load 200 keys,
+# then every GET hits; keys beyond the load miss.
+if command -v redis-server > /dev/null; then
+	redis-server --port 0 --unixsocket "$T/r.sock" --save '' --appendonly no \
+		--dir "$T" > /dev/null 2>&1 &
+	rp=$!
+	for _ in $(seq 50); do [ -S "$T/r.sock" ] && break; sleep 0.1; done
+	o=$($WL zipf --keys 200 --load --ops 0 --redis "$T/r.sock")
+	grep -q '"workload": "redis-zipf", "gets": 0' <<< "$o" && ok "redis: the load" ||
+		not_ok "redis load" "$o"
+	o=$($WL zipf --keys 200 --ops 1000 --write-pct 0 --redis "$T/r.sock")
+	grep -q '"gets": 1000, "get_hits": 1000' <<< "$o" && ok "redis: 1000 GETs after the load, all hits" ||
+		not_ok "redis client" "$o"
+	o=$($WL zipf --keys 400 --ops 1000 --write-pct 0 --redis "$T/r.sock")
+	h=$(sed -n 's/.*"get_hits": \([0-9]*\).*/\1/p' <<< "$o")
+	[ "${h:-0}" -gt 0 ] && [ "$h" -lt 1000 ] && ok "redis: keys beyond the load miss ($h of 1000 hit)" ||
+		not_ok "redis misses" "$o"
+	kill $rp; wait $rp 2> /dev/null
+else
+	for _ in 1 2 3; do echo "ok $((n + 1)) # SKIP redis-server missing"; n=$((n + 1)); done
+fi
+$WL zipf --keys 10 --redis "$T/r.sock" --memcached "$T/mc.sock" > /dev/null 2>&1
+[ $? = 2 ] && ok "zipf: --redis and --memcached together is a usage error" ||
+	not_ok "zipf: --redis with --memcached accepted"
+$WL --help > "$T/help" 2>&1 && grep -q -- '--edge-factor' "$T/help" &&
+	$WL zipf --help > "$T/zhelp" 2>&1 && grep -q -- '--redis SOCKET' "$T/zhelp" &&
+	ok "--help and zipf --help: on stdout, exit 0" || not_ok "--help" "$(cat "$T/help" "$T/zhelp")"
 
 o=$($WL exec sh -c 'exit 3'); st=$?
 [ $st = 3 ] && grep -q '"status": 3' <<< "$o" && ok "exec passes the status on" || not_ok "exec status" "$o"

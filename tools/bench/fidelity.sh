@@ -4,6 +4,9 @@
 # fidelity.sh SIM OUT DOC: the CMM-H fidelity table of DOC
 # (docs/performance.md), from one run of the full-scale grids
 # tools/sim/cmmh/steady.ini and warming.ini through `SIM sweep` into OUT.
+# OUT empty: a new folder of this run, mktemp -d under TMPDIR (or /tmp),
+# so that two runs never share one; its path is printed on stderr. A given
+# OUT is emptied first.
 # The table between the markers "<!-- cmmh-fidelity begin -->" and
 # "<!-- cmmh-fidelity end -->" is replaced; nothing else in DOC changes.
 #
@@ -22,8 +25,13 @@ out=$2
 doc=$3
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
-rm -rf "$out"
-mkdir -p "$out"
+if [ -z "$out" ]; then
+	out=$(mktemp -d "${TMPDIR:-/tmp}/cxdvirt-fidelity.XXXXXX")
+else
+	rm -rf "$out"
+	mkdir -p "$out"
+fi
+echo "fidelity: the sweeps in $out" >&2
 for g in steady warming; do
 	"$sim" sweep --out "$out/$g" "$here/tools/sim/cmmh/$g.ini" > /dev/null
 	"$sim" sweep --merge "$out/$g" --no-plot > /dev/null

@@ -79,8 +79,8 @@ int main(int argc, char **argv)
 	ex_val = calloc(argc, sizeof(*ex_val));
 	if (!ex_name || !ex_val)
 		return 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", long_opts, &idx)) != -1) {
+	opterr = 0;	/* ':' first: a missing value is ':', not '?' */
+	while ((opt = getopt_long(argc, argv, ":h", long_opts, &idx)) != -1) {
 		if (opt >= SIM_OPT_KEY) {	/* a key of sim_set() */
 			if (!strcmp(long_opts[opt - SIM_OPT_KEY].name, "preset")) {
 				preset = optarg;
@@ -119,6 +119,9 @@ int main(int argc, char **argv)
 		case 'h':
 			sim_usage(stdout, &base);
 			return 0;
+		case ':':
+			return cxu_usage_err(NULL, "option '%s' needs a value",
+					     argv[optind - 1]);
 		default:
 			return cxu_usage_err(NULL, "unrecognized or ambiguous option '%s'",
 					     argv[optind - 1]);
@@ -188,8 +191,10 @@ int main(int argc, char **argv)
 		}
 		ret = trace_write_binary(convert, &t) ? 1 : 0;
 		if (!ret)
-			fprintf(stderr, "cxdvirt-sim: %s: %" PRIu64 " accesses, max page %" PRIu64 ", %u threads\n",
-				convert, t.n, t.max_page, t.threads);
+			fprintf(stderr, "cxdvirt-sim: %s: %" PRIu64 " accesses, max page %" PRIu64 ", %u threads (highest %u)\n",
+				convert, t.n, t.max_page,
+				trace_count_threads(&t),
+				t.threads ? t.threads - 1 : 0);
 		trace_free(&t);
 		return ret;
 	}
@@ -209,8 +214,7 @@ int main(int argc, char **argv)
 	}
 
 	if (json)
-		sim_print_json(stdout, compare ? ckey : NULL, cvals, cfgs, xs, n,
-			       t.threads);
+		sim_print_json(stdout, compare ? ckey : NULL, cvals, cfgs, xs, n);
 	else
 		sim_print_text(compare ? ckey : NULL, cvals, cfgs, xs, n);
 	for (i = 0; i < n; i++)

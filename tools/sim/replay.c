@@ -9,7 +9,9 @@
  * until it is evicted, and an access to a mapped page is a native hit that
  * never reaches the model (a write to a read-only mapped page only marks
  * the line dirty, as ->page_mkwrite does). This is exactly what the module
- * sees from one process with its accessed-bit scan off.
+ * sees from one process with its accessed-bit scan off. --hit-ns charges a
+ * native hit as a model hit: it never faults, but on a real CXL-SSD the
+ * access is still served by the device's cache.
  *
  * Time: each thread of the trace (its records' thread field) has its own
  * clock. A thread's first access arrives at 0; each next one arrives
@@ -68,6 +70,45 @@ const char *sim_check(const struct sim_cfg *cfg, uint64_t max_page,
 	}
 	/* The module's power-on checks (driver/model/setup.c). */
 	return cxd_model_setup_check(&cfg->p, *npages, msize);
+}
+
+/**
+ * sim_check_len() - the checks of a trace's length sim_run() makes.
+ * @cfg: the configuration (its --warmup and --power-fail-at).
+ * @n:   the trace's accesses.
+ *
+ * A warm-up that leaves nothing to measure, a power failure beyond the
+ * trace, or a warm-up that reaches the power failure is refused, in this
+ * order; an empty trace passes (it measures nothing). cxdvirt-sim sweep
+ * makes the same checks before any job runs.
+ *
+ * Return: NULL, or why the run would fail (a static string, valid until
+ * the next call).
+ */
+const char *sim_check_len(const struct sim_cfg *cfg, uint64_t n)
+{
+	static char why[160];
+	uint64_t warm = cfg->warmup_pct ? n * cfg->warmup_pct / 100 : cfg->warmup;
+
+	if (warm >= n && n) {
+		snprintf(why, sizeof(why),
+			 "--warmup %" PRIu64 " leaves none of the trace's %" PRIu64 " accesses to measure",
+			 warm, n);
+		return why;
+	}
+	if (cfg->power_fail_at > n) {
+		snprintf(why, sizeof(why),
+			 "--power-fail-at %" PRIu64 ": beyond the trace (%" PRIu64 " accesses)",
+			 cfg->power_fail_at, n);
+		return why;
+	}
+	if (cfg->power_fail_at && warm >= cfg->power_fail_at) {
+		snprintf(why, sizeof(why),
+			 "--warmup %" PRIu64 " leaves none of the %" PRIu64 " accesses before --power-fail-at to measure",
+			 warm, cfg->power_fail_at);
+		return why;
+	}
+	return NULL;
 }
 
 /*
@@ -175,12 +216,12 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 		cxu_err("%s", why);
 		return -1;
 	}
-	warm = cfg->warmup_pct ? t->n * cfg->warmup_pct / 100 : cfg->warmup;
-	if (warm >= t->n && t->n) {
-		cxu_err("--warmup %" PRIu64 " leaves none of the trace's %" PRIu64 " accesses to measure",
-			warm, t->n);
+	why = sim_check_len(cfg, t->n);
+	if (why) {
+		cxu_err("%s", why);
 		return -1;
 	}
+	warm = cfg->warmup_pct ? t->n * cfg->warmup_pct / 100 : cfg->warmup;
 	mem = aligned_alloc(8, (msize + 7) & ~(size_t)7);
 	if (cfg->faults)
 		mapped = calloc(npages, 1);
@@ -195,16 +236,6 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	}
 
 	memset(out, 0, sizeof(*out));
-	if (cfg->power_fail_at > t->n) {
-		cxu_err("--power-fail-at %" PRIu64 ": beyond the trace (%" PRIu64 " accesses)",
-			cfg->power_fail_at, t->n);
-		goto fail;
-	}
-	if (cfg->power_fail_at && warm >= cfg->power_fail_at) {
-		cxu_err("--warmup %" PRIu64 " leaves none of the %" PRIu64 " accesses before --power-fail-at to measure",
-			warm, cfg->power_fail_at);
-		goto fail;
-	}
 	al.total = t->n - warm;
 	al.tenth = al.total / 10;
 	/* Every thread with an access, its first record, clock 0. */
@@ -264,14 +295,19 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 			out->writes++;
 		else
 			out->reads++;
-		if (mapped && mapped[page] && (!write || mapped[page] == 2)) {
+		if (mapped && mapped[page]) {
+			/*
+			 * A native hit: no fault, but on a real device the
+			 * load or store still reaches its cache, so --hit-ns
+			 * charges it as a model hit (0: free, as in the
+			 * module). A write to a read-only PTE marks the line.
+			 */
+			if (write && mapped[page] == 1) {
+				cxd_cache_set_dirty(&m.cache, page);
+				mapped[page] = 2;
+			}
 			out->native_hits++;
-			done = now;
-		} else if (mapped && mapped[page]) {	/* write to a read-only PTE */
-			cxd_cache_set_dirty(&m.cache, page);
-			mapped[page] = 2;
-			out->native_hits++;
-			done = now;
+			done = cfg->hit_ns ? cxd_model_hit(&m, now, cfg->hit_ns) : now;
 		} else {
 			cxd_model_access(&m, page, write ? CXD_ACC_WRITE : 0, now, &r);
 			if (!r.hit && cxu_lat_hist_add(&lat, r.done_ns - now)) {
@@ -311,7 +347,7 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	out->accesses = i > warm ? i - warm : 0;
 	out->elapsed_ns = end - t0;
 	out->npages = npages;
-	out->threads = nth;
+	out->threads = seen;	/* distinct threads: nth is the highest + 1 */
 	out->st = m.stats;
 	out->ftl = m.ftl_stats;
 	out->erases = m.nand.erases;

@@ -362,15 +362,16 @@ void sim_print_text(const char *ckey, char **cvals,
  * @cfgs:    the configuration of each run ...
  * @xs:      ... and its metrics, @n of each.
  * @n:       number of runs, >= 1.
- * @threads: the trace's threads (highest thread number + 1).
  *
  * With @ckey, {"compare": KEY, "runs": [...], "threads": N}; without, the
- * one run's object plus "threads". A run holds its configuration, counts,
- * times in ns and ratios as fractions (hit_ratio 0.5, not 50).
+ * one run's object plus "threads": the trace's distinct thread numbers
+ * (@xs[0].threads; every run replays the same trace). A run holds its
+ * configuration, counts, times in ns and ratios as fractions (hit_ratio
+ * 0.5, not 50).
  */
 void sim_print_json(FILE *out, const char *ckey, char **cvals,
 		    const struct sim_cfg *cfgs, const struct metrics *xs,
-		    unsigned int n, uint32_t threads)
+		    unsigned int n)
 {
 	json_object *root, *arr;
 	unsigned int i;
@@ -392,7 +393,7 @@ void sim_print_json(FILE *out, const char *ckey, char **cvals,
 		root = metrics_json(&cfgs[0], &xs[0]);
 	}
 	json_object_object_add(root, "threads",
-			       json_object_new_uint64(threads));
+			       json_object_new_uint64(xs[0].threads));
 	fprintf(out, "%s\n", json_object_to_json_string_ext(root,
 			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);

@@ -98,6 +98,7 @@ struct trace {
 
 int trace_load(const char *path, const struct trace_opts *o, struct trace *t);
 void trace_free(struct trace *t);
+uint32_t trace_count_threads(const struct trace *t);
 int trace_write_binary(const char *path, const struct trace *t);
 int trace_format_parse(const char *name);
 const char *trace_format_name(enum trace_format f);
@@ -157,7 +158,8 @@ bool trace_bin_magic(const unsigned char *p, size_t len);
  * @preset:	name of the preset @p.nand started from.
  * @think_ns:	time between the end of one access and the next.
  * @hit_ns:	a hit's latency at the device (ns; 0: hits are free, as in
- *		the module, where they run natively): cxd_model_hit().
+ *		the module, where they run natively): cxd_model_hit(); with
+ *		@faults also each native hit's.
  * @warmup:	accesses replayed before the measured window (counters reset
  *		after them) ...
  * @warmup_pct:	... or, when not 0, this percentage of the trace's.
@@ -205,7 +207,8 @@ uint64_t sim_get(const struct sim_cfg *cfg, int id);
  * @writes:	... and writes.
  * @elapsed_ns:	from the first measured access's arrival to the latest
  *		thread clock after its last access and think time, ns.
- * @threads:	the threads replayed (each on its own clock).
+ * @threads:	the threads replayed, each on its own clock: the distinct
+ *		thread numbers of the trace (not the highest + 1).
  * @acc_sum:	sum over measured accesses of completion - arrival (hits
  *		included: 0, or --hit-ns's cost), ns ...
  * @acc_first_ns: ... the mean over the first tenth of them ...
@@ -253,6 +256,7 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	    struct metrics *out);
 const char *sim_check(const struct sim_cfg *cfg, uint64_t max_page,
 		      uint64_t *npages, size_t *msize);
+const char *sim_check_len(const struct sim_cfg *cfg, uint64_t n);
 
 /* report.c: the text and JSON reports; calls options.c only. */
 void sim_print_text(const char *ckey, char **cvals,
@@ -260,7 +264,7 @@ void sim_print_text(const char *ckey, char **cvals,
 		    unsigned int n);
 void sim_print_json(FILE *out, const char *ckey, char **cvals,
 		    const struct sim_cfg *cfgs, const struct metrics *xs,
-		    unsigned int n, uint32_t threads);
+		    unsigned int n);
 
 /* sweep.c: cxdvirt-sim sweep (grids, jobs, running them, merging). */
 int sim_sweep_main(int argc, char **argv);

@@ -63,7 +63,7 @@
  * @path:  a file: its path (relative ones made relative to the grid's
  *         folder); NULL for a generator.
  * @shape: a generator: enum trace_shape ...
- * @n:     ... accesses ...
+ * @n:     ... accesses (a file: its accesses, once checked) ...
  * @pages: ... pages ...
  * @wpct:  ... percent writes ...
  * @seed:  ... seed ...
@@ -555,7 +555,8 @@ static int job_cfg(const struct sweep_grid *g, const unsigned int *vi,
 
 /**
  * check_jobs() - before running anything: load each trace file and check
- * every job's configuration as sim_run() would (sim_check()).
+ * every job's configuration as sim_run() would (sim_check(), and
+ * sim_check_len(): warmup and power-fail-at within the trace).
  * @g:    the grid.
  * @only: check job @only alone (an array task), or all with -1.
  *
@@ -584,6 +585,7 @@ static int check_jobs(struct sweep_grid *g, int64_t only)
 		if (trace_load(tr->path, &topts, &t))
 			return -1;	/* trace_load() said why, naming the file */
 		tr->max_page = t.n ? t.max_page : 0;
+		tr->n = t.n;
 		trace_free(&t);
 	}
 	for (j = only >= 0 ? (uint64_t)only : 0; j < g->njobs; j++) {
@@ -591,6 +593,8 @@ static int check_jobs(struct sweep_grid *g, int64_t only)
 		if (job_cfg(g, vi, &cfg))
 			return -1;
 		why = sim_check(&cfg, tr->max_page, &npages, &msize);
+		if (!why)
+			why = sim_check_len(&cfg, tr->n);
 		if (why) {
 			job_name(g, j, name, sizeof(name));
 			cxu_err("%s: job %" PRIu64 " (%s): %s", g->path, j, name, why);
@@ -657,7 +661,7 @@ static int run_job(const struct sweep_grid *g, uint64_t idx, const char *dir)
 		cxu_err("%s: %s", tmp, strerror(errno));
 		goto out;
 	}
-	sim_print_json(f, NULL, NULL, &cfg, &x, 1, t.threads);
+	sim_print_json(f, NULL, NULL, &cfg, &x, 1);
 	if (fclose(f) || rename(tmp, out)) {
 		cxu_err("%s: %s", out, strerror(errno));
 		unlink(tmp);
@@ -1171,8 +1175,8 @@ int sim_sweep_main(int argc, char **argv)
 
 	o.ssh = xrealloc(NULL, (size_t)argc * sizeof(*o.ssh));
 	o.sbatch = xrealloc(NULL, (size_t)argc * sizeof(*o.sbatch));
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "hj:", lo, NULL)) != -1) {
+	opterr = 0;	/* ':' first: a missing value is ':', not '?' */
+	while ((opt = getopt_long(argc, argv, ":hj:", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			out = optarg;
@@ -1238,6 +1242,9 @@ int sim_sweep_main(int argc, char **argv)
 		case 'h':
 			sweep_usage(stdout);
 			return 0;
+		case ':':
+			return cxu_usage_err("sweep", "option '%s' needs a value",
+					     argv[optind - 1]);
 		default:
 			return cxu_usage_err("sweep", "unrecognized option '%s'",
 					     argv[optind - 1]);

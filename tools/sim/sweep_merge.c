@@ -75,8 +75,16 @@ static const struct col ftl_cols[] = {
 	{ "ftl_gc_stall_ns", "ftl.gc_stall_ns" },
 };
 
+/* Only when some job has --power-fail-at (its report has "power_fail"). */
+static const struct col pf_cols[] = {
+	{ "power_fail_lines_saved", "power_fail.lines_saved" },
+	{ "power_fail_lines_lost", "power_fail.lines_lost" },
+	{ "power_fail_bytes_lost", "power_fail.bytes_lost" },
+};
+
 #define NCOLS		(sizeof(cols) / sizeof(cols[0]))
 #define NFTL_COLS	(sizeof(ftl_cols) / sizeof(ftl_cols[0]))
+#define NPF_COLS	(sizeof(pf_cols) / sizeof(pf_cols[0]))
 
 /* The value at @path ("a.b") in @o, as the report has it, or "" if absent. */
 static const char *get(json_object *o, const char *path)
@@ -208,6 +216,9 @@ static int plot(const char *dir, json_object *jobs, json_object **res,
 	for (i = 0; i < NFTL_COLS; i++)
 		if (!strcmp(ftl_cols[i].name, py))
 			ycol = ftl_cols[i].path;
+	for (i = 0; i < NPF_COLS; i++)
+		if (!strcmp(pf_cols[i].name, py))
+			ycol = pf_cols[i].path;
 	if (!ycol) {
 		cxu_err("--plot-y %s: not a result column of the CSV", py);
 		return 2;
@@ -341,7 +352,7 @@ int sweep_merge(const char *dir, const char *plot_x, const char *plot_y,
 	size_t i, k, n, nkeys, missing = 0;
 	const char *first_missing = NULL;
 	struct dim *dims;
-	bool ftl = false;
+	bool ftl = false, pf = false;
 	int ret = 0;
 	FILE *f;
 
@@ -377,6 +388,8 @@ int sweep_merge(const char *dir, const char *plot_x, const char *plot_y,
 			first_missing = get(job, "name");
 		if (res[i] && json_object_object_get_ex(res[i], "ftl", &p))
 			ftl = true;
+		if (res[i] && json_object_object_get_ex(res[i], "power_fail", &p))
+			pf = true;
 	}
 	if (missing) {
 		cxu_err("sweep: %zu of %zu results missing in %s/results (first: %s.json): no CSV",
@@ -416,6 +429,8 @@ int sweep_merge(const char *dir, const char *plot_x, const char *plot_y,
 		csv_field(f, cols[k].name, false);
 	for (k = 0; ftl && k < NFTL_COLS; k++)
 		csv_field(f, ftl_cols[k].name, false);
+	for (k = 0; pf && k < NPF_COLS; k++)
+		csv_field(f, pf_cols[k].name, false);
 	fputc('\n', f);
 	for (i = 0; i < n; i++) {
 		job = json_object_array_get_idx(jobs, i);
@@ -427,6 +442,8 @@ int sweep_merge(const char *dir, const char *plot_x, const char *plot_y,
 			csv_field(f, get(res[i], cols[k].path), false);
 		for (k = 0; ftl && k < NFTL_COLS; k++)
 			csv_field(f, get(res[i], ftl_cols[k].path), false);
+		for (k = 0; pf && k < NPF_COLS; k++)
+			csv_field(f, get(res[i], pf_cols[k].path), false);
 		fputc('\n', f);
 	}
 	if (fclose(f) || rename(tmp, path)) {

@@ -296,6 +296,35 @@ fail:
 	return -1;
 }
 
+/**
+ * trace_count_threads() - the distinct threads of a trace.
+ * @t: the trace.
+ *
+ * @t->threads is the highest thread number + 1 (what the binary header
+ * stores, the size of the replay's per-thread arrays); a trace of threads
+ * 0 and 3 has two threads, not four. O(accesses), 4 KiB of bitmap.
+ *
+ * Return: the number of thread numbers with at least one access (0 for an
+ * empty trace).
+ */
+uint32_t trace_count_threads(const struct trace *t)
+{
+	uint64_t seen[(TRACE_THREAD_MAX + 1) / 64] = { 0 };
+	uint32_t n = 0, k;
+	uint64_t i;
+
+	if (t->threads <= 1)
+		return t->n ? 1 : 0;
+	for (i = 0; i < t->n && n < t->threads; i++) {
+		k = trace_thread(t->recs[i]);
+		if (!(seen[k / 64] & (1ull << (k % 64)))) {
+			seen[k / 64] |= 1ull << (k % 64);
+			n++;
+		}
+	}
+	return n;
+}
+
 /** trace_free() - release what trace_load() mapped or allocated. @t: the trace. */
 void trace_free(struct trace *t)
 {

@@ -6,7 +6,8 @@
  *   cxdvirt-wl [--dax DEV] [--progress] bfs --scale S [--edge-factor E] [--seed N]
  *   cxdvirt-wl [--dax DEV] [--progress] pagerank --scale S [--edge-factor E]
  *                                       [--iters N] [--seed N]
- *   cxdvirt-wl zipf ...     Zipf key-value requests for redis-cli --pipe
+ *   cxdvirt-wl zipf ...     Zipf key-value requests for redis-cli --pipe,
+ *                           or sent to memcached or redis-server
  *   cxdvirt-wl lackey BASE LEN   filter a lackey log to one range
  *   cxdvirt-wl exec CMD [ARG...]  run CMD, print its run time as JSON
  *
@@ -30,20 +31,35 @@ struct wl_args {
 	unsigned long long pages, steps, seed, scale, ef, iters;
 };
 
-static int usage(void)
+static int usage_to(FILE *out, int rc)
 {
-	fprintf(stderr,
+	fprintf(out,
 		"usage: cxdvirt-wl [--dax DEV] [--progress] chase --pages N --steps N [--seed N]\n"
 		"       cxdvirt-wl [--dax DEV] [--progress] bfs --scale S [--edge-factor E] [--seed N]\n"
 		"       cxdvirt-wl [--dax DEV] [--progress] pagerank --scale S [--edge-factor E]\n"
 		"                                          [--iters N] [--seed N]\n"
 		"       cxdvirt-wl zipf --keys N [--ops N] [--theta T] [--write-pct P]\n"
 		"                       [--value-size B] [--seed N] [--load]\n"
+		"                       [--memcached SOCKET | --redis SOCKET]\n"
 		"       cxdvirt-wl lackey BASE LEN < LACKEY-LOG\n"
 		"       cxdvirt-wl exec CMD [ARG...]\n"
 		"--dax DEV takes the memory from a shared mapping of DEV (devdax);\n"
-		"without it, from anonymous memory (bind it with numactl --membind).\n");
-	return 2;
+		"without it, from anonymous memory (bind it with numactl --membind).\n"
+		"  --dax DEV            the arena is a shared mapping of DEV\n"
+		"  --progress           a progress line on stderr, once a second\n"
+		"  --pages N            chase: 4 KiB pages, 1 .. 16777216\n"
+		"  --steps N            chase: dependent loads, at least 1\n"
+		"  --scale S            bfs, pagerank: 2^S vertices, 2 .. 26\n"
+		"  --edge-factor E      bfs, pagerank: edges per vertex, 1 .. 64 (default 8)\n"
+		"  --iters N            pagerank: iterations (default 10)\n"
+		"  --seed N             the inputs' seed (default 1)\n"
+		"  -h, --help           this text (cxdvirt-wl zipf --help: zipf's options)\n");
+	return rc;
+}
+
+static int usage(void)
+{
+	return usage_to(stderr, 2);
 }
 
 /*
@@ -133,6 +149,8 @@ int main(int argc, char **argv)
 			w.dax = argv[++i];
 		else if (!strcmp(argv[i], "--progress"))
 			wl_progress_on = true;
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return usage_to(stdout, 0);
 		else
 			return usage();
 	}

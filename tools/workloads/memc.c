@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A memcached client over a unix socket (the test guest has no network),
- * for cxdvirt-wl zipf --memcached SOCKET: one request outstanding at a
- * time, text protocol (memcached's doc/protocol.txt: "set", "get").
+ * Key-value clients over a unix socket (the test guest has no network),
+ * for cxdvirt-wl zipf --memcached SOCKET and --redis SOCKET: one request
+ * outstanding at a time, so that the server sees the same requests in the
+ * same order, one read per request, on every run. memcached: its text
+ * protocol (memcached's doc/protocol.txt: "set", "get"); redis: RESP
+ * (SET, GET), as redis-cli sends it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,8 +20,9 @@
 static int fd = -1;
 static char rbuf[1 << 16];
 static size_t rlen, rpos;
+static const char *srv = "memcached";	/* for the messages */
 
-int wl_memc_open(const char *path)
+static int kv_open(const char *path)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 
@@ -35,6 +39,18 @@ int wl_memc_open(const char *path)
 	return 0;
 }
 
+int wl_memc_open(const char *path)
+{
+	srv = "memcached";
+	return kv_open(path);
+}
+
+int wl_redis_open(const char *path)
+{
+	srv = "redis";
+	return kv_open(path);
+}
+
 static int send_all(const char *p, size_t n)
 {
 	while (n) {
@@ -43,7 +59,7 @@ static int send_all(const char *p, size_t n)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			fprintf(stderr, "cxdvirt-wl: memcached write: %m\n");
+			fprintf(stderr, "cxdvirt-wl: %s write: %m\n", srv);
 			return -1;
 		}
 		p += w;
@@ -67,7 +83,7 @@ static int fill(void)
 		r = read(fd, rbuf + rlen, sizeof(rbuf) - rlen);
 	} while (r < 0 && errno == EINTR);
 	if (r <= 0) {
-		fprintf(stderr, "cxdvirt-wl: memcached closed the connection or failed: %m\n");
+		fprintf(stderr, "cxdvirt-wl: %s closed the connection or failed: %m\n", srv);
 		return -1;
 	}
 	rlen += (size_t)r;
@@ -147,4 +163,39 @@ int wl_memc_get(uint64_t key)
 			return -1;
 		hit = 1;
 	}
+}
+
+int wl_redis_set(uint64_t key, const char *val, size_t vlen)
+{
+	char cmd[96], line[128];
+	int n = snprintf(cmd, sizeof(cmd),
+			 "*3\r\n$3\r\nSET\r\n$16\r\nkey:%012llu\r\n$%zu\r\n",
+			 (unsigned long long)key, vlen);
+
+	if (send_all(cmd, (size_t)n) || send_all(val, vlen) || send_all("\r\n", 2) ||
+	    read_line(line, sizeof(line)))
+		return -1;
+	if (strcmp(line, "+OK")) {
+		fprintf(stderr, "cxdvirt-wl: redis SET: %s\n", line);
+		return -1;
+	}
+	return 0;
+}
+
+int wl_redis_get(uint64_t key)
+{
+	char cmd[64], line[128];
+	long long bytes;
+	int n = snprintf(cmd, sizeof(cmd), "*2\r\n$3\r\nGET\r\n$16\r\nkey:%012llu\r\n",
+			 (unsigned long long)key);
+
+	if (send_all(cmd, (size_t)n) || read_line(line, sizeof(line)))
+		return -1;
+	if (sscanf(line, "$%lld", &bytes) != 1) {
+		fprintf(stderr, "cxdvirt-wl: redis GET: %s\n", line);
+		return -1;
+	}
+	if (bytes < 0)
+		return 0;	/* $-1: no such key */
+	return skip_bytes((size_t)bytes + 2) ? -1 : 1;
 }

@@ -33,7 +33,10 @@ while (<$g>) {
 		next;
 	} elsif (/^CXDVIRT-WL-JSON (.*)$/) {
 		my $j = eval { decode_json($1) };
-		$cur->{prog} = $j if $j;
+		if ($j) {
+			$cur->{prog} = $j;	# the last: exec's, for a server
+			push @{$cur->{jsons}}, $j;
+		}
 	} elsif (/^CXDVIRT-WL-STAT (\S+) (\d+)/) {
 		$cur->{stats}{$1} = $2 + 0;
 	} elsif (/^CXDVIRT-WL-HIST (\d+) (\d+)/) {
@@ -98,13 +101,25 @@ for my $r (@runs) {
 		$r->{hit_ratio} = 1 - $s->{misses} / $acc;
 		$r->{agree_pp} = 100 * ($r->{hit_ratio} - $sj->{hit_ratio});
 		$r->{agree} = abs($r->{agree_pp}) <= $AGREE_PP ? JSON::PP::true : JSON::PP::false;
-		$failed = 1 unless $r->{agree};
+		# The own workloads must agree; a server's row says why not
+		# (docs/workloads.md), it does not fail the run.
+		my $own = $w =~ /^(chase|bfs|pagerank)$/;
+		$failed = 1 unless $r->{agree} || !$own;
 		print STDERR "workloads: $r->{id}: guest hit ratio differs from the simulator's by " .
 			sprintf("%.2f", $r->{agree_pp}) . " points\n" unless $r->{agree};
 		if (open(my $t, '<', "$out/trace/$w.json")) {
-			my $tj = decode_json(scalar <$t>);
-			$r->{same_check} = ($tj->{check} == $r->{prog}{check}) ? JSON::PP::true : JSON::PP::false;
+			# The traced run's result line against the guest's: the
+			# checksum (own), the GETs and their hits (zipf's clients).
+			my $tj = eval { decode_json(scalar <$t>) };
 			close $t;
+			my ($gj) = grep { $tj && defined $_->{workload} && $_->{workload} eq $tj->{workload} }
+				@{$r->{jsons} // []};
+			if ($tj && $gj && defined $tj->{check}) {
+				$r->{same_check} = $tj->{check} == $gj->{check} ? JSON::PP::true : JSON::PP::false;
+			} elsif ($tj && $gj && defined $tj->{gets}) {
+				$r->{same_check} = ($tj->{gets} == $gj->{gets} && $tj->{get_hits} == $gj->{get_hits}) ?
+					JSON::PP::true : JSON::PP::false;
+			}
 		}
 	}
 }
@@ -234,7 +249,14 @@ $md .= "\n### Agreement: guest against cxdvirt-sim\n\n" .
        "ratio is 1 - (device misses / the trace's accesses): the guest cannot count\n" .
        "native hits, and the program is deterministic (*same result*: the checksum of\n" .
        "the guest run equals the traced run's). Agreement: within $AGREE_PP points.\n" .
-       "*1 line less*: the simulator's misses with a cache one line (4 KiB) smaller.\n\n";
+       "*1 line less*: the simulator's misses with a cache one line (4 KiB) smaller.\n" .
+       "The servers that can be traced ran under lackey too, as in the guest: memcached\n" .
+       "and redis-sync (redis-server with cxdvirt-wl zipf --redis, one request at a\n" .
+       "time), from the server's start to its exit, replayed with --warmup over the\n" .
+       "accesses before the guest resets the counters (the start and the load), and\n" .
+       "sysbench memory, seeded and whole, and fio's mmap engine on a file (dax: the\n" .
+       "accesses to its mapping). *same result* for the servers: the GETs and their\n" .
+       "hits of the client.\n\n";
 $md .= "| workload | mode | ratio | accesses | sim misses | guest misses | misses guest/sim | sim misses, 1 line less | sim hit ratio | guest hit ratio | difference, points | same result |\n";
 $md .= "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
 for my $r (grep { $_->{sim} } @runs) {
@@ -253,7 +275,18 @@ $md .= "\ndevdax: the device sees exactly the arena, and the misses are the\n" .
        "pages. At 2.1 a page the process keeps using takes one cache line from the\n" .
        "workload on every FIFO cycle: where the workload sits on a miss cliff, one\n" .
        "line matters, as the *1 line less* column shows (docs/workloads.md).\n" .
-       "Not traced: redis, memcached, sysbench and fio (no hit ratio above).\n";
+       "The servers are dynamically linked: the C library, the dynamic loader and\n" .
+       "valgrind's own placement give them more pages that differ than a static\n" .
+       "program has, and their background threads run on timers (redis's serverCron,\n" .
+       "memcached's LRU maintainer), so that under valgrind, many times slower, they\n" .
+       "run more often per request than in the guest (docs/workloads.md, \"Guest and\n" .
+       "simulator agreement\"). Their rows do not fail the run; a row beyond\n" .
+       "$AGREE_PP points is marked below.\n" .
+       "Not traced: redis-zipf (redis-cli --pipe batches as the socket allows)\n" .
+       "and redis-bench (no hit ratio above).\n";
+my @far = grep { $_->{sim} && !$_->{agree} } @runs;
+$md .= "Beyond $AGREE_PP points: " . join(', ', map { "$_->{id} (" . sprintf('%+.2f', $_->{agree_pp}) . ")" } @far) .
+       ".\n" if @far;
 my @png = grep { -f "$out/workloads-$_.png" } qw(time cdf);
 if ($doc) {
 	my $dir = dirname($doc);

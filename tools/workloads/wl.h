@@ -177,6 +177,27 @@ int wl_memc_set(uint64_t key, const char *val, size_t vlen);
 int wl_memc_get(uint64_t key);
 
 /**
+ * wl_redis_open() - connect to redis-server's unix socket @path
+ *
+ * Return: 0, or -1 with a message on stderr.
+ */
+int wl_redis_open(const char *path);
+
+/**
+ * wl_redis_set() - SET key:KEY (12 digits) to @vlen bytes of @val
+ *
+ * Return: 0 once redis answered +OK, -1 with a message otherwise.
+ */
+int wl_redis_set(uint64_t key, const char *val, size_t vlen);
+
+/**
+ * wl_redis_get() - GET key:KEY, discarding the value
+ *
+ * Return: 1 (the key exists), 0 (nil), -1 with a message on an error.
+ */
+int wl_redis_get(uint64_t key);
+
+/**
  * wl_lackey_main() - keep the accesses of one address range of a lackey log
  * @argc: argument count after the subcommand name
  * @argv: the arguments

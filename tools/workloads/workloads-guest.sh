@@ -5,8 +5,8 @@
 #
 #   ID KIND MODE CACHE_BYTES ARGS...
 #
-# KIND wl (cxdvirt-wl ARGS), redis-zipf / redis-bench / memcached (ARGS:
-# keys ops),
+# KIND wl (cxdvirt-wl ARGS), redis-zipf / redis-bench / redis-sync /
+# memcached (ARGS: keys ops),
 # sysbench (ARGS: block_bytes total_bytes), fio (ARGS: size_bytes io_bytes);
 # MODE dram (plain DRAM of node 0), node (a node-mode device as NUMA node 2,
 # the program bound with numactl --membind=2) or dax (a devdax device). A
@@ -66,17 +66,27 @@ report() {
 
 # Servers: started bound to NODE before the stats reset, loaded, then the
 # timed request phase.
-redis_run() {	# redis_run zipf|bench KEYS OPS
+# zipf: the requests piped into redis-cli --pipe; sync: sent one at a
+# time by cxdvirt-wl zipf --redis (load and requests), as traced on the
+# build host; bench: redis-benchmark.
+redis_run() {	# redis_run zipf|bench|sync KEYS OPS
 	local st
 	redis_up "$NODE" /tmp/redis || { note "redis-server did not answer"; return 1; }
-	cxdvirt-wl zipf --keys "$2" --ops 0 --load --value-size 1024 |
-		redis-cli -s "$SOCK" --pipe > /tmp/redis.load 2>&1 ||
-		{ note "load: $(tail -n 1 /tmp/redis.load)"; kill "$REDIS"; return 1; }
+	if [ "$1" = sync ]; then
+		cxdvirt-wl zipf --keys "$2" --ops 0 --load --value-size 1024 \
+			--redis "$SOCK" > /tmp/redis.load 2>&1
+	else
+		cxdvirt-wl zipf --keys "$2" --ops 0 --load --value-size 1024 |
+			redis-cli -s "$SOCK" --pipe > /tmp/redis.load 2>&1
+	fi || { note "load: $(tail -n 1 /tmp/redis.load)"; kill "$REDIS"; return 1; }
 	note "redis used_memory $(redis-cli -s "$SOCK" info memory | sed -n 's/^used_memory:\([0-9]*\).*/\1/p')"
 	[ -z "$SYSD" ] || echo 1 > "$SYSD/stats/reset"
 	if [ "$1" = zipf ]; then
 		cxdvirt-wl zipf --keys "$2" --ops "$3" --value-size 1024 > /tmp/zipf.resp
 		cxdvirt-wl exec sh -c "redis-cli -s $SOCK --pipe < /tmp/zipf.resp" > /tmp/wl.out 2>&1
+	elif [ "$1" = sync ]; then
+		cxdvirt-wl exec cxdvirt-wl zipf --keys "$2" --ops "$3" --value-size 1024 \
+			--redis "$SOCK" > /tmp/wl.out 2>&1
 	else
 		cxdvirt-wl exec redis-benchmark -s "$SOCK" -t get,set -r "$2" -n "$3" -d 1024 \
 			-c 1 -q > /tmp/wl.out 2>&1
@@ -88,11 +98,13 @@ redis_run() {	# redis_run zipf|bench KEYS OPS
 }
 
 # memcached bound to NODE on a unix socket (no network in the guest), 64 MiB
-# of item memory, one worker thread; loaded, then Zipf GET/SET.
+# of item memory, one worker thread, 1012 connections at most (what it can
+# set under valgrind on the build host, where it is traced: workloads.sh);
+# loaded, then Zipf GET/SET.
 memcached_run() {	# memcached_run KEYS OPS
 	local st i=0
 	rm -f /tmp/mc.sock
-	numactl --membind="$NODE" memcached -u root -s /tmp/mc.sock -m 64 -t 1 > /tmp/mc.log 2>&1 &
+	numactl --membind="$NODE" memcached -u root -s /tmp/mc.sock -m 64 -t 1 -c 1012 > /tmp/mc.log 2>&1 &
 	MC=$!
 	while [ ! -S /tmp/mc.sock ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
 	cxdvirt-wl zipf --keys "$1" --ops 0 --load --value-size 1024 --memcached /tmp/mc.sock > /tmp/mc.load 2>&1 ||
@@ -109,7 +121,8 @@ memcached_run() {	# memcached_run KEYS OPS
 # fio: the dev-dax engine on the device if it accepts it, else mmap (the
 # reason is kept as a note); on DRAM, mmap of a tmpfs file.
 fio_run() {	# fio_run SIZE IO
-	local common="--name=wl --rw=randread --bs=4k --size=$1 --io_size=$2 --randrepeat=1 --norandommap"
+	# the options of fio_opts in workloads.sh, which traces the mmap run
+	local common="--name=wl --rw=randread --bs=4k --size=$1 --io_size=$2 --randrepeat=1 --norandommap --thread"
 	if [ -n "$DEV" ]; then
 		if fio $common --ioengine=dev-dax --filename="$DEV" > /tmp/fio.try 2>&1; then
 			note "fio engine dev-dax"
@@ -149,11 +162,13 @@ while read -r id kind mode cache args; do
 		fi ;;
 	redis-zipf) redis_run zipf "$@" ;;
 	redis-bench) redis_run bench "$@" ;;
+	redis-sync) redis_run sync "$@" ;;
 	memcached) memcached_run "$@" ;;
 	sysbench)
+		# seeded and without a time limit: the traced run's accesses
 		cxdvirt-wl exec numactl --membind="$NODE" sysbench memory --threads=1 \
 			--memory-block-size="$1" --memory-total-size="$2" \
-			--memory-access-mode=rnd run > /tmp/wl.out 2>&1 ;;
+			--memory-access-mode=rnd --rand-seed=1 --time=0 run > /tmp/wl.out 2>&1 ;;
 	fio) fio_run "$@" ;;
 	*) note "unknown kind $kind"; false ;;
 	esac

@@ -10,6 +10,11 @@
 #     host under valgrind lackey (trace.sh): a node trace (every data
 #     access) and a devdax trace (the arena's accesses). Same static binary,
 #     same arguments, same seed as in the guest.
+#     The servers that can be traced here run under lackey too, as the
+#     guest runs them: memcached and redis-server (one request at a time,
+#     cxdvirt-wl zipf --memcached/--redis; the load before the measured
+#     window), sysbench memory (whole) and fio (mmap engine; the accesses
+#     to its mapping, as the devdax device sees them).
 #  2. For each cache ratio (working set / cache: RATIOS) the traces are
 #     replayed with cxdvirt-sim --faults --policy fifo and that cache.
 #  3. One guest boot under QEMU -icount shift=0,sleep=off runs every
@@ -25,8 +30,8 @@
 #
 # Fails when the guest fails, a run fails, or an own workload's guest hit
 # ratio differs from the simulator's by more than 5 percentage points.
-# --smoke: chase and bfs at ratio 2.1 only, no servers, and FILE untouched
-# unless --doc is given (CI: about 2 minutes).
+# --smoke: chase and bfs at ratio 2.1 only, of the servers a small traced
+# memcached, and FILE untouched unless --doc is given (CI: about 2 minutes).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -45,6 +50,10 @@ OWN=(
 )
 REDIS_KEYS=2048		# x 1 KiB values: 2 MiB of values (redis and memcached)
 REDIS_OPS=20000
+# redis with cxdvirt-wl zipf --redis (one request at a time), traced: its
+# requests cost about 5500 data accesses each under lackey, so fewer of them
+# (with the start and the load, about 37 M accesses, 2 minutes of lackey).
+REDIS_SYNC_OPS=2000
 # sysbench memory rnd: one random word access per 4 bytes of the total, so
 # 4 MiB is 1 M accesses over the 1 MiB block (at ratio 2.1, half of them
 # misses: about 30 s of the guest).
@@ -66,13 +75,15 @@ while [ $# -gt 0 ]; do
 	--doc) doc=$2; shift 2 ;;
 	--kver) kver=$2; shift 2 ;;
 	--timeout) tmo=$2; shift 2 ;;
-	-h|--help) sed -n '3,29p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,33p' "$0"; exit 0 ;;
 	*) lane_die "unknown argument $1 (see --help)" ;;
 	esac
 done
 if [ $smoke = 1 ]; then
 	RATIOS="2.1"
 	OWN=("${OWN[@]:0:2}")
+	# One traced server, small: the code path of the server rows.
+	REDIS_KEYS=256 REDIS_OPS=500
 else
 	doc=${doc:-$REPO_ROOT/docs/performance.md}
 fi
@@ -87,6 +98,80 @@ mkdir -p "$out/trace" "$out/sim"
 
 cache_for() {	# cache_for BYTES RATIO: BYTES / RATIO in whole 4 KiB pages
 	awk -v b="$1" -v r="$2" 'BEGIN { p = int(b / r / 4096 + 0.5); if (p < 16) p = 16; print p * 4096 }'
+}
+
+# fio_opts SIZE IO: fio's options of the fio runs, but the engine and file
+# (workloads-guest.sh has the same): 4 KiB random reads, seeded, threads.
+fio_opts() {
+	echo "--name=wl --rw=randread --bs=4k --size=$1 --io_size=$2 --randrepeat=1 --norandommap --thread"
+}
+
+# settle FILE: wait until FILE stops growing (0.5 s unchanged, 10 s at most).
+settle() {
+	local a b
+	b=$(stat -c %s "$1")
+	for _ in $(seq 20); do
+		sleep 0.5
+		a=$b
+		b=$(stat -c %s "$1")
+		[ "$a" != "$b" ] || return 0
+	done
+}
+
+# count_accesses LACKEY-LOG LINES: the data accesses in the first LINES
+# lines of the log, counted by cxdvirt-sim's own lackey reader (a modify
+# is two, an access across a page boundary one per page).
+count_accesses() {
+	local part=$out/trace/part.lackey n
+	head -n "$2" "$1" > "$part"
+	n=$("$SIM" --format lackey --convert "$part.bin" "$part" 2>&1 >/dev/null |
+		sed -n 's/.*: \([0-9]*\) accesses,.*/\1/p')
+	rm -f "$part" "$part.bin"
+	echo "${n:-0}"
+}
+
+# trace_server NAME SOCK LOAD RUN STOP -- SERVER [ARG...]: SERVER under
+# valgrind lackey, serving on the unix socket SOCK; the shell commands LOAD
+# (before the measured window: the guest resets the device's counters
+# after it), RUN (its stdout is trace/NAME.json) and STOP (ends the
+# server). Writes trace/NAME.node.bin (every data access of the server,
+# from its first instruction to its exit, as trace.sh) and trace/NAME.warm
+# (the accesses before the window: cxdvirt-sim --warmup). The window starts
+# where the log stood once it stopped growing after LOAD; a background
+# thread's accesses between the load and the reset in the guest are
+# before it in both.
+trace_server() {
+	local name=$1 sock=$2 load=$3 run=$4 stop=$5 log vp mark
+	shift 6
+	log=$out/trace/$name.lackey
+	rm -f "$sock"
+	# valgrind keeps 12 descriptors of the soft limit for itself and
+	# refuses a setrlimit() that moves the hard one (memcached -c sets
+	# both): 1024 less 12, the -c of memcached here and in the guest.
+	( ulimit -n 1024; exec valgrind --tool=lackey --trace-mem=yes \
+		--log-file="$log" "$@" ) > "$out/trace/$name.server.log" 2>&1 &
+	vp=$!
+	for _ in $(seq 300); do [ -S "$sock" ] && break; sleep 0.2; done
+	[ -S "$sock" ] || { kill "$vp"; lane_die "$name: the server did not start: $(head -n 3 "$out/trace/$name.server.log")"; }
+	eval "$load" > "$out/trace/$name.load.out" || lane_die "$name: the load failed"
+	settle "$log"
+	mark=$(wc -l < "$log")
+	eval "$run" > "$out/trace/$name.json" || lane_die "$name: the run failed"
+	eval "$stop"
+	wait "$vp" || true
+	count_accesses "$log" "$mark" > "$out/trace/$name.warm"
+	"$SIM" --format lackey --convert "$out/trace/$name.node.bin" "$log" 2> /dev/null
+	rm -f "$log"
+}
+
+# replay NAME ID CACHE [WARMUP]: trace/NAME.node.bin through CACHE bytes of
+# FIFO, with --faults, into sim/ID.json, and one line less.
+replay() {
+	local w=${4:-0}
+	"$SIM" --faults --policy fifo --cache-size "$3" --warmup "$w" --json \
+		"$out/trace/$1.node.bin" > "$out/sim/$2.json"
+	"$SIM" --faults --policy fifo --cache-size $(($3 - 4096)) --warmup "$w" --json \
+		"$out/trace/$1.node.bin" > "$out/sim/$2.less1.json"
 }
 
 # --- 1, 2: traces and replays -------------------------------------------------
@@ -113,21 +198,84 @@ for w in "${OWN[@]}"; do
 	done
 	rm -f "$out/trace/$name.node.bin" "$out/trace/$name.dax.bin"
 done
-lane_log "workloads: traces and replays took $((SECONDS - t0)) s"
+# The servers that can be traced here, each as the guest runs it
+# (workloads-guest.sh): memcached and redis (one request at a time) on a
+# unix socket, loaded, then the requests; sysbench memory whole; fio's
+# mmap engine.
+sock=$out/trace/kv.sock
+TRACED=
+zipf="$WL zipf --keys $REDIS_KEYS --value-size 1024"
+if command -v memcached > /dev/null; then
+	lane_log "workloads: tracing memcached under valgrind lackey"
+	# shellcheck disable=SC2016 # $vp: trace_server's, when it runs STOP
+	trace_server memcached "$sock" "$zipf --ops 0 --load --memcached $sock" \
+		"$zipf --ops $REDIS_OPS --memcached $sock" 'kill $vp' \
+		-- memcached -u root -s "$sock" -m 64 -t 1 -c 1012
+	TRACED=memcached
+fi
 if [ $smoke = 0 ]; then
-	for k in redis-zipf redis-bench memcached; do
-		echo "$k-dram $k dram 0 $REDIS_KEYS $REDIS_OPS" >> "$runs"
-		for r in $RATIOS; do
-			echo "$k-node-$r $k node $(cache_for $((REDIS_KEYS * 1024)) "$r") $REDIS_KEYS $REDIS_OPS" >> "$runs"
-		done
+	lane_log "workloads: tracing redis-server under valgrind lackey"
+	trace_server redis-sync "$sock" "$zipf --ops 0 --load --redis $sock" \
+		"$zipf --ops $REDIS_SYNC_OPS --redis $sock" \
+		"redis-cli -s $sock shutdown nosave > /dev/null" \
+		-- redis-server --port 0 --unixsocket "$sock" --save '' \
+		--appendonly no --dir "$out/trace"
+	lane_log "workloads: tracing sysbench memory under valgrind lackey"
+	"$HERE/trace.sh" "$out/trace/sysbench" -- sysbench memory --threads=1 \
+		--memory-block-size=$SYSBENCH_BLOCK --memory-total-size=$SYSBENCH_TOTAL \
+		--memory-access-mode=rnd --rand-seed=1 --time=0 run
+	echo 0 > "$out/trace/sysbench.warm"
+	# fio's mmap engine on a file of the device's size: the device sees
+	# the accesses to the mapping, whose address valgrind's syscall
+	# trace gives (fio does not print it).
+	lane_log "workloads: tracing fio (mmap engine) under valgrind lackey"
+	truncate -s "$FIO_SIZE" "$out/trace/fio.dat"
+	log=$out/trace/fio.lackey
+	# shellcheck disable=SC2046 # the options, as the guest passes them
+	valgrind --tool=lackey --trace-mem=yes --trace-syscalls=yes --log-file="$log" \
+		fio $(fio_opts "$FIO_SIZE" "$FIO_IO") --ioengine=mmap \
+		--filename="$out/trace/fio.dat" > "$out/trace/fio.json"
+	base=$(sed -n "s/^SYSCALL.* sys_mmap ( 0x0, $FIO_SIZE, .*Success(\(0x[0-9a-f]*\)).*/\1/p" "$log" | tail -n 1)
+	[ -n "$base" ] || lane_die "fio: no mapping of $FIO_SIZE bytes in the trace"
+	"$WL" lackey "$base" "$FIO_SIZE" < "$log" 2> /dev/null |
+		"$SIM" --format text --convert "$out/trace/fio.dax.bin" - 2> /dev/null
+	rm -f "$log" "$out/trace/fio.dat"
+	TRACED="$TRACED redis-sync sysbench"
+fi
+# runs_server KIND BYTES ARGS...: the DRAM run and a node run per ratio
+# (cache: BYTES / ratio), replayed when KIND was traced.
+runs_server() {
+	local k=$1 b=$2 r c
+	shift 2
+	echo "$k-dram $k dram 0 $*" >> "$runs"
+	for r in $RATIOS; do
+		c=$(cache_for "$b" "$r")
+		echo "$k-node-$r $k node $c $*" >> "$runs"
+		case " ${TRACED:-} " in
+		*" $k "*) replay "$k" "$k-node-$r" "$c" "$(cat "$out/trace/$k.warm")" ;;
+		esac
 	done
-	echo "sysbench-dram sysbench dram 0 $SYSBENCH_BLOCK $SYSBENCH_TOTAL" >> "$runs"
+}
+if [ $smoke = 1 ]; then
+	case " ${TRACED:-} " in
+	*" memcached "*) runs_server memcached $((REDIS_KEYS * 1024)) $REDIS_KEYS $REDIS_OPS ;;
+	esac
+else
+	for k in redis-zipf redis-bench memcached; do
+		runs_server $k $((REDIS_KEYS * 1024)) $REDIS_KEYS $REDIS_OPS
+	done
+	runs_server redis-sync $((REDIS_KEYS * 1024)) $REDIS_KEYS $REDIS_SYNC_OPS
+	runs_server sysbench $SYSBENCH_BLOCK $SYSBENCH_BLOCK $SYSBENCH_TOTAL
 	echo "fio-dram fio dram 0 $FIO_SIZE $FIO_IO" >> "$runs"
 	for r in $RATIOS; do
-		echo "sysbench-node-$r sysbench node $(cache_for $SYSBENCH_BLOCK "$r") $SYSBENCH_BLOCK $SYSBENCH_TOTAL" >> "$runs"
-		echo "fio-dax-$r fio dax $(cache_for $FIO_SIZE "$r") $FIO_SIZE $FIO_IO" >> "$runs"
+		c=$(cache_for $FIO_SIZE "$r")
+		echo "fio-dax-$r fio dax $c $FIO_SIZE $FIO_IO" >> "$runs"
+		"$SIM" --faults --policy fifo --cache-size "$c" --json \
+			"$out/trace/fio.dax.bin" > "$out/sim/fio-dax-$r.json"
 	done
 fi
+rm -f "$out"/trace/*.node.bin "$out"/trace/*.dax.bin
+lane_log "workloads: traces and replays took $((SECONDS - t0)) s"
 
 # --- 3: the guest -------------------------------------------------------------
 extras=(--extra "$WL:/bin/cxdvirt-wl")

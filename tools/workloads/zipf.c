@@ -6,7 +6,8 @@
  * synthetic databases" (SIGMOD 1994), as YCSB does, then scrambled by a
  * fixed bijection so that the hot keys are not neighbours. Output: redis
  * commands in RESP, to pipe into `redis-cli --pipe`; or, with --memcached
- * SOCKET, the requests sent to memcached (memc.c) and a JSON summary.
+ * SOCKET or --redis SOCKET, the requests sent to the server one at a time
+ * (memc.c) and a JSON summary.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -78,7 +79,8 @@ static uint64_t scramble_key(uint64_t rank, uint64_t n)
 	return (rank * (mul ? mul : 1) + 12345) % n;
 }
 
-static void resp_set(uint64_t key, const char *val, size_t vlen)
+/* One SET to stdout; returns 0 (the form of the clients' calls). */
+static int resp_set(uint64_t key, const char *val, size_t vlen)
 {
 	char k[32];
 	int kl = snprintf(k, sizeof(k), "key:%012llu", (unsigned long long)key);
@@ -86,6 +88,7 @@ static void resp_set(uint64_t key, const char *val, size_t vlen)
 	printf("*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%zu\r\n", kl, k, vlen);
 	fwrite(val, 1, vlen, stdout);
 	fputs("\r\n", stdout);
+	return 0;
 }
 
 static void resp_get(uint64_t key)
@@ -96,17 +99,28 @@ static void resp_get(uint64_t key)
 	printf("*2\r\n$3\r\nGET\r\n$%d\r\n%s\r\n", kl, k);
 }
 
-static int usage(void)
+static int usage(FILE *out, int rc)
 {
-	fprintf(stderr,
+	fprintf(out,
 		"usage: cxdvirt-wl zipf --keys N [--ops N] [--theta T] [--write-pct P]\n"
 		"                       [--value-size BYTES] [--seed N] [--load]\n"
-		"                       [--memcached SOCKET]\n"
+		"                       [--memcached SOCKET | --redis SOCKET]\n"
 		"Writes redis commands (RESP) to stdout for `redis-cli --pipe`, or\n"
-		"sends memcached requests to SOCKET (unix socket) and prints a JSON\n"
+		"sends the requests to memcached (--memcached) or redis-server\n"
+		"(--redis) on a unix socket, one at a time, and prints a JSON\n"
 		"summary: with --load, one SET per key in key order first; then --ops\n"
-		"requests, GET or (--write-pct %%) SET, keys Zipf(theta) distributed.\n");
-	return 2;
+		"requests, GET or (--write-pct %%) SET, keys Zipf(theta) distributed.\n"
+		"  --keys N             key range, keys 0 .. N-1, at least 2\n"
+		"  --ops N              requests after the load (default 0)\n"
+		"  --theta T            Zipf skew, 0 < T < 1 (default 0.99)\n"
+		"  --write-pct P        percent SETs, 0 .. 100 (default 10)\n"
+		"  --value-size BYTES   value size, 1 .. 1048576 (default 1024)\n"
+		"  --seed N             random seed (default 1)\n"
+		"  --load               SET every key once first\n"
+		"  --memcached SOCKET   send to memcached's unix socket\n"
+		"  --redis SOCKET       send to redis-server's unix socket\n"
+		"  -h, --help           this text\n");
+	return rc;
 }
 
 int wl_zipf_main(int argc, char **argv)
@@ -120,10 +134,12 @@ int wl_zipf_main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "load", no_argument, NULL, 'l' },
 		{ "memcached", required_argument, NULL, 'm' },
+		{ "redis", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	uint64_t keys = 0, ops = 0, seed = 1, wpct = 10, vsize = 1024, i, gets = 0, hits = 0;
-	const char *memc = NULL;
+	const char *memc = NULL, *redis = NULL;
 	int r;
 	double theta = 0.99;
 	bool load = false;
@@ -132,7 +148,7 @@ int wl_zipf_main(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		errno = 0;
 		switch (c) {
 		case 'k': keys = strtoull(optarg, &end, 0); break;
@@ -143,7 +159,9 @@ int wl_zipf_main(int argc, char **argv)
 		case 't': theta = strtod(optarg, &end); break;
 		case 'l': load = true; continue;
 		case 'm': memc = optarg; continue;
-		default: return usage();
+		case 'r': redis = optarg; continue;
+		case 'h': return usage(stdout, 0);
+		default: return usage(stderr, 2);
 		}
 		if (errno || *end || end == optarg) {
 			fprintf(stderr, "cxdvirt-wl zipf: bad number '%s'\n", optarg);
@@ -151,19 +169,18 @@ int wl_zipf_main(int argc, char **argv)
 		}
 	}
 	if (optind != argc || keys < 2 || wpct > 100 || vsize == 0 || vsize > (1 << 20) ||
-	    !(theta > 0 && theta < 1))
-		return usage();
+	    !(theta > 0 && theta < 1) || (memc && redis))
+		return usage(stderr, 2);
 	val = malloc(vsize);
 	if (!val)
 		return 1;
 	for (i = 0; i < vsize; i++)
 		val[i] = (char)('a' + i % 26);
-	if (memc && wl_memc_open(memc))
+	if ((memc && wl_memc_open(memc)) || (redis && wl_redis_open(redis)))
 		goto err;
 	for (i = 0; load && i < keys; i++) {
-		if (!memc)
-			resp_set(i, val, vsize);
-		else if (wl_memc_set(i, val, vsize))
+		if (memc ? wl_memc_set(i, val, vsize) :
+		    redis ? wl_redis_set(i, val, vsize) : resp_set(i, val, vsize))
 			goto err;
 	}
 	zipf_init(&z, keys, theta);
@@ -171,22 +188,23 @@ int wl_zipf_main(int argc, char **argv)
 		uint64_t key = scramble_key(zipf_next(&z, &seed), keys);
 
 		if (wl_rand_below(&seed, 100) < wpct) {
-			if (!memc)
-				resp_set(key, val, vsize);
-			else if (wl_memc_set(key, val, vsize))
+			if (memc ? wl_memc_set(key, val, vsize) :
+			    redis ? wl_redis_set(key, val, vsize) :
+			    resp_set(key, val, vsize))
 				goto err;
-		} else if (!memc) {
+		} else if (!memc && !redis) {
 			resp_get(key);
 		} else {
-			r = wl_memc_get(key);
+			r = memc ? wl_memc_get(key) : wl_redis_get(key);
 			if (r < 0)
 				goto err;
 			gets++;
 			hits += (uint64_t)r;
 		}
 	}
-	if (memc)
-		printf("{\"workload\": \"memcached-zipf\", \"gets\": %llu, \"get_hits\": %llu}\n",
+	if (memc || redis)
+		printf("{\"workload\": \"%s-zipf\", \"gets\": %llu, \"get_hits\": %llu}\n",
+		       memc ? "memcached" : "redis",
 		       (unsigned long long)gets, (unsigned long long)hits);
 	free(val);
 	return fflush(stdout) ? 1 : 0;
