@@ -35,6 +35,9 @@
 #                   docs/performance.md, "Workloads" (docs/workloads.md)
 #   make fidelity   the CMM-H fidelity table at full scale (cxdvirt-sim
 #                   sweep, about 2 min) -> docs/performance.md
+#   make sweep      the MLC-style sweep of cxdvirt-bench in the guest (devdax
+#                   and node mode; CSV, JSON, plots) -> the guest column of
+#                   the CMM-H fidelity table (tools/bench/sweep.sh)
 #   make bench-sim  cxdvirt-sim's replay speed on 100 M-access binary traces,
 #                   every policy -> docs/performance.md ("Simulator speed")
 #
@@ -195,6 +198,7 @@ check: deps
 	$(MAKE) check-dkms
 	$(MAKE) check-acpi
 	$(MAKE) workloads-smoke
+	$(MAKE) sweep-smoke
 
 # The kernel-doc comments of the module and the model, checked with the
 # kernel's own scripts/kernel-doc (from KDIR): any warning fails.
@@ -421,6 +425,22 @@ workloads: deps
 
 workloads-smoke: all
 	tools/workloads/workloads.sh --smoke
+
+# The guest sweep of cxdvirt-bench (tools/bench/sweep.sh, docs/tools.md
+# "Guest sweep"): working set / cache, threads, pattern, read/write mix,
+# policy and prefetcher on a devdax and a node-mode device (cmmh preset,
+# 4 MiB cache), one guest boot under QEMU -icount -> SWEEP_OUT/results.csv
+# (cxdvirt-sim sweep's columns), results.json, the plots, and the guest
+# column of the CMM-H fidelity table in docs/performance.md.
+# sweep-smoke: four points, their properties checked (part of make check).
+.PHONY: sweep sweep-smoke
+SWEEP_OUT ?= tests/vm/out/sweep
+sweep: deps
+	$(MAKE) all
+	tools/bench/sweep.sh --out $(SWEEP_OUT)
+
+sweep-smoke: all
+	tools/bench/sweep.sh --smoke --out $(SWEEP_OUT)-smoke
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
