@@ -33,8 +33,9 @@
 #                   memcached, sysbench, fio) on DRAM, node and devdax devices
 #                   in the guest, traced and replayed in cxdvirt-sim ->
 #                   docs/performance.md, "Workloads" (docs/workloads.md)
-#   make fidelity   the CMM-H fidelity table at full scale (cxdvirt-sim
-#                   sweep, about 2 min) -> docs/performance.md
+#   make fidelity   the CMM-H fidelity table at full scale and its
+#                   set-associative what-if (cxdvirt-sim sweep, about 4 to
+#                   6 min) -> docs/performance.md
 #   make sweep      the MLC-style sweep of cxdvirt-bench in the guest (devdax
 #                   and node mode; CSV, JSON, plots) -> the guest column of
 #                   the CMM-H fidelity table (tools/bench/sweep.sh)
@@ -273,7 +274,8 @@ bench-sim: tools/cxdvirt-sim $(GEN_TRACE)
 # The CMM-H fidelity table (tools/bench/fidelity.sh): the full-scale grids
 # tools/sim/cmmh/*.ini (48 GiB cache, 1 TiB, every published point) through
 # cxdvirt-sim sweep, one job at a time, into FIDELITY_OUT; the table goes
-# into docs/performance.md ("CMM-H fidelity"). About 2 minutes and 2.1 GiB.
+# into docs/performance.md ("CMM-H fidelity"), and the what-if of
+# tools/sim/cmmh/ways.ini. About 4 to 6 minutes and 2.1 GiB.
 .PHONY: fidelity
 FIDELITY_OUT ?= /tmp/cxdvirt-fidelity
 fidelity: tools/cxdvirt-sim
