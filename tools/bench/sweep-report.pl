@@ -82,8 +82,11 @@ while (<$jf>) {
 	$traces{$pattern} = "cxdvirt-bench --pattern $pattern" . ($pattern eq 'stride' ? ' --stride 2' : '');
 }
 close $jf;
+# The CSV's key columns: every key but threads, which the result column
+# "threads" (a simulated sweep's threads_replayed) already holds.
+my @csvkeys = grep { $_ ne 'threads' } @keys;
 open(my $mf, '>', "$out/jobs.json") or die "$out/jobs.json: $!\n";
-print $mf $json->encode({ grid => 'tools/bench/sweep.sh', params => \@keys,
+print $mf $json->encode({ grid => 'tools/bench/sweep.sh', params => \@csvkeys,
 			  traces => \%traces, jobs => \@jobs });
 close $mf;
 
@@ -175,9 +178,9 @@ chomp(my $shdr = <$sf>);
 close $sf;
 my @sc = split /,/, $shdr;
 my @gc = split /,/, $hdr;
-my $want = join(',', 'job', 'name', 'trace', @keys, @sc[4 .. $#sc]);
+my $want = join(',', 'job', 'name', 'trace', @csvkeys, @sc[4 .. $#sc]);
 if ($hdr eq $want) {
-	print STDERR "sweep: the CSV has cxdvirt-sim's columns (" . (scalar(@sc) - 4) . " result columns after job, name, trace and " . scalar(@keys) . " keys)\n";
+	print STDERR "sweep: the CSV has cxdvirt-sim's columns (" . (scalar(@sc) - 4) . " result columns after job, name, trace and " . scalar(@csvkeys) . " keys)\n";
 } else {
 	fail("CSV header\n  guest: $hdr\n  want:  $want");
 }
