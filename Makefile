@@ -33,8 +33,12 @@
 #                   memcached, sysbench, fio) on DRAM, node and devdax devices
 #                   in the guest, traced and replayed in cxdvirt-sim ->
 #                   docs/performance.md, "Workloads" (docs/workloads.md)
-#   make fidelity   the CMM-H fidelity table at full scale (cxdvirt-sim
-#                   sweep, about 2 min) -> docs/performance.md
+#   make fidelity   the CMM-H fidelity table at full scale and its
+#                   set-associative what-if (cxdvirt-sim sweep, about 4 to
+#                   6 min) -> docs/performance.md
+#   make sweep      the MLC-style sweep of cxdvirt-bench in the guest (devdax
+#                   and node mode; CSV, JSON, plots) -> the guest column of
+#                   the CMM-H fidelity table (tools/bench/sweep.sh)
 #   make bench-sim  cxdvirt-sim's replay speed on 100 M-access binary traces,
 #                   every policy -> docs/performance.md ("Simulator speed")
 #
@@ -195,6 +199,7 @@ check: deps
 	$(MAKE) check-dkms
 	$(MAKE) check-acpi
 	$(MAKE) workloads-smoke
+	$(MAKE) sweep-smoke
 
 # The kernel-doc comments of the module and the model, checked with the
 # kernel's own scripts/kernel-doc (from KDIR): any warning fails.
@@ -270,7 +275,8 @@ bench-sim: tools/cxdvirt-sim $(GEN_TRACE)
 # tools/sim/cmmh/*.ini (48 GiB cache, 1 TiB, every published point) through
 # cxdvirt-sim sweep, one job at a time, into FIDELITY_OUT (default: a new
 # mktemp folder per run, named on stderr); the table goes into
-# docs/performance.md ("CMM-H fidelity"). About 2 minutes and 2.1 GiB.
+# docs/performance.md ("CMM-H fidelity"), and the what-if of
+# tools/sim/cmmh/ways.ini. About 4 to 6 minutes and 2.1 GiB.
 .PHONY: fidelity
 FIDELITY_OUT ?=
 fidelity: tools/cxdvirt-sim
@@ -425,6 +431,22 @@ workloads: deps
 
 workloads-smoke: all
 	tools/workloads/workloads.sh --smoke
+
+# The guest sweep of cxdvirt-bench (tools/bench/sweep.sh, docs/tools.md
+# "Guest sweep"): working set / cache, threads, pattern, read/write mix,
+# policy and prefetcher on a devdax and a node-mode device (cmmh preset,
+# 4 MiB cache), one guest boot under QEMU -icount -> SWEEP_OUT/results.csv
+# (cxdvirt-sim sweep's columns), results.json, the plots, and the guest
+# column of the CMM-H fidelity table in docs/performance.md.
+# sweep-smoke: four points, their properties checked (part of make check).
+.PHONY: sweep sweep-smoke
+SWEEP_OUT ?= tests/vm/out/sweep
+sweep: deps
+	$(MAKE) all
+	tools/bench/sweep.sh --out $(SWEEP_OUT)
+
+sweep-smoke: all
+	tools/bench/sweep.sh --smoke --out $(SWEEP_OUT)-smoke
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null

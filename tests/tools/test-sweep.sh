@@ -62,7 +62,7 @@ csv() {
 		$2 == name { print $(c[col]) }' "$tmp/local/results.csv"
 }
 
-plan=38
+plan=41
 echo "1..$plan"
 
 if [ ! -x "$sim" ] || [ ! -x "$gen" ]; then
@@ -244,6 +244,23 @@ check "a volatile cache of 16 lines loses dirty lines, at most 16" 1 \
 	"$(pfcsv power_fail_lines_lost w__power-fail-at=2000 | awk '{ print ($1 > 0 && $1 <= 16) }')"
 check "--merge: no power-failure columns without --power-fail-at" 0 \
 	"$(head -n 1 "$tmp/local/results.csv" | grep -c power_fail)"
+bad "scatter not a power of two" "[traces] t: scatter is not a power of two from pages to 2^32" \
+	'[traces]' 't = uniform pages=64 accesses=100 scatter=96' '[params]' 'policy = fifo'
+bad "scatter below pages" "[traces] t: scatter is not a power of two from pages to 2^32" \
+	'[traces]' 't = uniform pages=64 accesses=100 scatter=32' '[params]' 'policy = fifo'
+
+# scatter: the same working set, contiguous and scattered over 2^16 pages,
+# in a direct-mapped cache of twice its size. Contiguous pages fill distinct
+# sets (page % sets) and never miss once warm; scattered ones conflict.
+printf '%s\n' '[traces]' 'c = uniform pages=512 accesses=20000' \
+	's = uniform pages=512 accesses=20000 scatter=65536' \
+	'[params]' 'capacity = 256M' 'cache-size = 4M' 'ways = 1' 'policy = lru' \
+	'warmup = 50%' >"$tmp/grid/scatter.ini"
+"$sim" sweep --out "$tmp/scatter" "$tmp/grid/scatter.ini" >/dev/null 2>&1 &&
+	"$sim" sweep --merge "$tmp/scatter" --no-plot >/dev/null 2>&1
+m=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "misses") c = i; next }
+	{ printf "%s%s", (NR > 2 ? " " : ""), ($c > 500 ? "many" : $c) }' "$tmp/scatter/results.csv" 2>/dev/null)
+check "scatter: a direct-mapped cache of 2x the working set: no misses contiguous, many scattered" "0 many" "$m"
 
 # --- GNU parallel ----------------------------------------------------------
 if command -v parallel >/dev/null; then

@@ -273,6 +273,7 @@ struct dev_stats {
 };
 
 void devinfo_find(const char *path, dev_t rdev, struct dev_info *di);
+void devinfo_find_node(int node, struct dev_info *di);
 int devstats_read(const struct dev_info *di, struct dev_stats *s);
 int devstats_reset(const struct dev_info *di);
 void devstats_sub(const struct dev_stats *a, const struct dev_stats *b,

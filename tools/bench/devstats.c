@@ -7,6 +7,7 @@
  * so. The reads are the tools' library's (tools/lib/cxu_devfs.h).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
@@ -55,6 +56,8 @@ static bool has_stats(const char *dir)
 	return !access(path, R_OK);
 }
 
+static void devinfo_fill(struct dev_info *di);
+
 /* The shortest modeled miss, from the device's configfs NAND timing. */
 static void min_miss(struct dev_info *di)
 {
@@ -78,7 +81,6 @@ static void min_miss(struct dev_info *di)
  */
 void devinfo_find(const char *node, dev_t rdev, struct dev_info *di)
 {
-	char path[4096 + 64];
 	char *copy = strdup(node);
 
 	memset(di, 0, sizeof(*di));
@@ -92,8 +94,55 @@ void devinfo_find(const char *node, dev_t rdev, struct dev_info *di)
 			 major(rdev), minor(rdev));
 		di->have_stats = has_stats(di->dir);
 	}
-	if (!di->have_stats)
+	if (di->have_stats)
+		devinfo_fill(di);
+}
+
+/**
+ * devinfo_find_node() - locate the sysfs directory of the node-mode device
+ * whose memory is NUMA node @node.
+ * @node:	the node (a node:N target's N).
+ * @di:		filled as by devinfo_find(); @di->have_stats is false if no
+ *		powered device in cxu_sysfs_root() has `mode` node and
+ *		`target_node` @node (plain memory then: no counters).
+ *
+ * Its counters count the faults of the memory bound to @node the same way
+ * a devdax device's count those of its mapping (docs/numa-mode.md).
+ */
+void devinfo_find_node(int node, struct dev_info *di)
+{
+	char path[4096 + 64], mode[16];
+	struct dirent *de;
+	uint64_t tn;
+	DIR *d;
+
+	memset(di, 0, sizeof(*di));
+	d = opendir(cxu_sysfs_root());
+	if (!d)
 		return;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "cxdvirt", 7))
+			continue;
+		snprintf(di->dir, sizeof(di->dir), "%s/%s", cxu_sysfs_root(), de->d_name);
+		if (dir_path(di->dir, "mode", path, sizeof(path)) ||
+		    cxu_read_file(path, mode, sizeof(mode)) || strcmp(mode, "node") ||
+		    read_u64(di->dir, "target_node", &tn) || tn != (uint64_t)node ||
+		    !has_stats(di->dir))
+			continue;
+		di->have_stats = true;
+		devinfo_fill(di);
+		break;
+	}
+	closedir(d);
+	if (!di->have_stats)
+		di->dir[0] = '\0';
+}
+
+/* The name, capacity, cache size and shortest miss of a found device. */
+static void devinfo_fill(struct dev_info *di)
+{
+	char path[4096 + 64];
+
 	if (dir_path(di->dir, "name", path, sizeof(path)) ||
 	    cxu_read_file(path, di->name, sizeof(di->name)))
 		di->name[0] = '\0';

@@ -7,6 +7,8 @@
 # OUT empty: a new folder of this run, mktemp -d under TMPDIR (or /tmp),
 # so that two runs never share one; its path is printed on stderr. A given
 # OUT is emptied first.
+# Then the set-associative what-if of ways.ini (between the markers
+# "<!-- cmmh-ways begin -->" and "<!-- cmmh-ways end -->").
 # The table between the markers "<!-- cmmh-fidelity begin -->" and
 # "<!-- cmmh-fidelity end -->" is replaced; nothing else in DOC changes.
 #
@@ -15,9 +17,10 @@
 # Fitted (the cmmh preset): bandwidth at working set / cache 0.33 and 2.67.
 # Held back: 0.67, 1.33, the latency points, the 4-thread saturation.
 #
-# Cost: about 530 M simulated accesses, 1 min 40 s to 2 min 40 s on the shared 2-CPU
-# host (one core), at most 2.1 GiB of memory (one job at a time: 1 GiB of
-# per-page state for 1 TiB, 0.35 GiB of lines for 48 GiB, the trace).
+# Cost: about 1.1 G simulated accesses (530 M of them steady and warming),
+# 6 min 9 s on the shared 2-CPU host (one core), at most 2.1 GiB of memory
+# (one job at a time: 1 GiB of per-page state for 1 TiB, 0.35 GiB of lines
+# for 48 GiB, the trace).
 set -euo pipefail
 
 sim=$1
@@ -32,10 +35,18 @@ else
 	mkdir -p "$out"
 fi
 echo "fidelity: the sweeps in $out" >&2
-for g in steady warming; do
+for g in steady warming ways; do
 	"$sim" sweep --out "$out/$g" "$here/tools/sim/cmmh/$g.ini" > /dev/null
 	"$sim" sweep --merge "$out/$g" --no-plot > /dev/null
 done
+
+# The guest column (written by `make sweep`, tools/bench/sweep-report.pl)
+# is kept: each row's last cell, by the row's first cell, and the header.
+guest=$out/guest.cells
+awk -F'|' '
+/<!-- cmmh-fidelity begin -->/ { t = 1; next }
+/<!-- cmmh-fidelity end -->/ { t = 0 }
+t && /^\| / && NF >= 9 { print $2 "|" $8 }' "$doc" > "$guest"
 
 table=$out/table.md
 awk -F, '
@@ -93,7 +104,44 @@ END {
 	q = bw("bw067") / b8
 	printf("| bandwidth falls before the working set reaches the cache: 0.67 vs 0.33 (Cylon) | held back | 0.12 x | %.2f x | - | %s | not yet |\n",
 	       q, q < 0.5 ? "yes" : "**no**")
-}' "$out/steady/results.csv" "$out/warming/results.csv" > "$table"
+}' "$out/steady/results.csv" "$out/warming/results.csv" |
+awk -F'|' -v OFS='|' -v g="$guest" '
+BEGIN { while ((getline l < g) > 0) { i = index(l, "|"); cell[substr(l, 1, i - 1)] = substr(l, i + 1) } }
+NF >= 9 && ($2 in cell) { $8 = cell[$2] }
+{ print }' > "$table"
+
+# The what-if of ways.ini: bandwidth of each point and its ratio to the
+# 0.33 point of the same organisation, against the published ones.
+ways=$out/ways.md
+awk -F, '
+FNR == 1 { for (i = 1; i <= NF; i++) col[i] = $i; next }
+{
+	for (i = 1; i <= NF; i++)
+		v[col[i]] = $i
+	bw[v["trace"], v["ways"]] = v["bandwidth_mbps"] / 1000
+	mr[v["trace"], v["ways"]] = v["misses"] / v["accesses"]
+	if (!(v["ways"] in seen)) { seen[v["ways"]] = 1; w[++nw] = v["ways"] }
+}
+END {
+	print "| cache (what-if, not a fit) | 0.33: GB/s | 0.67: GB/s (x 0.33) | 1.33: GB/s (x 0.33) | misses 0.33 / 0.67 / 1.33 |"
+	print "|---|---|---|---|---|"
+	print "| published (Cylon fig. data, MLC) | 22 | 2.6 (0.12 x) | 1.1 (0.05 x) | - |"
+	for (k = 1; k <= nw; k++) {
+		a = bw["bw033", w[k]]
+		printf("| %s-way, working set scattered over 1 TiB | %.2f | %.2f (%.2f x) | %.2f (%.2f x) | %.2f / %.2f / %.2f |\n",
+		       w[k], a, bw["bw067", w[k]], bw["bw067", w[k]] / a,
+		       bw["bw133", w[k]], bw["bw133", w[k]] / a,
+		       mr["bw033", w[k]], mr["bw067", w[k]], mr["bw133", w[k]])
+	}
+}' "$out/ways/results.csv" > "$ways"
+
+tmp=$doc.tmp.$$
+awk -v t="$ways" '
+/<!-- cmmh-ways begin -->/ { print; while ((getline l < t) > 0) print l; skip = 1; next }
+/<!-- cmmh-ways end -->/ { skip = 0 }
+!skip' "$doc" > "$tmp"
+grep -q '<!-- cmmh-ways end -->' "$tmp" || { rm -f "$tmp"; echo "fidelity.sh: no cmmh-ways markers in $doc" >&2; exit 1; }
+mv "$tmp" "$doc"
 
 tmp=$doc.tmp.$$
 awk -v t="$table" '
@@ -102,4 +150,4 @@ awk -v t="$table" '
 !skip' "$doc" > "$tmp"
 grep -q '<!-- cmmh-fidelity end -->' "$tmp" || { rm -f "$tmp"; echo "fidelity.sh: no markers in $doc" >&2; exit 1; }
 mv "$tmp" "$doc"
-cat "$table"
+cat "$table" "$ways"

@@ -116,6 +116,7 @@ int target_open(struct target *t, char *why, size_t len)
 				 t->spec, t->node);
 			return EXIT_ERR;
 		}
+		devinfo_find_node(t->node, &t->di);
 		return 0;
 	}
 	t->fd = open(t->spec, O_RDWR | O_CLOEXEC);

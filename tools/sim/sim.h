@@ -143,7 +143,8 @@ enum trace_shape {
 int trace_shape_parse(const char *name);
 int trace_gen(struct trace *t, enum trace_shape shape, uint64_t n,
 	      uint64_t pages, unsigned int wpct, uint64_t seed,
-	      uint32_t threads);
+	      uint32_t threads, uint64_t scatter);
+bool trace_scatter_valid(uint64_t scatter, uint64_t pages);
 
 int trace_bin_open(const char *path, const unsigned char *p, size_t len,
 		   struct trace *t);

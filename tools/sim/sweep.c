@@ -13,7 +13,7 @@
  *   [traces]
  *   NAME = PATH                           a trace file (relative to the grid)
  *   NAME = uniform|hotcold pages=P accesses=N [write-pct=W] [seed=S]
- *          [threads=T]
+ *          [threads=T] [scatter=S]
  *   [params]
  *   KEY = V1,V2,...                       any device option, preset, think,
  *                                         faults
@@ -67,13 +67,15 @@
  * @pages: ... pages ...
  * @wpct:  ... percent writes ...
  * @seed:  ... seed ...
- * @threads: ... and threads (trace_gen()).
- * @max_page: its highest page, once checked (a generator: pages - 1).
+ * @threads: ... threads ...
+ * @scatter: ... and scatter span (trace_gen()), 0 for none.
+ * @max_page: its highest page, once checked (a generator: pages - 1, or
+ *         scatter - 1).
  */
 struct sweep_trace {
 	char *name, *spec, *path;
 	int shape;
-	uint64_t n, pages, seed, max_page;
+	uint64_t n, pages, seed, max_page, scatter;
 	unsigned int wpct;
 	uint32_t threads;
 };
@@ -161,7 +163,7 @@ static bool name_ok(const char *s)
 
 /*
  * A generator line "SHAPE pages=P accesses=N [write-pct=W] [seed=S]
- * [threads=T]" into @t.
+ * [threads=T] [scatter=S]" into @t.
  */
 static int parse_gen(struct sweep_grid *g, struct sweep_trace *t, char *spec)
 {
@@ -204,9 +206,11 @@ static int parse_gen(struct sweep_grid *g, struct sweep_trace *t, char *spec)
 				return -1;
 			}
 			t->threads = (uint32_t)v;
+		} else if (!strcmp(w, "scatter")) {
+			t->scatter = v;
 		} else {
 			snprintf(g->err, sizeof(g->err),
-				 "[traces] %s: unknown '%s' (pages, accesses, write-pct, seed, threads)",
+				 "[traces] %s: unknown '%s' (pages, accesses, write-pct, seed, threads, scatter)",
 				 t->name, w);
 			return -1;
 		}
@@ -215,6 +219,12 @@ static int parse_gen(struct sweep_grid *g, struct sweep_trace *t, char *spec)
 	    t->pages >= (1ull << 32)) {
 		snprintf(g->err, sizeof(g->err),
 			 "[traces] %s: a generator needs pages=1..2^32-1 and accesses>=1",
+			 t->name);
+		return -1;
+	}
+	if (!trace_scatter_valid(t->scatter, t->pages)) {
+		snprintf(g->err, sizeof(g->err),
+			 "[traces] %s: scatter is not a power of two from pages to 2^32",
 			 t->name);
 		return -1;
 	}
@@ -579,7 +589,7 @@ static int check_jobs(struct sweep_grid *g, int64_t only)
 		if (only >= 0 && job_at(g, (uint64_t)only, vi) != tr)
 			continue;
 		if (!tr->path) {
-			tr->max_page = tr->pages - 1;
+			tr->max_page = (tr->scatter ? tr->scatter : tr->pages) - 1;
 			continue;
 		}
 		if (trace_load(tr->path, &topts, &t))
@@ -643,7 +653,7 @@ static int run_job(const struct sweep_grid *g, uint64_t idx, const char *dir)
 			return -1;
 	} else {
 		e = trace_gen(&t, tr->shape, tr->n, tr->pages, tr->wpct, tr->seed,
-			      tr->threads);
+			      tr->threads, tr->scatter);
 		if (e) {
 			cxu_err("trace %s: %s", tr->name, strerror(-e));
 			return -1;

@@ -53,7 +53,7 @@ int main(int argc, char **argv)
 	seed = argc > 6 ? strtoull(argv[6], NULL, 0) : 1;
 	if (wpct > 100)
 		return usage();
-	ret = trace_gen(&t, shape, n, pages, (unsigned int)wpct, seed, 1);
+	ret = trace_gen(&t, shape, n, pages, (unsigned int)wpct, seed, 1, 0);
 	if (ret == -ENOMEM) {
 		fprintf(stderr, "gen-trace: out of memory\n");
 		return 1;
