@@ -109,7 +109,8 @@ int cxd_wait_until(u64 deadline)
  * @live:		device.
  * @page:	device page of the miss.
  * @write:	the access was a write.
- * @t0:		when the miss arrived (the model's now), CLOCK_MONOTONIC ns.
+ * @t0:		when the miss arrived (the model's now): the fault's entry
+ *		where it was stamped (devdax), CLOCK_MONOTONIC ns.
  * @acc:	the model's outcome for the access.
  * @st:		the miss's time before the wait by stage (devdax), or NULL.
  *
@@ -129,6 +130,10 @@ void cxd_account_miss(struct cxd_live *live, u64 page, bool write, u64 t0,
 		live->fault_model_ns_total += st->model_ns;
 		live->fault_unmap_ns_total += st->unmap_ns;
 		live->fault_unmaps += st->unmaps;
+		if (st->entry_ns) {
+			live->miss_entry_ns_total += st->entry_ns;
+			live->miss_entry_stamped++;
+		}
 	}
 	cxd_hist_add(&live->miss_hist, t1 - t0);
 	cxd_trace_miss(live, page, write, t0, t1, acc);
