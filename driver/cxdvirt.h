@@ -215,6 +215,9 @@ struct cxd_mode_ops {
  * @minor_fault_ns_total: their time from that entry to the handler's
  *		return, summed, ns.
  * @fentry:	this device holds the fault-entry probe (cxd_fentry_get()).
+ * @miss_tail_ns: devdax: running average of a miss's work from the end
+ *		of its wait to its handler's return, ns; waits end that much
+ *		early (fault.c, cxd_fault_deadline()).
  * @stats_t0_ns: power-on or last reset, CLOCK_MONOTONIC ns.
  * @stats_gen:	stats/reset count since power-on: tells whether a model
  *		answer read under @lock belongs to the current statistics.
@@ -321,6 +324,7 @@ struct cxd_live {
 	u64 minor_faults;
 	u64 minor_fault_ns_total;
 	bool fentry;
+	u64 miss_tail_ns;
 	u64 stats_t0_ns;
 	u64 stats_gen;
 	u64 pinned_evictions;

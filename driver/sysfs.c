@@ -119,6 +119,7 @@ CXD_STAT_ATTR(fault_unmaps, live->fault_unmaps);
 CXD_STAT_ATTR(miss_entry_ns_total, live->miss_entry_ns_total);
 CXD_STAT_ATTR(miss_entry_stamped, live->miss_entry_stamped);
 CXD_STAT_ATTR(minor_faults, live->minor_faults);
+CXD_STAT_ATTR(miss_tail_ns, READ_ONCE(live->miss_tail_ns));
 CXD_STAT_ATTR(minor_fault_ns_total, live->minor_fault_ns_total);
 CXD_STAT_ATTR(model_ns_total, live->model.stats.model_miss_ns);
 CXD_STAT_ATTR(queue_ns_total, live->model.stats.queue_ns);
@@ -287,6 +288,7 @@ static struct attribute *cxd_stats_attrs[] = {
 	&dev_attr_miss_entry_ns_total.attr,
 	&dev_attr_miss_entry_stamped.attr,
 	&dev_attr_minor_faults.attr,
+	&dev_attr_miss_tail_ns.attr,
 	&dev_attr_minor_fault_ns_total.attr,
 	&dev_attr_model_ns_total.attr,
 	&dev_attr_queue_ns_total.attr,
