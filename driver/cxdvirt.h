@@ -215,9 +215,9 @@ struct cxd_mode_ops {
  * @minor_fault_ns_total: their time from that entry to the handler's
  *		return, summed, ns.
  * @fentry:	this device holds the fault-entry probe (cxd_fentry_get()).
- * @miss_tail_ns: devdax: running average of a miss's work from the end
- *		of its wait to its handler's return, ns; waits end that much
- *		early (fault.c, cxd_fault_deadline()).
+ * @miss_tail_ns: devdax: a low running quantile of a miss's work from
+ *		the end of its wait to its handler's return, ns; waits end
+ *		that much early (fault.c, cxd_tail_update()).
  * @stats_t0_ns: power-on or last reset, CLOCK_MONOTONIC ns.
  * @stats_gen:	stats/reset count since power-on: tells whether a model
  *		answer read under @lock belongs to the current statistics.

@@ -310,18 +310,18 @@ static u64 cxd_fault_deadline(struct cxd_live *live, u64 entry, u64 deadline)
 
 /*
  * A miss's own work after its wait, up to the handler's return (the miss's
- * accounting, the page lock, the line's release), @ns this time: kept as a
- * running average (1/8 weight) in @live->miss_tail_ns, which the next
- * misses' waits end early by, on top of fault_exit_ns. Racy updates lose a
- * sample at worst.
+ * accounting, the page lock, the line's release), @ns this time. The next
+ * misses' waits end early by @live->miss_tail_ns on top of fault_exit_ns,
+ * so it must not exceed the usual cost: it follows a low quantile, falling
+ * to a shorter sample at once and rising by 1/64 of the difference (an
+ * interrupt or a first run of cold code lengthens one sample, not the
+ * estimate), and starts at 0. Racy updates lose a sample at worst.
  */
 static void cxd_tail_update(struct cxd_live *live, u64 ns)
 {
 	u64 old = READ_ONCE(live->miss_tail_ns);
 
-	if (ns > CXD_MAX_FAULT_EXIT_NS)	/* preempted: not the path's cost */
-		return;
-	WRITE_ONCE(live->miss_tail_ns, old ? old - old / 8 + ns / 8 : ns);
+	WRITE_ONCE(live->miss_tail_ns, ns <= old ? ns : old + (ns - old) / 64);
 }
 
 /*

@@ -261,15 +261,23 @@ cat > "$out/static.md" <<'EOF_STATIC'
   fault's). The deadline counts from fault entry, so this time overlaps
   the modeled wait: it shows in the user-visible latency only when it is
   longer than the wait (the bare fault, a hit on a late prefetch).
-- **Row 3 (accuracy).** The device waits until the modeled completion with ns
-  precision (busy-wait, or hrtimer plus spin), so in-kernel the wait is
-  exact; what the program sees adds the fault's entry and exit. Under TCG
-  that addition is several microseconds (the bare-fault P50 above), which
-  dominates a 3 us tR; "minus the bare fault" shows the wait itself. P99.9
-  under TCG is set by the host descheduling the vCPU threads (milliseconds),
-  not by the module. On hardware a fault costs about 1-2 us, so expect the
-  3 us row within a few percent only with that cost subtracted, and the
-  40 us row within about 2% as measured.
+- **Rows 2, 2c and 3 (the fault inside the modeled time).** The devices
+  of these rows are calibrated first (`cxdvirt-dev calibrate`, its
+  `fault_exit_ns` in the row): a miss counts from the fault'"'"'s entry
+  (x86 page_fault_user tracepoint) and its wait ends early by the
+  module'"'"'s own work after it (`stats/miss_tail_ns`) and by the
+  calibrated rest of the fault (`fault_exit_ns`), so that the user sees
+  max(model, the emulation'"'"'s own cost), not their sum
+  (docs/interface.md, "The fault'"'"'s own cost inside the modeled time").
+  What remains in row 2 is the calibration'"'"'s error and the clock
+  reads. The bare fault (t_read_ns=0) has no wait to hide anything in.
+  P99.9 under TCG is set by the host descheduling the vCPU threads
+  (milliseconds), not by the module. On a host, calibrate once per boot
+  and expect rows 3 within 1-2%.
+- **Row 2f (the entry probe'"'"'s cost).** While a devdax device is
+  powered every user page fault on the system passes the module'"'"'s
+  probe (one local_clock() and three stores); the row compares an
+  anonymous first-touch fault with and without it.
 - **Row 4 (thread scaling).** Two threads of one process on two vCPUs: every
   eviction unmaps a page of a mapping that is live on the other CPU, which
   needs a TLB-shootdown IPI. Under TCG on a loaded 2-core host the other
