@@ -439,10 +439,12 @@ struct cxd_miss_stages {
 void cxd_account_miss(struct cxd_live *live, u64 page, bool write, u64 t0,
 		      const struct cxd_access *acc,
 		      const struct cxd_miss_stages *st);
+void cxd_tail_update(struct cxd_live *live, u64 ns);
 
 /* fentry.c */
 int cxd_fentry_get(void);
 void cxd_fentry_put(void);
+u64 cxd_fentry_gap_va(unsigned long addr);
 u64 cxd_fentry_gap(const struct vm_fault *vmf);
 
 /* trace.c */

@@ -21,7 +21,10 @@
  * A record that does not match is left alone and the fault counts from its
  * handler's entry, as before: another CPU (the task slept in the fault and
  * moved), a fault from the kernel (get_user_pages: no FAULT_FLAG_USER), or
- * a record older than CXD_FENTRY_MAX_NS. A matching record is consumed, so
+ * a record older than CXD_FENTRY_MAX_NS.
+ *
+ * Node mode's hooks run inside the same faults (a NUMA hinting fault, a
+ * first touch) and take the stamp the same way (cxd_fentry_gap_va()). A matching record is consumed, so
  * that one exception serves one fault.
  */
 #include <linux/mm.h>
@@ -41,7 +44,7 @@
  * by a writer for milliseconds) is not a fault's entry cost, and a stale
  * record of an earlier exception must not shorten a miss by more.
  */
-#define CXD_FENTRY_MAX_NS	(10 * NSEC_PER_MSEC)
+#define CXD_FENTRY_MAX_NS	NSEC_PER_MSEC
 
 struct cxd_fentry_rec {
 	struct task_struct *task;	/* NULL: consumed or never set */
@@ -124,23 +127,24 @@ void cxd_fentry_put(void)
 }
 
 /**
- * cxd_fentry_gap() - how long ago the user page fault @vmf entered the
- * kernel, in ns, if its entry was stamped on this CPU.
- * @vmf:	the fault, in a ->fault or ->page_mkwrite handler.
+ * cxd_fentry_gap_va() - how long ago the current task's user page fault
+ * at @addr entered the kernel, in ns, if its entry was stamped on this CPU.
+ * @addr:	the fault's user address.
  *
- * Consumes the stamp. Context: process (a fault handler); preemption is
- * disabled inside. Return: ns from the tracepoint to now (local_clock()),
- * or 0 when unknown (see the file's comment).
+ * Consumes the stamp. For callers that know the fault is the current
+ * task's own user fault (node mode's hooks on the fault path); a fault
+ * handler uses cxd_fentry_gap().
+ * Context: any; preemption is disabled inside. Return: ns from the
+ * tracepoint to now (local_clock()), or 0 when unknown (see the file's
+ * comment).
  */
-u64 cxd_fentry_gap(const struct vm_fault *vmf)
+u64 cxd_fentry_gap_va(unsigned long addr)
 {
 	struct cxd_fentry_rec *r;
 	u64 gap = 0;
 
-	if (!(vmf->flags & FAULT_FLAG_USER))
-		return 0;
 	r = get_cpu_ptr(&cxd_fentry_rec);
-	if (r->task == current && r->addr == (vmf->address & PAGE_MASK)) {
+	if (r->task == current && r->addr == (addr & PAGE_MASK)) {
 		gap = local_clock() - r->stamp;
 		r->task = NULL;
 		if (gap > CXD_FENTRY_MAX_NS)
@@ -148,4 +152,18 @@ u64 cxd_fentry_gap(const struct vm_fault *vmf)
 	}
 	put_cpu_ptr(&cxd_fentry_rec);
 	return gap;
+}
+
+/**
+ * cxd_fentry_gap() - cxd_fentry_gap_va() for the fault @vmf, if it is a
+ * user fault (not get_user_pages()).
+ * @vmf:	the fault, in a ->fault or ->page_mkwrite handler.
+ *
+ * Context: process (a fault handler). Return: ns, or 0 when unknown.
+ */
+u64 cxd_fentry_gap(const struct vm_fault *vmf)
+{
+	if (!(vmf->flags & FAULT_FLAG_USER))
+		return 0;
+	return cxd_fentry_gap_va(vmf->address);
 }

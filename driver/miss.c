@@ -139,3 +139,24 @@ void cxd_account_miss(struct cxd_live *live, u64 page, bool write, u64 t0,
 	cxd_trace_miss(live, page, write, t0, t1, acc);
 	spin_unlock(&live->lock);
 }
+
+/**
+ * cxd_tail_update() - a miss of device @live took @ns of its own work
+ * after its wait (devdax: its accounting, the page lock, the line's release
+ * up to the handler's return; node mode: its accounting in the task_work).
+ * @live:	device.
+ * @ns:		that work this time, ns.
+ *
+ * The next misses' waits end early by @live->miss_tail_ns (on top of
+ * fault_exit_ns in devdax), so it must not exceed the usual cost: it
+ * follows a low quantile, falling to a shorter sample at once and rising
+ * by 1/64 of the difference (an interrupt or a first run of cold code
+ * lengthens one sample, not the estimate), and starts at 0.
+ * Context: any; lockless (racy updates lose a sample at worst).
+ */
+void cxd_tail_update(struct cxd_live *live, u64 ns)
+{
+	u64 old = READ_ONCE(live->miss_tail_ns);
+
+	WRITE_ONCE(live->miss_tail_ns, ns <= old ? ns : old + (ns - old) / 64);
+}

@@ -308,21 +308,6 @@ static u64 cxd_fault_deadline(struct cxd_live *live, u64 entry, u64 deadline)
 	return deadline - min(exit_ns, deadline - entry);
 }
 
-/*
- * A miss's own work after its wait, up to the handler's return (the miss's
- * accounting, the page lock, the line's release), @ns this time. The next
- * misses' waits end early by @live->miss_tail_ns on top of fault_exit_ns,
- * so it must not exceed the usual cost: it follows a low quantile, falling
- * to a shorter sample at once and rising by 1/64 of the difference (an
- * interrupt or a first run of cold code lengthens one sample, not the
- * estimate), and starts at 0. Racy updates lose a sample at worst.
- */
-static void cxd_tail_update(struct cxd_live *live, u64 ns)
-{
-	u64 old = READ_ONCE(live->miss_tail_ns);
-
-	WRITE_ONCE(live->miss_tail_ns, ns <= old ? ns : old + (ns - old) / 64);
-}
 
 /*
  * A fault on a resident line that waited for nothing mapped its page: its
