@@ -215,9 +215,10 @@ struct cxd_mode_ops {
  * @minor_fault_ns_total: their time from that entry to the handler's
  *		return, summed, ns.
  * @fentry:	this device holds the fault-entry probe (cxd_fentry_get()).
- * @miss_tail_ns: devdax: a low running quantile of a miss's work from
- *		the end of its wait to its handler's return, ns; waits end
- *		that much early (fault.c, cxd_tail_update()).
+ * @miss_tail_ns: the running median of how long a miss that waited took
+ *		after its wait's target (the wake-up's lateness and the
+ *		path's own work after it), ns; waits end that much early
+ *		(cxd_tail_update()).
  * @stats_t0_ns: power-on or last reset, CLOCK_MONOTONIC ns.
  * @stats_gen:	stats/reset count since power-on: tells whether a model
  *		answer read under @lock belongs to the current statistics.
@@ -439,6 +440,8 @@ struct cxd_miss_stages {
 void cxd_account_miss(struct cxd_live *live, u64 page, bool write, u64 t0,
 		      const struct cxd_access *acc,
 		      const struct cxd_miss_stages *st);
+/* cxd_tail_update()'s step towards each sample, ns: 100 misses reach 1 us */
+#define CXD_TAIL_STEP_NS	10
 void cxd_tail_update(struct cxd_live *live, u64 ns);
 
 /* fentry.c */

@@ -9,13 +9,16 @@
  * user page fault at its entry in the exceptions:page_fault_user tracepoint
  * (arch/x86/mm/fault.c, handle_page_fault(), interrupts still off), the same
  * in 6.1, 6.12 and 7.2. While a device is powered the module hangs a probe
- * on it that stamps the CPU's record with (task, page, local_clock()); the
+ * on it that stamps the CPU's record with (task, page, TSC); the
  * handler takes the stamp if it is this task's fault on this page, on this
  * CPU, and counts the device's time from there.
  *
  * The probe's cost, paid by every user page fault on the system while a
- * device is powered: one static call, local_clock() (the TSC) and three
- * stores to a per-CPU record; docs/performance.md row 2f measures it. No
+ * device is powered: one static call, rdtsc and three stores to a per-CPU
+ * record (the raw TSC, not local_clock(): with a TSC the kernel does not
+ * trust as stable, as in a TCG guest, local_clock() takes a slow path of
+ * about a hundred instructions); the handler, on the same CPU, converts the
+ * difference with tsc_khz; docs/performance.md row 2f measures it. No
  * probe is attached while no device is powered.
  *
  * A record that does not match is left alone and the fault counts from its
@@ -27,14 +30,15 @@
  * first touch) and take the stamp the same way (cxd_fentry_gap_va()). A matching record is consumed, so
  * that one exception serves one fault.
  */
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/printk.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <asm/tsc.h>
 
 #include "cxdvirt.h"
 
@@ -49,7 +53,7 @@
 struct cxd_fentry_rec {
 	struct task_struct *task;	/* NULL: consumed or never set */
 	unsigned long addr;		/* page address of the fault */
-	u64 stamp;			/* local_clock() at the tracepoint */
+	u64 stamp;			/* rdtsc() at the tracepoint */
 };
 
 static DEFINE_PER_CPU(struct cxd_fentry_rec, cxd_fentry_rec);
@@ -63,7 +67,7 @@ static void cxd_fentry_probe(void *data, unsigned long address,
 {
 	struct cxd_fentry_rec *r = this_cpu_ptr(&cxd_fentry_rec);
 
-	r->stamp = local_clock();
+	r->stamp = rdtsc();
 	r->addr = address & PAGE_MASK;
 	r->task = current;
 }
@@ -135,17 +139,20 @@ void cxd_fentry_put(void)
  * task's own user fault (node mode's hooks on the fault path); a fault
  * handler uses cxd_fentry_gap().
  * Context: any; preemption is disabled inside. Return: ns from the
- * tracepoint to now (local_clock()), or 0 when unknown (see the file's
- * comment).
+ * tracepoint to now (TSC cycles of this CPU at tsc_khz), or 0 when
+ * unknown (see the file's comment).
  */
 u64 cxd_fentry_gap_va(unsigned long addr)
 {
+	unsigned int khz = READ_ONCE(tsc_khz);
 	struct cxd_fentry_rec *r;
 	u64 gap = 0;
 
 	r = get_cpu_ptr(&cxd_fentry_rec);
 	if (r->task == current && r->addr == (addr & PAGE_MASK)) {
-		gap = local_clock() - r->stamp;
+		if (khz)
+			gap = mul_u64_u32_div(rdtsc() - r->stamp,
+					      USEC_PER_SEC, khz);
 		r->task = NULL;
 		if (gap > CXD_FENTRY_MAX_NS)
 			gap = 0;

@@ -141,22 +141,27 @@ void cxd_account_miss(struct cxd_live *live, u64 page, bool write, u64 t0,
 }
 
 /**
- * cxd_tail_update() - a miss of device @live took @ns of its own work
- * after its wait (devdax: its accounting, the page lock, the line's release
- * up to the handler's return; node mode: its accounting in the task_work).
+ * cxd_tail_update() - a miss of device @live that waited ended @ns after
+ * its wait's target: how late the wait woke (a spin's last clock read, an
+ * hrtimer's slack) plus the miss's own work after it (devdax: its
+ * accounting, the page lock, the line's release up to the handler's
+ * return; node mode: its accounting in the task_work).
  * @live:	device.
- * @ns:		that work this time, ns.
+ * @ns:		that time, ns.
  *
  * The next misses' waits end early by @live->miss_tail_ns (on top of
- * fault_exit_ns in devdax), so it must not exceed the usual cost: it
- * follows a low quantile, falling to a shorter sample at once and rising
- * by 1/64 of the difference (an interrupt or a first run of cold code
- * lengthens one sample, not the estimate), and starts at 0.
- * Context: any; lockless (racy updates lose a sample at worst).
+ * fault_exit_ns in devdax). It tracks the median: it moves by
+ * CXD_TAIL_STEP_NS towards each sample, so an interrupt or a first run of
+ * cold code moves it by one step, not by its length. It starts at 0.
+ * Context: any; lockless (racy updates lose a step at worst).
  */
 void cxd_tail_update(struct cxd_live *live, u64 ns)
 {
 	u64 old = READ_ONCE(live->miss_tail_ns);
 
-	WRITE_ONCE(live->miss_tail_ns, ns <= old ? ns : old + (ns - old) / 64);
+	if (ns > old)
+		WRITE_ONCE(live->miss_tail_ns, old + CXD_TAIL_STEP_NS);
+	else if (ns < old)
+		WRITE_ONCE(live->miss_tail_ns,
+			   old - min_t(u64, old, CXD_TAIL_STEP_NS));
 }

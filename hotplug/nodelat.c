@@ -806,16 +806,18 @@ static void cxd_nl_charge(struct cxd_nodelat *nl, u64 page, unsigned int flags,
 
 	cxd_nl_evict(nl, acc->victims, acc->nvictims, false, gen);
 	if (wait && (!acc->hit || acc->late)) {
-		u64 tail = READ_ONCE(live->miss_tail_ns), twait;
+		u64 tail = READ_ONCE(live->miss_tail_ns);
+		u64 end = acc->done_ns - min(tail, acc->done_ns - t0);
+		bool waits = ktime_get_ns() < end;
 
-		/* less this path's own work after the wait (devdax's fault.c) */
-		cxd_wait_until(acc->done_ns - min(tail, acc->done_ns - t0));
-		twait = ktime_get_ns();
+		/* less the wake-up's lateness and the work after it (miss.c) */
+		cxd_wait_until(end);
 		if (!acc->hit)
 			cxd_account_miss(live, page, flags & CXD_ACC_WRITE,
 					 t0, acc, NULL);
 		kfree(acc);
-		cxd_tail_update(live, ktime_get_ns() - twait);
+		if (waits)
+			cxd_tail_update(live, ktime_get_ns() - end);
 		return;
 	}
 	if (!acc->hit)

@@ -450,8 +450,8 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 		return VM_FAULT_RETRY;
 	}
 	page = cxd_fault_page(live, pgoff, &acc, deadline);
+	twait = ktime_get_ns();	/* did the miss wait at all? */
 	err = cxd_wait_until(deadline);
-	twait = ktime_get_ns();
 	if (!acc.hit)
 		cxd_account_miss(live, pgoff, write, entry, &acc, &st);
 	if (err || IS_ERR_OR_NULL(page)) {
@@ -481,8 +481,8 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	clear_and_wake_up_bit(CXD_PG_LOCK, pf);
 	if (acc.hit && !filled && deadline <= t0)
 		cxd_account_minor(live, entry);
-	else if (!acc.hit)
-		cxd_tail_update(live, ktime_get_ns() - twait);
+	else if (!acc.hit && twait < deadline)
+		cxd_tail_update(live, ktime_get_ns() - deadline);
 	vmf->page = page;
 	return VM_FAULT_LOCKED;
 }
