@@ -204,6 +204,21 @@ struct cxd_mode_ops {
  * @fault_unmap_ns_total: then to the start of the wait (victims unmapped),
  *		ns.
  * @fault_unmaps: victims unmapped by those misses.
+ * @miss_entry_ns_total: devdax misses whose fault entry was stamped
+ *		(fentry.c): the time from that entry to the handler, summed,
+ *		ns; part of @miss_ns_total.
+ * @miss_entry_stamped: those misses.
+ * @minor_faults: devdax faults on a resident line (no NAND wait) that
+ *		mapped their page, counted from the fault's entry where it
+ *		was stamped, else from the handler's: what
+ *		`cxdvirt-dev calibrate` compares with a user's timing.
+ * @minor_fault_ns_total: their time from that entry to the handler's
+ *		return, summed, ns.
+ * @fentry:	this device holds the fault-entry probe (cxd_fentry_get()).
+ * @miss_tail_ns: the running median of how long a miss that waited took
+ *		after its wait's target (the wake-up's lateness and the
+ *		path's own work after it), ns; waits end that much early
+ *		(cxd_tail_update()).
  * @stats_t0_ns: power-on or last reset, CLOCK_MONOTONIC ns.
  * @stats_gen:	stats/reset count since power-on: tells whether a model
  *		answer read under @lock belongs to the current statistics.
@@ -305,6 +320,12 @@ struct cxd_live {
 	u64 fault_model_ns_total;
 	u64 fault_unmap_ns_total;
 	u64 fault_unmaps;
+	u64 miss_entry_ns_total;
+	u64 miss_entry_stamped;
+	u64 minor_faults;
+	u64 minor_fault_ns_total;
+	bool fentry;
+	u64 miss_tail_ns;
 	u64 stats_t0_ns;
 	u64 stats_gen;
 	u64 pinned_evictions;
@@ -401,14 +422,17 @@ int cxd_wait_until(u64 deadline);
 /**
  * struct cxd_miss_stages - where a devdax miss spent its time before the
  * wait (CLOCK_MONOTONIC ns, see cxd_account_miss()).
- * @model_ns:	fault entry to the model's answer: page lock bit, device
+ * @model_ns:	handler entry to the model's answer: page lock bit, device
  *		lock, cxd_model_access() (victim choice included).
  * @unmap_ns:	from there to the start of the wait: the victims unmapped
  *		from every mapping (plus the access tracepoint and the drain
  *		kick, both nearly free when unused).
  * @unmaps:	victims unmapped.
+ * @entry_ns:	the fault's entry (x86 page_fault_user tracepoint,
+ *		fentry.c) to its handler; 0 when the entry was not stamped.
  */
 struct cxd_miss_stages {
+	u64 entry_ns;
 	u64 model_ns;
 	u64 unmap_ns;
 	u32 unmaps;
@@ -416,6 +440,15 @@ struct cxd_miss_stages {
 void cxd_account_miss(struct cxd_live *live, u64 page, bool write, u64 t0,
 		      const struct cxd_access *acc,
 		      const struct cxd_miss_stages *st);
+/* cxd_tail_update()'s step towards each sample, ns: 100 misses reach 1 us */
+#define CXD_TAIL_STEP_NS	10
+void cxd_tail_update(struct cxd_live *live, u64 ns);
+
+/* fentry.c */
+int cxd_fentry_get(void);
+void cxd_fentry_put(void);
+u64 cxd_fentry_gap_va(unsigned long addr);
+u64 cxd_fentry_gap(const struct vm_fault *vmf);
 
 /* trace.c */
 void cxd_trace_miss(struct cxd_live *live, u64 page, bool write, u64 t0,

@@ -109,7 +109,8 @@ int cxd_wait_until(u64 deadline)
  * @live:		device.
  * @page:	device page of the miss.
  * @write:	the access was a write.
- * @t0:		when the miss arrived (the model's now), CLOCK_MONOTONIC ns.
+ * @t0:		when the miss arrived (the model's now): the fault's entry
+ *		where it was stamped (devdax), CLOCK_MONOTONIC ns.
  * @acc:	the model's outcome for the access.
  * @st:		the miss's time before the wait by stage (devdax), or NULL.
  *
@@ -129,8 +130,38 @@ void cxd_account_miss(struct cxd_live *live, u64 page, bool write, u64 t0,
 		live->fault_model_ns_total += st->model_ns;
 		live->fault_unmap_ns_total += st->unmap_ns;
 		live->fault_unmaps += st->unmaps;
+		if (st->entry_ns) {
+			live->miss_entry_ns_total += st->entry_ns;
+			live->miss_entry_stamped++;
+		}
 	}
 	cxd_hist_add(&live->miss_hist, t1 - t0);
 	cxd_trace_miss(live, page, write, t0, t1, acc);
 	spin_unlock(&live->lock);
+}
+
+/**
+ * cxd_tail_update() - a miss of device @live that waited ended @ns after
+ * its wait's target: how late the wait woke (a spin's last clock read, an
+ * hrtimer's slack) plus the miss's own work after it (devdax: its
+ * accounting, the page lock, the line's release up to the handler's
+ * return; node mode: its accounting in the task_work).
+ * @live:	device.
+ * @ns:		that time, ns.
+ *
+ * The next misses' waits end early by @live->miss_tail_ns (on top of
+ * fault_exit_ns in devdax). It tracks the median: it moves by
+ * CXD_TAIL_STEP_NS towards each sample, so an interrupt or a first run of
+ * cold code moves it by one step, not by its length. It starts at 0.
+ * Context: any; lockless (racy updates lose a step at worst).
+ */
+void cxd_tail_update(struct cxd_live *live, u64 ns)
+{
+	u64 old = READ_ONCE(live->miss_tail_ns);
+
+	if (ns > old)
+		WRITE_ONCE(live->miss_tail_ns, old + CXD_TAIL_STEP_NS);
+	else if (ns < old)
+		WRITE_ONCE(live->miss_tail_ns,
+			   old - min_t(u64, old, CXD_TAIL_STEP_NS));
 }

@@ -116,6 +116,11 @@ CXD_STAT_ATTR(miss_ns_total, live->miss_ns_total);
 CXD_STAT_ATTR(fault_model_ns_total, live->fault_model_ns_total);
 CXD_STAT_ATTR(fault_unmap_ns_total, live->fault_unmap_ns_total);
 CXD_STAT_ATTR(fault_unmaps, live->fault_unmaps);
+CXD_STAT_ATTR(miss_entry_ns_total, live->miss_entry_ns_total);
+CXD_STAT_ATTR(miss_entry_stamped, live->miss_entry_stamped);
+CXD_STAT_ATTR(minor_faults, live->minor_faults);
+CXD_STAT_ATTR(miss_tail_ns, READ_ONCE(live->miss_tail_ns));
+CXD_STAT_ATTR(minor_fault_ns_total, live->minor_fault_ns_total);
 CXD_STAT_ATTR(model_ns_total, live->model.stats.model_miss_ns);
 CXD_STAT_ATTR(queue_ns_total, live->model.stats.queue_ns);
 CXD_STAT_ATTR(mshr_waits, live->model.stats.mshr_waits);
@@ -233,6 +238,10 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 	live->fault_model_ns_total = 0;
 	live->fault_unmap_ns_total = 0;
 	live->fault_unmaps = 0;
+	live->miss_entry_ns_total = 0;
+	live->miss_entry_stamped = 0;
+	live->minor_faults = 0;
+	live->minor_fault_ns_total = 0;
 	live->scan_passes = 0;
 	live->scan_touched = 0;
 	live->pinned_evictions = 0;
@@ -276,6 +285,11 @@ static struct attribute *cxd_stats_attrs[] = {
 	&dev_attr_fault_model_ns_total.attr,
 	&dev_attr_fault_unmap_ns_total.attr,
 	&dev_attr_fault_unmaps.attr,
+	&dev_attr_miss_entry_ns_total.attr,
+	&dev_attr_miss_entry_stamped.attr,
+	&dev_attr_minor_faults.attr,
+	&dev_attr_miss_tail_ns.attr,
+	&dev_attr_minor_fault_ns_total.attr,
 	&dev_attr_model_ns_total.attr,
 	&dev_attr_queue_ns_total.attr,
 	&dev_attr_mshr_waits.attr,

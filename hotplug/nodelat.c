@@ -805,8 +805,21 @@ static void cxd_nl_charge(struct cxd_nodelat *nl, u64 page, unsigned int flags,
 	}
 
 	cxd_nl_evict(nl, acc->victims, acc->nvictims, false, gen);
-	if (wait && (!acc->hit || acc->late))
-		cxd_wait_until(acc->done_ns);
+	if (wait && (!acc->hit || acc->late)) {
+		u64 tail = READ_ONCE(live->miss_tail_ns);
+		u64 end = acc->done_ns - min(tail, acc->done_ns - t0);
+		bool waits = ktime_get_ns() < end;
+
+		/* less the wake-up's lateness and the work after it (miss.c) */
+		cxd_wait_until(end);
+		if (!acc->hit)
+			cxd_account_miss(live, page, flags & CXD_ACC_WRITE,
+					 t0, acc, NULL);
+		kfree(acc);
+		if (waits)
+			cxd_tail_update(live, ktime_get_ns() - end);
+		return;
+	}
 	if (!acc->hit)
 		cxd_account_miss(live, page, flags & CXD_ACC_WRITE, t0, acc, NULL);
 	kfree(acc);
@@ -957,7 +970,10 @@ static void cxd_nl_event(const struct cxd_nl_hook_args *a, enum cxd_nl_ev ev)
 		atomic64_inc(&nl->st.dropped);
 		goto out;
 	}
+	/* from the fault's entry where it was stamped (driver/fentry.c) */
 	w->t_fault = ktime_get_ns();
+	if (mm == current->mm)
+		w->t_fault -= cxd_fentry_gap_va(a->addr);
 	w->page = a->pfn - nl->pfn_lo;
 	w->va = a->addr & PAGE_MASK;
 	w->mm = mm;
@@ -1812,6 +1828,7 @@ int cxd_nodelat_start(struct cxd_live *live, const char *name, u64 start,
 		cxd_nl_put(nl);
 		return ret;
 	}
+	cxd_fentry_get();
 	spin_lock(&cxd_nl_devs_lock);
 	list_add_tail_rcu(&nl->list, &cxd_nl_devs);
 	spin_unlock(&cxd_nl_devs_lock);
@@ -1841,6 +1858,7 @@ void cxd_nodelat_stop(struct cxd_nodelat *nl)
 	list_del_rcu(&nl->list);
 	spin_unlock(&cxd_nl_devs_lock);
 	cxd_nl_hooks_put();
+	cxd_fentry_put();
 	synchronize_rcu();	/* no hook sees @nl any more */
 	/*
 	 * Accesses that saw the device running end before its memory goes:

@@ -292,6 +292,39 @@ static bool cxd_img_io(struct cxd_live *live, u64 pgoff,
 	       (acc->nprefetched || !xa_load(&live->resident, pgoff));
 }
 
+/*
+ * The end of the wait of a fault that entered the kernel at @entry and
+ * whose data is there at @deadline (CLOCK_MONOTONIC ns): @deadline less
+ * the fault's cost after the wait that the module cannot time
+ * (fault_exit_ns, `cxdvirt-dev calibrate`), so that the user sees the
+ * modeled time, not the model plus the fault. Never before @entry: a model
+ * shorter than the fault's own cost costs the fault's own cost.
+ */
+static u64 cxd_fault_deadline(struct cxd_live *live, u64 entry, u64 deadline)
+{
+	u64 exit_ns = READ_ONCE(live->cfg_dev->cfg.fault_exit_ns);
+
+	exit_ns += READ_ONCE(live->miss_tail_ns);
+	return deadline - min(exit_ns, deadline - entry);
+}
+
+
+/*
+ * A fault on a resident line that waited for nothing mapped its page: its
+ * time from @entry to now goes to stats/minor_faults and
+ * minor_fault_ns_total, which `cxdvirt-dev calibrate` compares with the
+ * user's timing of the same faults to find fault_exit_ns.
+ */
+static void cxd_account_minor(struct cxd_live *live, u64 entry)
+{
+	u64 t1 = ktime_get_ns();
+
+	spin_lock(&live->lock);
+	live->minor_faults++;
+	live->minor_fault_ns_total += t1 - entry;
+	spin_unlock(&live->lock);
+}
+
 static vm_fault_t cxd_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
@@ -307,7 +340,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	struct page *page;
 	unsigned int i;
 	bool filled, drop;
-	u64 t0, deadline;
+	u64 t0, entry, deadline, twait;
 	int err;
 
 	if (pgoff >= live->npages)
@@ -328,6 +361,9 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	}
 
 	t0 = ktime_get_ns();
+	/* The access reaches the device when the fault entered the kernel. */
+	st.entry_ns = cxd_fentry_gap(vmf);
+	entry = t0 - st.entry_ns;
 	/* A record in a shared slot (NAND image) may be another page's. */
 	filled = READ_ONCE(ps->page) == pgoff && cxd_fill_clear(live, pf, vma);
 	cxd_model_lock(live);	/* sleeps while a policy switch runs */
@@ -341,7 +377,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 			cxd_cache_set_dirty(&live->model.cache, pgoff);
 	} else {
 		cxd_model_access(&live->model, pgoff, CXD_ACC_HOLD |
-				 (write ? CXD_ACC_WRITE : 0), t0, &acc);
+				 (write ? CXD_ACC_WRITE : 0), entry, &acc);
 	}
 	if (acc.busy) {
 		/*
@@ -367,6 +403,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	 */
 	deadline = max(acc.done_ns, cxd_cache_ready_ns(&live->model.cache, pgoff));
 	spin_unlock(&live->lock);
+	deadline = cxd_fault_deadline(live, entry, deadline);
 	/* A miss's own time before the wait, by stage: two clock reads. */
 	if (!acc.hit)
 		st.model_ns = ktime_get_ns();
@@ -404,7 +441,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 		err = cxd_wait_until(deadline);
 		/* The model counted the miss: killed or not, so does the rest. */
 		if (!acc.hit)
-			cxd_account_miss(live, pgoff, write, t0, &acc, &st);
+			cxd_account_miss(live, pgoff, write, entry, &acc, &st);
 		if (err)	/* no retry comes */
 			cxd_fill_clear(live, pf, vma);
 		cxd_release_line(live, pgoff);
@@ -413,9 +450,10 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 		return VM_FAULT_RETRY;
 	}
 	page = cxd_fault_page(live, pgoff, &acc, deadline);
+	twait = ktime_get_ns();	/* did the miss wait at all? */
 	err = cxd_wait_until(deadline);
 	if (!acc.hit)
-		cxd_account_miss(live, pgoff, write, t0, &acc, &st);
+		cxd_account_miss(live, pgoff, write, entry, &acc, &st);
 	if (err || IS_ERR_OR_NULL(page)) {
 		cxd_release_line(live, pgoff);
 		clear_and_wake_up_bit(CXD_PG_LOCK, pf);
@@ -441,6 +479,10 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 		return VM_FAULT_NOPAGE;
 	}
 	clear_and_wake_up_bit(CXD_PG_LOCK, pf);
+	if (acc.hit && !filled && deadline <= t0)
+		cxd_account_minor(live, entry);
+	else if (!acc.hit && twait < deadline)
+		cxd_tail_update(live, ktime_get_ns() - deadline);
 	vmf->page = page;
 	return VM_FAULT_LOCKED;
 }
@@ -478,6 +520,8 @@ static vm_fault_t cxd_page_mkwrite(struct vm_fault *vmf)
 {
 	vm_fault_t ret;
 
+	/* this write fault's entry stamp serves no miss: consume it */
+	cxd_fentry_gap(vmf);
 	lock_page(vmf->page);
 	ret = cxd_mkwrite(vmf);
 	if (ret) {

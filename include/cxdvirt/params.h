@@ -79,6 +79,13 @@ enum cxd_param_type {
 #define CXD_MODEL_MAX_CAPACITY	((((uint64_t)1 << 32) - 1) * CXD_HOST_PAGE_SIZE)
 #define CXD_MAX_GC_BLOCKS	65536u		/* gc_low, gc_high: blocks */
 #define CXD_MAX_SCAN_MS		60000u		/* scan_interval_ms */
+/*
+ * fault_exit_ns: a fault's cost the module cannot timestamp (the return to
+ * user space after the handler, the exception's delivery before x86's
+ * page_fault_user tracepoint). About 0.3-1 us on hardware and 1-3 us in a
+ * TCG guest (docs/performance.md rows 2 and 2f); 1 ms bounds a typo.
+ */
+#define CXD_MAX_FAULT_EXIT_NS	1000000ull
 #define CXD_MAX_PERMILLE	1000u
 /*
  * gpf_budget_ns: Linux waits at most 20 s for a device's GPF phase 2
@@ -295,7 +302,8 @@ CXD_P_NAMES(cxd_pn_onoff, "off", "on")
 	  CXD_FDP_POLL, CXD_P_LIVE, permille, NULL)
 
 /*
- * The module's own: backing memory, node mode, the accessed-bit scan. Only
+ * The module's own: backing memory, node mode, the accessed-bit scan, the
+ * fault cost hidden inside the modeled time (fault_exit_ns). Only
  * the module expands this group's defaults (node_latency's is on where the
  * kernel supports it, as the module's modes say; NUMA_NO_NODE is -1).
  */
@@ -306,6 +314,8 @@ CXD_P_NAMES(cxd_pn_onoff, "off", "on")
 	  CXD_P_SUFFIX | CXD_P_HEX, bytes, NULL)			\
 	X(, scan_interval_ms, scan_interval_ms, CXD_PT_U32, 0,		\
 	  CXD_MAX_SCAN_MS, 100, CXD_P_LIVE, ms, NULL)			\
+	X(, fault_exit_ns, fault_exit_ns, CXD_PT_U64, 0,		\
+	  CXD_MAX_FAULT_EXIT_NS, 0, CXD_P_LIVE, ns, NULL)		\
 	X(, mode, mode, CXD_PT_ENUM, 0, 1, 0, 0, none, cxd_pn_mode)	\
 	X(, target_node, target_node, CXD_PT_INT, -1, CXD_P_S32_MAX,	\
 	  -1, 0, none, NULL)						\

@@ -53,7 +53,10 @@ m=$(stat_get $D misses)
 is "$m" 100 "100 misses"
 is "$(nev miss)" "$m" "cxdvirt_miss count == stats/misses"
 is "$(grep -c 'overrun\|LOST' /tmp/tp.all)" 0 "no lost events"
-bad=$(awk -v dev="$DEVN" '
+# a wait ends stats/miss_tail_ns early (the handler's work after it):
+# measured_ns may fall short of model_ns by that, twice allowed
+tail=$(stat_get $D miss_tail_ns)
+bad=$(awk -v dev="$DEVN" -v tail="$tail" '
 	{ for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
 	$1 != "miss" { next }
 	NF != 8 { print "fields: " $0; next }
@@ -61,9 +64,9 @@ bad=$(awk -v dev="$DEVN" '
 	f["page"] != n++ { print "order: " $0; next }
 	f["cause"] != "read" { print "cause: " $0; next }
 	f["die"] != (f["page"] % 2) * 2 + int(f["page"] / 2) % 2 { print "die: " $0; next }
-	f["model_ns"] < f["queue_ns"] || f["model_ns"] < 6000 || f["measured_ns"] < f["model_ns"] { print "times: " $0 }
+	f["model_ns"] < f["queue_ns"] || f["model_ns"] < 6000 || f["measured_ns"] + 2 * tail < f["model_ns"] { print "times: " $0 }
 	' /tmp/tp)
-is "$bad" "" "cxdvirt_miss: dev, page in order, cause read, flat die, queue <= model <= measured"
+is "$bad" "" "cxdvirt_miss: dev, page in order, cause read, flat die, queue <= model <= measured + 2 x miss_tail_ns"
 is "$(nev evict)" 0 "no cxdvirt_evict without evictions"
 
 # Write misses.

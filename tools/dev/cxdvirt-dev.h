@@ -12,6 +12,7 @@
  *   node.c    node mode: online and offline (libdaxctl), the auto-online
  *             policy check
  *   doctor.c  the doctor verb: checks of the host, read-only
+ *   calibrate.c the calibrate verb: a devdax fault's untimed remainder
  *   acpi.c    the acpi-tables verb: SRAT + HMAT override cpio
  *
  * Numbers and sizes, messages and every configfs and sysfs access are the
@@ -139,6 +140,7 @@ int cmd_stats(int argc, char **argv, struct verb_ctx *ctx);
 int cmd_online(int argc, char **argv, struct verb_ctx *ctx);
 int cmd_offline(int argc, char **argv, struct verb_ctx *ctx);
 int cmd_doctor(int argc, char **argv, struct verb_ctx *ctx);
+int cmd_calibrate(int argc, char **argv, struct verb_ctx *ctx);
 int cmd_acpi_tables(int argc, char **argv, struct verb_ctx *ctx);
 
 /* ------------------------------------------------------------ node.c -- */

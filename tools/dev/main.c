@@ -127,6 +127,25 @@ static const struct verb verbs[] = {
 	  "Roots: CXDVIRT_PROC, CXDVIRT_SYS, CXDVIRT_MODULES (see --help).\n"
 	  "\n"
 	  "  -j, --json    print a JSON object (checks, failures, warnings)\n" },
+	{ "calibrate", cmd_calibrate, "devdax: measure the fault cost to hide in misses",
+	  "usage: " PROG " calibrate <name> [--faults N] [--dry-run] [--json]\n"
+	  "\n"
+	  "A miss should cost the modeled time, not the model plus a page fault.\n"
+	  "The module counts a miss from the fault's entry and ends its wait\n"
+	  "fault_exit_ns early, for what follows the wait (the handler's return,\n"
+	  "the PTE, the return to user space). This measures that remainder on\n"
+	  "every CPU the command may run on, with faults on resident lines:\n"
+	  "the user's time per fault (clock_gettime, its pair cost subtracted)\n"
+	  "less the module's (stats/minor_fault_ns_total), median of 7 rounds.\n"
+	  "The smallest CPU's value is written to fault_exit_ns, which survives\n"
+	  "power cycles. The device must be powered, devdax, and otherwise\n"
+	  "unused; up to N lines become resident and show in its statistics:\n"
+	  "reset them (the stats verb) or power-cycle before measuring.\n"
+	  "\n"
+	  "  -n, --faults N  faults per round, 16..65536, at most half the\n"
+	  "                  cache's lines (default 256)\n"
+	  "  -d, --dry-run   measure and print, do not write fault_exit_ns\n"
+	  "  -j, --json      print a JSON object\n" },
 	{ "acpi-tables", cmd_acpi_tables, "node mode without an empty node: SRAT+HMAT override",
 	  "usage: " PROG " acpi-tables [--out FILE] [--range SIZE@ADDR]... [--preset NAME] [--json]\n"
 	  "\n"

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxdvirt: when did a user page fault enter the kernel?
+ *
+ * A miss of an emulated device should cost the user the modeled time,
+ * max(model, the emulation's own cost), not the model plus a page fault. The
+ * fault's own cost begins before the module's ->fault handler runs:
+ * exception entry, the VMA lookup, the page-table walk. x86 announces every
+ * user page fault at its entry in the exceptions:page_fault_user tracepoint
+ * (arch/x86/mm/fault.c, handle_page_fault(), interrupts still off), the same
+ * in 6.1, 6.12 and 7.2. While a device is powered the module hangs a probe
+ * on it that stamps the CPU's record with (task, page, TSC); the
+ * handler takes the stamp if it is this task's fault on this page, on this
+ * CPU, and counts the device's time from there.
+ *
+ * The probe's cost, paid by every user page fault on the system while a
+ * device is powered: one static call, rdtsc and three stores to a per-CPU
+ * record (the raw TSC, not local_clock(): with a TSC the kernel does not
+ * trust as stable, as in a TCG guest, local_clock() takes a slow path of
+ * about a hundred instructions); the handler, on the same CPU, converts the
+ * difference with tsc_khz; docs/performance.md row 2f measures it. No
+ * probe is attached while no device is powered.
+ *
+ * A record that does not match is left alone and the fault counts from its
+ * handler's entry, as before: another CPU (the task slept in the fault and
+ * moved), a fault from the kernel (get_user_pages: no FAULT_FLAG_USER), or
+ * a record older than CXD_FENTRY_MAX_NS.
+ *
+ * Node mode's hooks run inside the same faults (a NUMA hinting fault, a
+ * first touch) and take the stamp the same way (cxd_fentry_gap_va()). A matching record is consumed, so
+ * that one exception serves one fault.
+ */
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/printk.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <asm/tsc.h>
+
+#include "cxdvirt.h"
+
+/*
+ * An entry stamp older than this when the handler runs is not used: a
+ * fault that waited that long before reaching the handler (mmap_lock held
+ * by a writer for milliseconds) is not a fault's entry cost, and a stale
+ * record of an earlier exception must not shorten a miss by more.
+ */
+#define CXD_FENTRY_MAX_NS	NSEC_PER_MSEC
+
+struct cxd_fentry_rec {
+	struct task_struct *task;	/* NULL: consumed or never set */
+	unsigned long addr;		/* page address of the fault */
+	u64 stamp;			/* rdtsc() at the tracepoint */
+};
+
+static DEFINE_PER_CPU(struct cxd_fentry_rec, cxd_fentry_rec);
+static DEFINE_MUTEX(cxd_fentry_mutex);
+static struct tracepoint *cxd_fentry_tp;
+static unsigned int cxd_fentry_users;
+
+/* exceptions:page_fault_user. Context: exception entry, interrupts off. */
+static void cxd_fentry_probe(void *data, unsigned long address,
+			     struct pt_regs *regs, unsigned long error_code)
+{
+	struct cxd_fentry_rec *r = this_cpu_ptr(&cxd_fentry_rec);
+
+	r->stamp = rdtsc();
+	r->addr = address & PAGE_MASK;
+	r->task = current;
+}
+
+static void cxd_fentry_find(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "page_fault_user"))
+		*(struct tracepoint **)priv = tp;
+}
+
+/**
+ * cxd_fentry_get() - attach the fault-entry probe for one more powered
+ * device (the first attaches it).
+ *
+ * Without the tracepoint (not x86) or if attaching fails, faults count from
+ * their handler's entry: a warning once, and 0 all the same, because the
+ * device works, only its misses cost the part of the fault's entry before
+ * the handler on top of the model (stats/miss_entry_stamped stays 0).
+ * Context: process, may sleep.
+ * Return: 0.
+ */
+int cxd_fentry_get(void)
+{
+	int ret;
+
+	mutex_lock(&cxd_fentry_mutex);
+	if (cxd_fentry_users++)
+		goto out;
+	if (!cxd_fentry_tp)
+		for_each_kernel_tracepoint(cxd_fentry_find, &cxd_fentry_tp);
+	if (!cxd_fentry_tp) {
+		pr_warn_once(CXD_NAME ": no exceptions:page_fault_user tracepoint: misses count from the fault handler, not the fault's entry\n");
+		goto out;
+	}
+	ret = tracepoint_probe_register(cxd_fentry_tp, cxd_fentry_probe, NULL);
+	if (ret) {
+		pr_warn(CXD_NAME ": page_fault_user probe: error %d: misses count from the fault handler, not the fault's entry\n",
+			ret);
+		cxd_fentry_users = 0;	/* try again with the next device */
+	}
+out:
+	mutex_unlock(&cxd_fentry_mutex);
+	return 0;
+}
+
+/**
+ * cxd_fentry_put() - a device that called cxd_fentry_get() powered off;
+ * the last one detaches the probe and waits until no CPU runs it, so that
+ * the module may be unloaded after.
+ * Context: process, may sleep (an RCU grace period).
+ */
+void cxd_fentry_put(void)
+{
+	mutex_lock(&cxd_fentry_mutex);
+	if (cxd_fentry_users && !--cxd_fentry_users && cxd_fentry_tp) {
+		tracepoint_probe_unregister(cxd_fentry_tp, cxd_fentry_probe,
+					    NULL);
+		tracepoint_synchronize_unregister();
+	}
+	mutex_unlock(&cxd_fentry_mutex);
+}
+
+/**
+ * cxd_fentry_gap_va() - how long ago the current task's user page fault
+ * at @addr entered the kernel, in ns, if its entry was stamped on this CPU.
+ * @addr:	the fault's user address.
+ *
+ * Consumes the stamp. For callers that know the fault is the current
+ * task's own user fault (node mode's hooks on the fault path); a fault
+ * handler uses cxd_fentry_gap().
+ * Context: any; preemption is disabled inside. Return: ns from the
+ * tracepoint to now (TSC cycles of this CPU at tsc_khz), or 0 when
+ * unknown (see the file's comment).
+ */
+u64 cxd_fentry_gap_va(unsigned long addr)
+{
+	unsigned int khz = READ_ONCE(tsc_khz);
+	struct cxd_fentry_rec *r;
+	u64 gap = 0;
+
+	r = get_cpu_ptr(&cxd_fentry_rec);
+	if (r->task == current && r->addr == (addr & PAGE_MASK)) {
+		if (khz)
+			gap = mul_u64_u32_div(rdtsc() - r->stamp,
+					      USEC_PER_SEC, khz);
+		r->task = NULL;
+		if (gap > CXD_FENTRY_MAX_NS)
+			gap = 0;
+	}
+	put_cpu_ptr(&cxd_fentry_rec);
+	return gap;
+}
+
+/**
+ * cxd_fentry_gap() - cxd_fentry_gap_va() for the fault @vmf, if it is a
+ * user fault (not get_user_pages()).
+ * @vmf:	the fault, in a ->fault or ->page_mkwrite handler.
+ *
+ * Context: process (a fault handler). Return: ns, or 0 when unknown.
+ */
+u64 cxd_fentry_gap(const struct vm_fault *vmf)
+{
+	if (!(vmf->flags & FAULT_FLAG_USER))
+		return 0;
+	return cxd_fentry_gap_va(vmf->address);
+}
