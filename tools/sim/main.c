@@ -187,7 +187,11 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		ret = trace_write_binary(convert, &t) ? 1 : 0;
-		if (!ret)
+		if (!ret && t.ndiscards)
+			fprintf(stderr, "cxdvirt-sim: %s: %" PRIu64 " accesses, %" PRIu64 " discards, max page %" PRIu64 ", %u threads\n",
+				convert, t.n - t.ndiscards, t.ndiscards,
+				t.max_page, t.threads);
+		else if (!ret)
 			fprintf(stderr, "cxdvirt-sim: %s: %" PRIu64 " accesses, max page %" PRIu64 ", %u threads\n",
 				convert, t.n, t.max_page, t.threads);
 		trace_free(&t);
