@@ -36,26 +36,35 @@ if [ -x "$SIM" ]; then
 	# each departs, and its line is dropped without a write-back), then a
 	# second trace over pages 0..299 only. The simulator replays the
 	# departures as D records: misses and discarded lines agree. Without
-	# the D records the simulator counts other
-	# misses: the departed pages' lines would still take room. fifo, and
-	# s3fifo, whose ghosts a discard must not create.
+	# the D records the simulator counts other misses: the departed pages'
+	# lines would still take room. fifo, and s3fifo, whose ghosts a
+	# discard must not create.
 	"$PROGS/replay" gen 8 3000 300 25 > /tmp/nl-b.trace
-	{ cat /tmp/nl.trace; i=300; while [ $i -lt 600 ]; do echo "D $i"; i=$((i + 1)); done
-	  cat /tmp/nl-b.trace; } > /tmp/nl-move.trace
-	{ i=0; while [ $i -lt 600 ]; do echo "W $i"; i=$((i + 1)); done; cat /tmp/nl-move.trace; } > /tmp/nl-move-full.trace
-	grep -v '^D' /tmp/nl-move-full.trace > /tmp/nl-nomove-full.trace
+	# Moved as they are, evicted or not (PROT_NONE PTEs migrate). On 7.2
+	# an evicted page is a device-exclusive entry, which mbind does not
+	# queue for migration: there each page is read right before its move
+	# (trace "x": the read is in both traces).
+	for x in "" x; do
+		{ cat /tmp/nl.trace; i=300; while [ $i -lt 600 ]; do
+			[ -n "$x" ] && echo "R $i"; echo "D $i"; i=$((i + 1)); done
+		  cat /tmp/nl-b.trace; } > /tmp/nl-move$x.trace
+		{ i=0; while [ $i -lt 600 ]; do echo "W $i"; i=$((i + 1)); done
+		  cat /tmp/nl-move$x.trace; } > /tmp/nl-move$x-full.trace
+		grep -v '^D' /tmp/nl-move$x-full.trace > /tmp/nl-nomove$x-full.trace
+	done
 	for pol in fifo s3fifo; do
 		nl_power_up cache_size=1M t_read_ns=0 t_prog_ns=0 channel_mbps=100000 \
 			policy=$pol || { fail "$pol, departures: power up"; continue; }
 		S=$(dev_sys $NL_DEV)
+		x=; nl_exclusive && x=x
 		stats_reset $NL_DEV
 		d0=$(cat $S/node_latency/departures)
-		"$PROGS/nodelat" replay $NL_NODE /tmp/nl-move.trace 600
+		"$PROGS/nodelat" replay $NL_NODE /tmp/nl-move$x.trace 600
 		ok $? "$pol, departures: replay bound to node $NL_NODE, 300 pages moved off"
 		is "$(($(cat $S/node_latency/departures) - d0))" 300 \
 			"$pol, departures: 300 pages departed"
 		"$SIM" --capacity 512M --cache 1M --policy $pol --faults --json \
-			/tmp/nl-move-full.trace > /tmp/nl.json
+			/tmp/nl-move$x-full.trace > /tmp/nl.json
 		want=$(sed -n 's/.*"misses": *\([0-9][0-9]*\).*/\1/p' /tmp/nl.json | head -n 1)
 		wd=$(sed -n '/"discards"/,/}/s/.*"lines": *\([0-9][0-9]*\).*/\1/p' /tmp/nl.json | head -n 1)
 		is "$(stat_get $NL_DEV misses)" "$want" \
@@ -68,7 +77,7 @@ if [ -x "$SIM" ]; then
 		# mapped pages from dirty bits only at eviction or scan
 		diag "$pol: dirty lines discarded: $(stat_get $NL_DEV dirty_discards) (module), $(sed -n '/"discards"/,/}/s/.*"dirty": *\([0-9][0-9]*\).*/\1/p' /tmp/nl.json | head -n 1) (simulator)"
 		"$SIM" --capacity 512M --cache 1M --policy $pol --faults --json \
-			/tmp/nl-nomove-full.trace > /tmp/nl-nomove.json
+			/tmp/nl-nomove$x-full.trace > /tmp/nl-nomove.json
 		other=$(sed -n 's/.*"misses": *\([0-9][0-9]*\).*/\1/p' /tmp/nl-nomove.json | head -n 1)
 		cmp_ok "$other" -ne "$want" \
 			"$pol, departures: without the D records the simulator counts $other misses, not $want"
