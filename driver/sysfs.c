@@ -98,6 +98,8 @@ CXD_STAT_ATTR(minor_hits, live->model.stats.hits);
 CXD_STAT_ATTR(evictions, live->model.stats.evictions);
 CXD_STAT_ATTR(clean_evictions, live->model.stats.clean_evictions);
 CXD_STAT_ATTR(drain_evictions, live->model.stats.drain_evictions);
+CXD_STAT_ATTR(discards, live->model.stats.discards);
+CXD_STAT_ATTR(dirty_discards, live->model.stats.dirty_discards);
 CXD_STAT_ATTR(dirty_evictions, live->model.stats.dirty_evictions);
 CXD_STAT_ATTR(writebacks, live->model.stats.writebacks);
 CXD_STAT_ATTR(erases, live->model.nand.erases);
@@ -267,6 +269,8 @@ static struct attribute *cxd_stats_attrs[] = {
 	&dev_attr_evictions.attr,
 	&dev_attr_clean_evictions.attr,
 	&dev_attr_drain_evictions.attr,
+	&dev_attr_discards.attr,
+	&dev_attr_dirty_discards.attr,
 	&dev_attr_dirty_evictions.attr,
 	&dev_attr_writebacks.attr,
 	&dev_attr_erases.attr,

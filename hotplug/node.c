@@ -740,6 +740,7 @@ CXD_NODELAT_ATTR(faultaround_limited);
 CXD_NODELAT_ATTR(faultaround_pages);
 CXD_NODELAT_ATTR(arrivals);
 CXD_NODELAT_ATTR(departures);
+CXD_NODELAT_ATTR(departures_discarded);
 CXD_NODELAT_ATTR(anon_maps);
 CXD_NODELAT_ATTR(promotions_refused);
 CXD_NODELAT_ATTR(evicted_ptes);
@@ -766,6 +767,7 @@ static struct attribute *cxd_nodelat_attrs[] = {
 	&dev_attr_faultaround_pages.attr,
 	&dev_attr_arrivals.attr,
 	&dev_attr_departures.attr,
+	&dev_attr_departures_discarded.attr,
 	&dev_attr_anon_maps.attr,
 	&dev_attr_promotions_refused.attr,
 	&dev_attr_evicted_ptes.attr,

@@ -171,6 +171,11 @@ struct cxd_nl_mm {
  *		the unmap found a dirty PTE; read and cleared by eviction.
  * @arrived:	per device page, set when a migration copied a page in; the
  *		arrival work charges it as a write and clears it.
+ * @departed:	per device page, set when a migration copied the page off
+ *		the node; cleared under the model's lock by whoever drops
+ *		its line from the model first: the arrival work, or any
+ *		later access (cxd_nl_departures()).
+ * @departing:	bits set in @departed.
  * @migrated:	per device page, set by the same migration; cleared when the
  *		page is next mapped (its mapping is the migration's, not an
  *		access).
@@ -180,7 +185,7 @@ struct cxd_nl_mm {
  * @mms:	address spaces that touched the device (struct cxd_nl_mm).
  * @nmms:	entries in @mms.
  * @drain_work:	background write-back drain (writeback = drain).
- * @arrive_work: charges the pages in @arrived.
+ * @arrive_work: charges the pages in @arrived and drops those in @departed.
  * @scan_work:	accessed-bit scan.
  * @stopping:	set by cxd_nodelat_stop(): works stop re-arming.
  * @pending:	queued task_works not yet run.
@@ -197,6 +202,7 @@ struct cxd_nodelat {
 	unsigned long *unmapping;
 	unsigned long *unmap_dirty;
 	unsigned long *arrived;
+	unsigned long *departed;
 	unsigned long *migrated;
 	unsigned long *protnone;
 	spinlock_t mm_lock;
@@ -207,6 +213,7 @@ struct cxd_nodelat {
 	struct delayed_work scan_work;
 	bool stopping;
 	atomic_t pending;
+	atomic_t departing;
 	struct {
 		atomic64_t thp_pages;
 		atomic64_t thp_refused;
@@ -225,6 +232,7 @@ struct cxd_nodelat {
 		atomic64_t around_pages;
 		atomic64_t arrivals;
 		atomic64_t departures;
+		atomic64_t departures_discarded;
 		atomic64_t anon_maps;
 		atomic64_t promotions_refused;
 		atomic64_t scan_touched;
@@ -283,6 +291,7 @@ static void cxd_nl_release(struct kref *ref)
 	kvfree(nl->unmapping);
 	kvfree(nl->unmap_dirty);
 	kvfree(nl->arrived);
+	kvfree(nl->departed);
 	kvfree(nl->migrated);
 	kvfree(nl->protnone);
 	put_device(&nl->live->dev);
@@ -775,6 +784,49 @@ static void cxd_nl_drain_work(struct work_struct *work)
 /* -------------------------------------------------------------- access -- */
 
 /*
+ * If device page @page departed (@departed), its line leaves the model at
+ * @now (ns): no eviction, no write-back, the data went with the page
+ * (cxd_model_discard()). The bit is tested and cleared under the model's
+ * lock, so the line is dropped exactly once, whoever gets there first.
+ * Context: @nl->live->lock held (cxd_model_lock()).
+ */
+static void cxd_nl_depart_locked(struct cxd_nodelat *nl, u64 page, u64 now)
+	__must_hold(&nl->live->lock)
+{
+	if (!test_and_clear_bit(page, nl->departed))
+		return;
+	atomic_dec(&nl->departing);
+	if (cxd_model_discard(&nl->live->model, page, now))
+		atomic64_inc(&nl->st.departures_discarded);
+}
+
+/*
+ * Drop the lines of every departed page, in page order, one model lock
+ * hold per page. Run by the arrival work, and by any access that finds
+ * departures pending before it reaches the model (cxd_nl_charge()), so a
+ * departure is applied before every access that comes after it, as the
+ * simulator replays a D record. O(device pages / BITS_PER_LONG) for the
+ * bitmap walk, only while some departure is pending.
+ * Context: process, no lock held; may sleep.
+ */
+static void cxd_nl_departures(struct cxd_nodelat *nl)
+{
+	unsigned long n = nl->pfn_hi - nl->pfn_lo, page = 0;
+	struct cxd_live *live = nl->live;
+
+	while (atomic_read(&nl->departing) && !READ_ONCE(nl->stopping)) {
+		page = find_next_bit(nl->departed, n, page);
+		if (page >= n)
+			break;
+		cxd_model_lock(live);
+		cxd_nl_depart_locked(nl, page, ktime_get_ns());
+		spin_unlock(&live->lock);
+		page++;
+		cond_resched();
+	}
+}
+
+/*
  * Run the model for one access to device page @page at @t0 (CLOCK_MONOTONIC
  * ns; @flags: CXD_ACC_WRITE or 0), evict the victims and, if @wait, wait
  * for the modeled completion. Context: process, no lock held.
@@ -791,7 +843,11 @@ static void cxd_nl_charge(struct cxd_nodelat *nl, u64 page, unsigned int flags,
 		atomic64_inc(&nl->st.dropped);
 		return;
 	}
+	if (atomic_read(&nl->departing))
+		cxd_nl_departures(nl);
 	cxd_model_lock(live);
+	/* departed since the walk: the frame's earlier page goes first */
+	cxd_nl_depart_locked(nl, page, t0);
 	cxd_model_access(&live->model, page, flags, t0, acc);
 	gen = live->stats_gen;
 	spin_unlock(&live->lock);
@@ -851,13 +907,19 @@ static void cxd_nl_access(struct cxd_nodelat *nl, u64 page, unsigned long va,
 }
 
 /*
- * Pages copied onto the device by a migration (demotion, mbind, move_pages,
- * migrate_pages, compaction): the copy wrote each page, a write access of
- * the device, charged here in page order. Nobody waits for it: the copy
- * may be kswapd's or kcompactd's, and the migrating task is not delayed;
- * the writes occupy the model's channels and dies, which later misses see.
- * Queued with a reference on @nl (cxd_nl_migrate_pre()), dropped at the
- * end. Context: process (workqueue).
+ * Pages copied off the device by a migration (promotion, NUMA balancing,
+ * mbind, move_pages, migrate_pages, offline) leave the model first, in
+ * page order: their lines are dropped (cxd_nl_departures()). Then pages
+ * copied onto the device (demotion, mbind, move_pages, migrate_pages,
+ * compaction): the copy wrote each page, a write access of the device,
+ * charged here in page order. Nobody waits for it: the copy may be
+ * kswapd's or kcompactd's, and the migrating task is not delayed; the
+ * writes occupy the model's channels and dies, which later misses see.
+ * Departures always go before the charges (cxd_nl_charge() applies them
+ * first too), so a frame freed by a departure and filled by an arrival
+ * loses its old line before the new page is charged. Queued with a
+ * reference on @nl (cxd_nl_migrate_pre()), dropped at the end.
+ * Context: process (workqueue).
  */
 static void cxd_nl_arrive_work(struct work_struct *work)
 {
@@ -865,6 +927,7 @@ static void cxd_nl_arrive_work(struct work_struct *work)
 					      arrive_work);
 	unsigned long n = nl->pfn_hi - nl->pfn_lo, page = 0;
 
+	cxd_nl_departures(nl);
 	while (!READ_ONCE(nl->stopping)) {
 		page = find_next_bit(nl->arrived, n, page);
 		if (page >= n)
@@ -1169,8 +1232,9 @@ static int cxd_nl_dirty_pre(struct kprobe *p, struct pt_regs *regs)
  * runs once per migrated folio, after the data, both folios locked. A page
  * copied onto a device arrives (charged as a write by the arrival work, and
  * its next mapping is not an access); a page copied off a device departs
- * (its address is forgotten; its line stays until the policy evicts it).
- * Context: atomic (kprobe); never sleeps.
+ * (its address is forgotten, and the same work drops its line from the
+ * model: the data went with the page; the model's lock may sleep, so not
+ * here). Context: atomic (kprobe); never sleeps.
  */
 static int cxd_nl_migrate_pre(struct kprobe *p, struct pt_regs *regs)
 {
@@ -1186,6 +1250,15 @@ static int cxd_nl_migrate_pre(struct kprobe *p, struct pt_regs *regs)
 		WRITE_ONCE(nl->va[page], 0);
 		clear_bit(page, nl->migrated);
 		atomic64_inc(&nl->st.departures);
+		/* the new page's PTE is not one eviction made PROT_NONE */
+		clear_bit(page, nl->protnone);
+		if (!READ_ONCE(nl->stopping)) {
+			if (!test_and_set_bit(page, nl->departed))
+				atomic_inc(&nl->departing);
+			kref_get(&nl->ref);
+			if (!queue_work(cxd_wq, &nl->arrive_work))
+				kref_put(&nl->ref, cxd_nl_release);	/* never the last */
+		}
 	}
 	nl = cxd_nl_find(folio_pfn(dst));
 	if (!nl || READ_ONCE(nl->stopping))
@@ -1796,16 +1869,19 @@ int cxd_nodelat_start(struct cxd_live *live, const char *name, u64 start,
 				   sizeof(long), GFP_KERNEL);
 	nl->arrived = kvcalloc(BITS_TO_LONGS(size >> PAGE_SHIFT),
 			       sizeof(long), GFP_KERNEL);
+	nl->departed = kvcalloc(BITS_TO_LONGS(size >> PAGE_SHIFT),
+				sizeof(long), GFP_KERNEL);
 	nl->migrated = kvcalloc(BITS_TO_LONGS(size >> PAGE_SHIFT),
 				sizeof(long), GFP_KERNEL);
 	nl->protnone = kvcalloc(BITS_TO_LONGS(size >> PAGE_SHIFT),
 				sizeof(long), GFP_KERNEL);
 	if (!nl->va || !nl->unmapping || !nl->unmap_dirty || !nl->arrived ||
-	    !nl->migrated || !nl->protnone) {
+	    !nl->departed || !nl->migrated || !nl->protnone) {
 		kvfree(nl->va);
 		kvfree(nl->unmapping);
 		kvfree(nl->unmap_dirty);
 		kvfree(nl->arrived);
+		kvfree(nl->departed);
 		kvfree(nl->migrated);
 		kvfree(nl->protnone);
 		kfree(nl);
@@ -1906,6 +1982,7 @@ void cxd_nodelat_get_stats(struct cxd_nodelat *nl,
 	st->evicted_unmaps = atomic64_read(&nl->st.evict_unmaps);
 	st->arrivals = atomic64_read(&nl->st.arrivals);
 	st->departures = atomic64_read(&nl->st.departures);
+	st->departures_discarded = atomic64_read(&nl->st.departures_discarded);
 	st->anon_maps = atomic64_read(&nl->st.anon_maps);
 	st->promotions_refused = atomic64_read(&nl->st.promotions_refused);
 	st->pending = atomic_read(&nl->pending);

@@ -27,6 +27,9 @@ struct cxd_nodelat;
  *			each charged as a write.
  * @departures:		pages copied off the node by a migration (promotion,
  *			NUMA balancing, offline).
+ * @departures_discarded: of those, pages whose line was resident in the
+ *			model and was dropped (cxd_model_discard(); no
+ *			eviction, no write-back).
  * @anon_maps:		accesses seen as an existing anonymous page of the
  *			node being mapped by the faulting task (swap-in).
  * @promotions_refused: hinting faults on pages eviction made PROT_NONE
@@ -68,6 +71,7 @@ struct cxd_nodelat_stats {
 	u64 faultaround_pages;
 	u64 arrivals;
 	u64 departures;
+	u64 departures_discarded;
 	u64 anon_maps;
 	u64 promotions_refused;
 	u64 evicted_ptes;

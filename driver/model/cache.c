@@ -535,6 +535,52 @@ int cxd_cache_evict_one(struct cxd_cache *c, struct cxd_cache_victim *v)
 }
 
 /**
+ * cxd_cache_discard() - drop @page's line without a victim: the page left
+ * the device (node mode: migrated off the node), so its data is no longer
+ * the device's to keep.
+ * @c:    cache, with no reshape pending.
+ * @page: host page number; out of range: nothing happens.
+ *
+ * A resident line is unlinked from its queue and put on its set's free
+ * list, whatever its state: dirty (no write-back: the caller drops the
+ * data), prefetched-unused, referenced, held or pinned (the hold or pin
+ * ends with it). It does not become a ghost. A page that is not resident
+ * but in the ghost ring (S3-FIFO, 2Q) leaves it: its ring slot goes stale,
+ * which a later push recognises (ghost_push()), so the page's next fill is
+ * that of a new page. The other lines keep their queues, order, bits and
+ * frequencies; the freed line takes the set's next fill before any
+ * eviction. CFLRU's window is not refilled from the working region (it
+ * fills again as the working region overflows). The random policy's
+ * generator does not advance. O(1).
+ *
+ * Return: true if @page was resident (its line is now free), else false.
+ */
+bool cxd_cache_discard(struct cxd_cache *c, uint64_t page)
+{
+	struct cxd_cache_set *set;
+	uint32_t line = line_of(c, page);
+
+	if (line == CXD_NO_LINE) {
+		/* absent or a ghost: either way, no ghost any more */
+		if (page < c->npages)
+			c->line_of_page[page] = CXD_NO_LINE;
+		return false;
+	}
+	set = set_of_line(c, line);
+	cxd_queue_unlink(c, cxd_queue_of(c, set, line), line);
+	if (c->pin_line == line)
+		c->pin_line = CXD_NO_LINE;
+	c->line_of_page[page] = CXD_NO_LINE;
+	c->lines[line].page = CXD_NO_PAGE32;
+	c->lines[line].flags = 0;
+	c->lines[line].next = set->free_head;
+	set->free_head = line;
+	set->used--;
+	c->used--;
+	return true;
+}
+
+/**
  * cxd_cache_warm() - fetch into the CPU cache what an access to @page reads.
  * @c:     cache.
  * @page:  host page number of an access to come; out of range: no-op.

@@ -373,6 +373,15 @@ int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
  */
 int cxd_cache_evict_one(struct cxd_cache *c, struct cxd_cache_victim *v);
 /**
+ * cxd_cache_discard() - drop @page's line without a victim or write-back
+ * (cache.c has the rules).
+ * @c:    cache, with no reshape pending.
+ * @page: host page number.
+ *
+ * Return: true if @page was resident.
+ */
+bool cxd_cache_discard(struct cxd_cache *c, uint64_t page);
+/**
  * cxd_cache_pin() - protect resident @page from eviction.
  * @c:    cache.
  * @page: the page, CXD_NO_PAGE to unpin.

@@ -192,6 +192,40 @@ uint64_t cxd_model_flush(struct cxd_model *m, uint64_t page, uint64_t now_ns)
 	return write_back(m, page, now_ns);
 }
 
+/**
+ * cxd_model_discard() - @page left the device: drop its line, no write-back.
+ * @m:      model; the caller holds its lock; no reshape pending.
+ * @page:   host page number (out of range: nothing happens).
+ * @now_ns: when the page left (ns, absolute). No NAND, controller or link
+ *          operation is scheduled, so no state depends on it; callers pass
+ *          the time as to every other model call.
+ *
+ * For an exposure whose pages can leave the device while cached (node
+ * mode: a page migrated off the node takes its data to its new home). The
+ * line leaves the cache as if it had never been filled (the rules:
+ * cxd_cache_discard()): not counted as an eviction, a dirty line is not
+ * programmed to NAND (its data went with the page; written[] and the FTL
+ * keep what NAND held before), a prefetched-unused line counts neither as
+ * useful nor as polluting, and S3-FIFO and 2Q do not ghost it (a ghost
+ * of @page is forgotten too). The prefetchers' learned state is a history
+ * of accesses, not of residency, and stays. Counted in stats.discards
+ * (and dirty_discards) when a line was resident. O(1).
+ *
+ * Return: true if @page was resident (its line is free now), else false.
+ */
+bool cxd_model_discard(struct cxd_model *m, uint64_t page, uint64_t now_ns)
+{
+	bool dirty = cxd_cache_dirty(&m->cache, page);
+
+	(void)now_ns;
+	if (!cxd_cache_discard(&m->cache, page))
+		return false;
+	m->stats.discards++;
+	if (dirty)
+		m->stats.dirty_discards++;
+	return true;
+}
+
 static void take_victim(struct cxd_model *m, const struct cxd_pf_ops *pf,
 			const struct cxd_cache_victim *v, uint64_t now,
 			struct cxd_access *res)

@@ -605,6 +605,10 @@ void cxd_hist_add(struct cxd_hist *h, uint64_t ns);
  * @mshr_waits:		NAND reads (demand and prefetch) that waited for a
  *			free MSHR (struct cxd_nand_cfg.mshr) ...
  * @mshr_wait_ns:	... and the sum of those waits (ns).
+ * @discards:		resident lines dropped by cxd_model_discard() (the
+ *			page left the device; not evictions).
+ * @dirty_discards:	of those, dirty lines: write-backs that did not
+ *			happen because the data left with the page.
  *
  * Per-die busy time is in struct cxd_nand (die_busy[]), erases in
  * nand.erases; cxd_model_reset_stats() zeroes them too.
@@ -632,6 +636,8 @@ struct cxd_model_stats {
 	struct cxd_hist queue_hist;
 	uint64_t mshr_waits;
 	uint64_t mshr_wait_ns;
+	uint64_t discards;
+	uint64_t dirty_discards;
 };
 
 /* ------------------------------------------------------------ prefetch -- */
@@ -1122,6 +1128,24 @@ uint64_t cxd_model_power_fail(struct cxd_model *m, uint64_t now_ns,
  * resident and dirty (nothing changes).
  */
 uint64_t cxd_model_flush(struct cxd_model *m, uint64_t page, uint64_t now_ns);
+/**
+ * cxd_model_discard() - @page left the device (node mode: migrated off the
+ * node): its line leaves the cache with no eviction and no write-back.
+ * @m:      model; the caller holds its lock; no reshape pending.
+ * @page:   host page number (< npages; out of range changes nothing).
+ * @now_ns: when the page left (absolute ns); no NAND operation is
+ *          scheduled, so nothing depends on it.
+ *
+ * A dirty line is dropped, not programmed to NAND (its data went with the
+ * page). Later accesses behave as if the line had never been filled: the
+ * page misses, the freed line takes its set's next fill before any
+ * eviction, S3-FIFO and 2Q do not ghost it (and forget a ghost of @page).
+ * Counted in stats.discards and stats.dirty_discards. O(1).
+ *
+ * Return: true if @page was resident, false if not (only a ghost of it is
+ * forgotten).
+ */
+bool cxd_model_discard(struct cxd_model *m, uint64_t page, uint64_t now_ns);
 /** cxd_model_reset_stats() - zero @m->stats, the dies' busy time and erases. */
 void cxd_model_reset_stats(struct cxd_model *m);
 /**

@@ -34,7 +34,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=82
+plan=97
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -243,12 +243,62 @@ if "$sim" --convert "$tmp/mix.bin" "$tmp/mix.bin" >/dev/null 2>&1; then
 elif cmp -s "$tmp/a.json" <("$sim" --cache 64K --policy s3fifo --prefetch next --json "$tmp/mix.bin" 2>&1); then
 	ok "--convert onto its own input is refused"
 else not_ok "--convert onto its own input is refused" "the input changed"; fi
-printf 'R 1 40000\n' >"$tmp/bigthread"
-if "$sim" "$tmp/bigthread" >/dev/null 2>&1; then not_ok "a thread above 2^15 - 1 is refused"
-else ok "a thread above 2^15 - 1 is refused"; fi
+printf 'R 1 16384\n' >"$tmp/bigthread"
+if "$sim" "$tmp/bigthread" >/dev/null 2>&1; then not_ok "a thread above 2^14 - 1 is refused"
+else ok "a thread above 2^14 - 1 is refused"; fi
 printf 'R 281474976710656\n' >"$tmp/bigpage"
 if "$sim" "$tmp/bigpage" >/dev/null 2>&1; then not_ok "a page of 2^48 is refused"
 else ok "a page of 2^48 is refused"; fi
+
+# --- Discards (D records: the page left the device) ------------------------
+# 4 lines, fifo: W 0, R 1..3 fill; D 0 frees 0's dirty line without a
+# write-back; R 4 takes it (no eviction); R 1 hits; R 0 misses and evicts 1.
+printf 'W 0\nR 1\nR 2\nR 3\nD 0\nR 4\nR 1\nR 0\n' >"$tmp/disc"
+"$sim" --cache 16K --capacity 1M --policy fifo "$tmp/disc" >"$tmp/out" 2>&1
+check "discard: 7 accesses (a D is not one)" 7 "$(field "$tmp/out" accesses)"
+check "discard: 6 misses" 6 "$(field "$tmp/out" misses)"
+check "discard: the freed line takes page 4 (1 eviction)" 1 "$(field "$tmp/out" evictions)"
+check "discard: the dirty line is not written back" 0 "$(field "$tmp/out" 'dirty evictions')"
+check "discard: lines discarded, text" 1 "$(field "$tmp/out" 'dirty lines discarded')"
+"$sim" --cache 16K --capacity 1M --policy fifo --json "$tmp/disc" >"$tmp/a.json" 2>&1
+check "discard: JSON records, lines, dirty" "1 1 1 0" \
+	"$(jfield records <"$tmp/a.json") $(jfield lines <"$tmp/a.json") $(sed -n '/"discards"/,/}/p' "$tmp/a.json" | jfield dirty) $(jfield writebacks <"$tmp/a.json")"
+# Without the D: page 4 evicts dirty page 0 (a write-back).
+grep -v '^D' "$tmp/disc" >"$tmp/nodisc"
+"$sim" --cache 16K --capacity 1M --policy fifo "$tmp/nodisc" >"$tmp/out" 2>&1
+check "no discard: 2 evictions, 1 dirty" "2 1" \
+	"$(field "$tmp/out" evictions) $(field "$tmp/out" 'dirty evictions')"
+# --faults: a discarded page is no longer mapped, so its next access misses.
+printf 'R 5\nR 5\nD 5\nR 5\n' >"$tmp/discf"
+"$sim" --cache 16K --capacity 1M --faults "$tmp/discf" >"$tmp/out" 2>&1
+check "discard --faults: the page misses again, not a native hit" "2 1" \
+	"$(field "$tmp/out" misses) $(field "$tmp/out" 'native hits (--faults)')"
+# --warmup counts accesses, not D records: 3 warm, 4 measured, the D
+# (after the fourth access) in the window.
+"$sim" --cache 16K --capacity 1M --policy fifo --warmup 3 "$tmp/disc" >"$tmp/out" 2>&1
+check "discard: --warmup 3 leaves 4 accesses and the D in the window" "4 1" \
+	"$(field "$tmp/out" accesses) $(field "$tmp/out" 'discard records')"
+# Binary: version 2 with the count at offset 36, replayed alike.
+"$sim" --convert "$tmp/disc.bin" "$tmp/disc" 2>"$tmp/err"
+check "discard: convert counts accesses and discards" 1 \
+	"$(grep -c '7 accesses, 1 discards, max page 4' "$tmp/err")"
+check "discard: binary version 2, 1 discard in the header" "2 1" \
+	"$(od -A n -t u4 -j 8 -N 4 "$tmp/disc.bin" | tr -d ' ') $(od -A n -t u8 -j 36 -N 8 "$tmp/disc.bin" | tr -d ' ')"
+"$sim" --cache 16K --capacity 1M --policy fifo --json "$tmp/disc.bin" >"$tmp/b.json" 2>&1
+if cmp -s "$tmp/a.json" "$tmp/b.json"; then ok "discard: binary and text replay alike"
+else not_ok "discard: binary and text replay alike" "$(diff "$tmp/a.json" "$tmp/b.json" | head -5)"; fi
+check "a trace without discards is still binary version 1" 1 \
+	"$(od -A n -t u4 -j 8 -N 4 "$tmp/mix.bin" | tr -d ' ')"
+# A version 1 file with more threads than version 2's field holds.
+{ printf 'CXDTRACE\001\000\000\000\100\000\000\000'; head -c 16 /dev/zero
+  printf '\040\116\000\000'; head -c 28 /dev/zero; } >"$tmp/v1big.bin"
+if "$sim" "$tmp/v1big.bin" >/dev/null 2>"$tmp/err"; then not_ok "a version 1 trace with 20000 threads is refused"
+elif grep -q 'version 1 binary trace with 20000 threads' "$tmp/err"; then ok "a version 1 trace with 20000 threads is refused"
+else not_ok "a version 1 trace with 20000 threads is refused" "$(cat "$tmp/err")"; fi
+printf 'R 1\nD 300\n' >"$tmp/discbig"
+if "$sim" --capacity 1M "$tmp/discbig" >/dev/null 2>"$tmp/err"; then not_ok "a discard beyond the capacity fails"
+elif grep -q 'page 300 beyond the capacity' "$tmp/err"; then ok "a discard beyond the capacity fails"
+else not_ok "a discard beyond the capacity fails" "$(cat "$tmp/err")"; fi
 
 # --- valgrind lackey -------------------------------------------------------
 # A small real program under lackey; the simulator's reads, writes and

@@ -258,7 +258,8 @@ static const struct {
 static const char *const nodelat_files[] = {
 	"enabled", "tracked_mms", "first_touches", "hint_faults",
 	"file_maps", "faultaround_limited", "faultaround_pages",
-	"arrivals", "departures", "anon_maps", "promotions_refused",
+	"arrivals", "departures", "departures_discarded", "anon_maps",
+	"promotions_refused",
 	"evicted_ptes", "evicted_unmaps", "evictions_unmapped",
 	"late_writebacks", "evictions_uncovered", "scan_rearmed",
 	"thp_untracked_pages", "thp_refused_pages", "thp_collapse_refused",

@@ -129,6 +129,7 @@ int trace_gen(struct trace *t, enum trace_shape shape, uint64_t n,
 	t->recs = recs;
 	t->buf = recs;
 	t->n = n;
+	t->ndiscards = 0;
 	t->threads = n < threads ? (uint32_t)n : threads;
 	return 0;
 }

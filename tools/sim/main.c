@@ -190,7 +190,12 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		ret = trace_write_binary(convert, &t) ? 1 : 0;
-		if (!ret)
+		if (!ret && t.ndiscards)
+			fprintf(stderr, "cxdvirt-sim: %s: %" PRIu64 " accesses, %" PRIu64 " discards, max page %" PRIu64 ", %u threads (highest %u)\n",
+				convert, t.n - t.ndiscards, t.ndiscards,
+				t.max_page, trace_count_threads(&t),
+				t.threads ? t.threads - 1 : 0);
+		else if (!ret)
 			fprintf(stderr, "cxdvirt-sim: %s: %" PRIu64 " accesses, max page %" PRIu64 ", %u threads (highest %u)\n",
 				convert, t.n, t.max_page,
 				trace_count_threads(&t),

@@ -26,6 +26,13 @@
  * --warmup N: the first N accesses (in arrival order) run, then every
  * counter is reset and the measured window starts at the arrival of the
  * next one.
+ *
+ * A discard record (D, TRACE_DISCARD) is not an access: when its thread's
+ * clock reaches it, the page leaves the device (cxd_model_discard(), at
+ * that time; with --faults its mapping goes too), taking no time, and the
+ * thread's next record arrives at the same time. Discards are counted in
+ * discards (lines dropped) and discard_records, not in accesses, and
+ * --warmup and --power-fail-at count accesses only.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -199,7 +206,7 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	uint32_t nth = t->threads ? t->threads : 1, k;
 	const uint64_t *recs = t->recs;
 	struct thread_heap q = { 0 };
-	uint64_t *clk = NULL, *cur = NULL, seen = 0, warm;
+	uint64_t *clk = NULL, *cur = NULL, seen = 0, warm, na = 0, nacc, nd = 0;
 	struct cxu_lat_hist lat;
 	struct acc_lat al = { 0 };
 	struct cxd_access r;
@@ -216,12 +223,13 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 		cxu_err("%s", why);
 		return -1;
 	}
-	why = sim_check_len(cfg, t->n);
+	nacc = t->n - t->ndiscards;
+	why = sim_check_len(cfg, nacc);
 	if (why) {
 		cxu_err("%s", why);
 		return -1;
 	}
-	warm = cfg->warmup_pct ? t->n * cfg->warmup_pct / 100 : cfg->warmup;
+	warm = cfg->warmup_pct ? nacc * cfg->warmup_pct / 100 : cfg->warmup;
 	mem = aligned_alloc(8, (msize + 7) & ~(size_t)7);
 	if (cfg->faults)
 		mapped = calloc(npages, 1);
@@ -236,7 +244,7 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	}
 
 	memset(out, 0, sizeof(*out));
-	al.total = t->n - warm;
+	al.total = nacc - warm;
 	al.tenth = al.total / 10;
 	/* Every thread with an access, its first record, clock 0. */
 	q.clk = clk;
@@ -255,15 +263,28 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	for (k = q.n / 2; k-- > 0;)
 		th_down(&q, k);
 	for (i = 0; i < t->n; i++) {
-		if (cfg->power_fail_at && i == cfg->power_fail_at)
-			break;	/* the power fails as access i + 1 arrives */
 		k = q.h[0];
 		j = cur[k];
 		now = clk[k];
 		rec = recs[j];
 		page = trace_page(rec);
 		write = rec & TRACE_WRITE;
-		if (i == warm && i) {
+		if (trace_discard(rec)) {
+			if (page >= npages) {
+				cxu_err("record %" PRIu64 ": discard of page %" PRIu64 " beyond the capacity (%" PRIu64 " pages)",
+					j + 1, page, npages);
+				goto fail;
+			}
+			cxd_model_discard(&m, page, now);
+			if (mapped)
+				mapped[page] = 0;
+			out->discard_records++;
+			nd++;
+			goto next;	/* no time passes on the thread's clock */
+		}
+		if (cfg->power_fail_at && na == cfg->power_fail_at)
+			break;	/* the power fails as access na + 1 arrives */
+		if (na == warm && na) {
 			/* The measured window starts here. */
 			cxd_model_reset_stats(&m);
 			cxu_lat_hist_free(&lat);
@@ -272,6 +293,7 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 				goto fail;
 			}
 			out->reads = out->writes = out->native_hits = 0;
+			out->discard_records = 0;
 			t0 = now;
 		}
 		/* a binary trace's records are checked here, not at load */
@@ -333,18 +355,25 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 					break;
 			}
 		}
-		if (i >= warm)
+		if (na >= warm)
 			acc_lat_add(&al, done - now);
+		na++;
 		clk[k] = done + cfg->think_ns;
 		if (clk[k] > end)
 			end = clk[k];
+next:
 		cur[k] = next_of(t, k, cur[k]);
 		if (cur[k] >= t->n)	/* thread done: last leaf to the top */
 			q.h[0] = q.h[--q.n];
 		if (q.n)
 			th_down(&q, 0);
 	}
-	out->accesses = i > warm ? i - warm : 0;
+	if (i == t->n && nd != t->ndiscards) {
+		cxu_err("the trace holds %" PRIu64 " discard records, its header says %" PRIu64 " (corrupt)",
+			nd, t->ndiscards);
+		goto fail;
+	}
+	out->accesses = na > warm ? na - warm : 0;
 	out->elapsed_ns = end - t0;
 	out->npages = npages;
 	out->threads = seen;	/* distinct threads: nth is the highest + 1 */

@@ -93,6 +93,12 @@ static json_object *metrics_json(const struct sim_cfg *cfg,
 	json_object_object_add(e, "erases", json_object_new_uint64(x->erases));
 	json_object_object_add(o, "evictions", e);
 
+	d = json_object_new_object();
+	json_object_object_add(d, "records", json_object_new_uint64(x->discard_records));
+	json_object_object_add(d, "lines", json_object_new_uint64(s->discards));
+	json_object_object_add(d, "dirty", json_object_new_uint64(s->dirty_discards));
+	json_object_object_add(o, "discards", d);
+
 	p = json_object_new_object();
 	json_object_object_add(p, "issued", json_object_new_uint64(s->prefetch_issued));
 	json_object_object_add(p, "useful", json_object_new_uint64(s->prefetch_useful));
@@ -244,6 +250,17 @@ static void row_pf_at(char *b, size_t n, const struct sim_cfg *c,
 	snprintf(b, n, "%" PRIu64, c->power_fail_at);
 }
 
+ROW_U64(discard_records, x->discard_records)
+ROW_U64(discards, x->st.discards)
+ROW_U64(dirty_discards, x->st.dirty_discards)
+
+/* Shown when a run's trace has discard records. */
+static const struct row discard_rows[] = {
+	{ "discard records", row_discard_records },
+	{ "lines discarded", row_discards },
+	{ "dirty lines discarded", row_dirty_discards },
+};
+
 ROW_U64(lines_saved, x->lines_saved)
 ROW_U64(lines_lost, x->lines_lost)
 ROW_U64(bytes_lost, x->lines_lost * CXD_HOST_PAGE_SIZE)
@@ -322,7 +339,7 @@ void sim_print_text(const char *ckey, char **cvals,
 			printf(" %20s", cvals[j]);
 		printf("\n");
 	}
-	bool ftl = false, pf = false;
+	bool ftl = false, pf = false, disc = false;
 
 	for (j = 0; j < n; j++)
 		ftl |= cfgs[j].p.ftl.mode != CXD_FTL_OFF;
@@ -330,6 +347,17 @@ void sim_print_text(const char *ckey, char **cvals,
 		printf("%-34s", rows[i].label);
 		for (j = 0; j < n; j++) {
 			rows[i].fmt(buf, sizeof(buf), &cfgs[j], &xs[j]);
+			printf(" %20s", buf);
+		}
+		printf("\n");
+	}
+	for (j = 0; j < n; j++)
+		disc |= xs[j].discard_records != 0;
+	for (i = 0; disc && i < sizeof(discard_rows) / sizeof(discard_rows[0]);
+	     i++) {
+		printf("%-34s", discard_rows[i].label);
+		for (j = 0; j < n; j++) {
+			discard_rows[i].fmt(buf, sizeof(buf), &cfgs[j], &xs[j]);
 			printf(" %20s", buf);
 		}
 		printf("\n");

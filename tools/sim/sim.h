@@ -14,21 +14,30 @@
 #include "cxu_lat.h"
 
 /*
- * One access, packed into 64 bits: the in-memory form of every trace and the
+ * One record, packed into 64 bits: the in-memory form of every trace and the
  * record of the binary trace format (docs/tools.md, "Trace formats").
- * Bits 0-47: host page number (4 KiB); bits 48-62: thread; bit 63: write.
+ * Bits 0-47: host page number (4 KiB); bits 48-61: thread; bit 62: a
+ * discard (the page left the device: cxd_model_discard()), not an access;
+ * bit 63: write (an access only).
  */
 #define TRACE_PAGE_BITS		48
 #define TRACE_PAGE_MAX		((UINT64_C(1) << TRACE_PAGE_BITS) - 1)
 #define TRACE_THREAD_SHIFT	48
-#define TRACE_THREAD_MAX	0x7fffu
+#define TRACE_THREAD_MAX	0x3fffu
+#define TRACE_DISCARD		(UINT64_C(1) << 62)
 #define TRACE_WRITE		(UINT64_C(1) << 63)
 
-/** trace_pack() - one record; @page <= TRACE_PAGE_MAX, @thread <= TRACE_THREAD_MAX. */
+/** trace_pack() - one access; @page <= TRACE_PAGE_MAX, @thread <= TRACE_THREAD_MAX. */
 static inline uint64_t trace_pack(uint64_t page, bool write, uint32_t thread)
 {
 	return page | ((uint64_t)thread << TRACE_THREAD_SHIFT) |
 	       (write ? TRACE_WRITE : 0);
+}
+
+/** trace_discard() - is record @r a discard (not an access)? */
+static inline bool trace_discard(uint64_t r)
+{
+	return r & TRACE_DISCARD;
 }
 
 /** trace_page() - the host page of record @r. */
@@ -75,8 +84,11 @@ struct trace_opts {
 
 /**
  * struct trace - a whole trace, in memory or mapped from a binary file.
- * @recs:	the accesses in order, packed (trace_pack()).
- * @n:		number of accesses.
+ * @recs:	the records in order, packed (trace_pack()): accesses and
+ *		discards.
+ * @n:		number of records.
+ * @ndiscards:	of those, discards (TRACE_DISCARD); n - ndiscards are
+ *		accesses.
  * @max_page:	highest page touched (binary: as the header says; the replay
  *		checks every record against the capacity).
  * @threads:	highest thread number + 1.
@@ -88,6 +100,7 @@ struct trace_opts {
 struct trace {
 	const uint64_t *recs;
 	uint64_t n;
+	uint64_t ndiscards;
 	uint64_t max_page;
 	uint32_t threads;
 	enum trace_format format;
@@ -106,12 +119,13 @@ const char *trace_format_name(enum trace_format f);
 /* The growing array a text trace is parsed into (trace_util.c). */
 struct trace_buf {
 	uint64_t *recs;
-	uint64_t n, cap, max_page;
+	uint64_t n, cap, max_page, ndiscards;
 	uint32_t threads;
 };
 
 /* trace_util.c: helpers of every text parser; they call no parser. */
 int trace_push(struct trace_buf *b, uint64_t page, bool write, uint32_t thread);
+int trace_push_discard(struct trace_buf *b, uint64_t page, uint32_t thread);
 int trace_parse_dec(const char **s, const char *e, uint64_t *v);
 int trace_parse_hex(const char **s, const char *e, uint64_t *v);
 void trace_line_error(const char *path, unsigned long lineno, const char *what,
@@ -217,6 +231,8 @@ uint64_t sim_get(const struct sim_cfg *cfg, int id);
  * @npages:	the device's capacity, in 4 KiB pages.
  * @native_hits: --faults: accesses to mapped pages (they never reach the
  *		model).
+ * @discard_records: discard records replayed (after --warmup); the lines
+ *		they dropped are st.discards.
  * @st:		the model's counters.
  * @ftl:	the FTL's counters (zero without an FTL).
  * @erases:	NAND block erases.
@@ -232,6 +248,7 @@ uint64_t sim_get(const struct sim_cfg *cfg, int id);
  */
 struct metrics {
 	uint64_t accesses, reads, writes, elapsed_ns, npages, native_hits;
+	uint64_t discard_records;
 	uint32_t threads;
 	uint64_t acc_sum, acc_first_ns, acc_last_ns;
 	struct cxd_model_stats st;

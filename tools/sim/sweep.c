@@ -595,7 +595,7 @@ static int check_jobs(struct sweep_grid *g, int64_t only)
 		if (trace_load(tr->path, &topts, &t))
 			return -1;	/* trace_load() said why, naming the file */
 		tr->max_page = t.n ? t.max_page : 0;
-		tr->n = t.n;
+		tr->n = t.n - t.ndiscards;	/* accesses: D records are not */
 		trace_free(&t);
 	}
 	for (j = only >= 0 ? (uint64_t)only : 0; j < g->njobs; j++) {

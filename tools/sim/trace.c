@@ -3,9 +3,10 @@
  * Trace files for cxdvirt-sim: reading the file, telling its format, and
  * the simulator's own text format.
  *
- * Own text format, one access per line: `R|W ADDRESS [THREAD]`. An address
- * written with a 0x prefix is a byte address (its page is address / 4096);
- * a plain decimal number is a page number. Blank lines and lines starting
+ * Own text format, one record per line: `R|W|D ADDRESS [THREAD]`, R and W
+ * an access, D a discard (the page left the device, cxd_model_discard()).
+ * An address written with a 0x prefix is a byte address (its page is
+ * address / 4096); a plain decimal number is a page number. Blank lines and lines starting
  * with # are ignored. Anything else is an error naming the line.
  *
  * A regular file is mapped (mmap, MADV_SEQUENTIAL); standard input and
@@ -54,7 +55,7 @@ const char *trace_format_name(enum trace_format f)
 
 /* One line [s, e) of the own format, not blank, not a comment. */
 static int parse_line(const char *s, const char *e, uint64_t *page,
-		      bool *write, uint32_t *thread)
+		      bool *write, bool *discard, uint32_t *thread)
 {
 	uint64_t v;
 
@@ -62,11 +63,13 @@ static int parse_line(const char *s, const char *e, uint64_t *page,
 		s++;
 	if (s == e)
 		return -1;
-	if (*s == 'R' || *s == 'r')
-		*write = false;
-	else if (*s == 'W' || *s == 'w')
+	*write = false;
+	*discard = false;
+	if (*s == 'W' || *s == 'w')
 		*write = true;
-	else
+	else if (*s == 'D' || *s == 'd')
+		*discard = true;
+	else if (*s != 'R' && *s != 'r')
 		return -1;
 	s++;
 	if (s == e || !is_space(*s))
@@ -104,9 +107,9 @@ static int parse_text(const char *path, const char *p, const char *end,
 {
 	unsigned long lineno = 0;
 	const char *e, *s;
+	bool write, discard;
 	uint32_t thread;
 	uint64_t page;
-	bool write;
 
 	for (; p < end; p = e + 1) {
 		e = memchr(p, '\n', (size_t)(end - p));
@@ -117,13 +120,14 @@ static int parse_text(const char *path, const char *p, const char *end,
 			;
 		if (s == e || *s == '#')
 			continue;
-		if (parse_line(s, e, &page, &write, &thread)) {
+		if (parse_line(s, e, &page, &write, &discard, &thread)) {
 			trace_line_error(path, lineno,
-					 "not `R|W ADDRESS [THREAD]` (page < 2^48, thread < 2^15)",
+					 "not `R|W|D ADDRESS [THREAD]` (page < 2^48, thread < 2^14)",
 					 s, e);
 			return -1;
 		}
-		if (trace_push(b, page, write, thread))
+		if (discard ? trace_push_discard(b, page, thread) :
+			      trace_push(b, page, write, thread))
 			return -1;
 	}
 	return 0;
@@ -284,6 +288,7 @@ int trace_load(const char *path, const struct trace_opts *o, struct trace *t)
 	t->buf = b.recs;
 	t->recs = b.recs;
 	t->n = b.n;
+	t->ndiscards = b.ndiscards;
 	t->max_page = b.max_page;
 	t->threads = b.threads;
 	return 0;

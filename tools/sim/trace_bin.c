@@ -2,20 +2,27 @@
 /*
  * The binary trace format of cxdvirt-sim (docs/tools.md, "Trace formats").
  *
- * A 64-byte header, then one 8-byte record per access, all little-endian:
+ * A 64-byte header, then one 8-byte record per access or discard, all
+ * little-endian:
  *
  *   offset  size  field
  *        0     8  magic "CXDTRACE"
- *        8     4  version, 1
+ *        8     4  version, 1 or 2
  *       12     4  header size in bytes, 64 (records start here)
  *       16     8  number of records
  *       24     8  highest page of any record
  *       32     4  highest thread of any record + 1
- *       36    28  zero
+ *       36     8  version 2: number of discard records; version 1: zero
+ *       44    20  zero
  *
- * Record: bits 0-47 host page number (4 KiB pages), bits 48-62 thread,
- * bit 63 set for a write (trace_pack()). 100 M accesses take 800 MB, and
- * the replay reads them straight from the file's mapping.
+ * Record: bits 0-47 host page number (4 KiB pages), bits 48-61 thread,
+ * bit 62 set for a discard (version 2 only), bit 63 set for a write
+ * (trace_pack()). Version 1 gave the thread bits 48-62: a version 1 file
+ * with at most 2^14 threads reads the same under both layouts (bit 62
+ * clear), so it is read as is, and one with more is refused. A trace
+ * without discards is written as version 1, byte for byte what earlier
+ * releases wrote. 100 M accesses take 800 MB, and the replay reads them
+ * straight from the file's mapping.
  */
 #define _GNU_SOURCE
 #include <endian.h>
@@ -30,7 +37,7 @@
 #include "sim.h"
 
 #define BIN_MAGIC	"CXDTRACE"
-#define BIN_VERSION	1u
+#define BIN_VERSION	2u	/* the newest this reader knows */
 #define BIN_HDR_SIZE	64u
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -76,51 +83,64 @@ bool trace_bin_magic(const unsigned char *p, size_t len)
  * @path: file name, for messages.
  * @p:    the whole file, 8-byte aligned (a mapping or a malloc'd buffer).
  * @len:  its length in bytes.
- * @t:    recs, n, max_page and threads are set; the records stay in @p.
+ * @t:    recs, n, ndiscards, max_page and threads are set; the records
+ *        stay in @p.
  *
  * Return: 0, or -1 after printing what is wrong.
  */
 int trace_bin_open(const char *path, const unsigned char *p, size_t len,
 		   struct trace *t)
 {
-	uint64_t n, max_page;
-	uint32_t threads;
+	uint64_t n, max_page, nd;
+	uint32_t threads, version;
 
 	if (!trace_bin_magic(p, len) || len < BIN_HDR_SIZE) {
 		cxu_err("%s: not a binary trace (no %s header)",
 			path, BIN_MAGIC);
 		return -1;
 	}
-	if (get32(p + 8) != BIN_VERSION || get32(p + 12) != BIN_HDR_SIZE) {
+	version = get32(p + 8);
+	if (version < 1 || version > BIN_VERSION ||
+	    get32(p + 12) != BIN_HDR_SIZE) {
 		cxu_err(
-			"%s: binary trace version %u, header %u bytes: this cxdvirt-sim reads version %u, %u bytes",
-			path, get32(p + 8), get32(p + 12), BIN_VERSION,
+			"%s: binary trace version %u, header %u bytes: this cxdvirt-sim reads versions 1 to %u, %u bytes",
+			path, version, get32(p + 12), BIN_VERSION,
 			BIN_HDR_SIZE);
 		return -1;
 	}
 	n = get64(p + 16);
 	max_page = get64(p + 24);
 	threads = get32(p + 32);
+	nd = version >= 2 ? get64(p + 36) : 0;
+	if (version == 1 && threads > TRACE_THREAD_MAX + 1) {
+		cxu_err(
+			"%s: a version 1 binary trace with %u threads: this cxdvirt-sim replays at most %u (the thread field lost a bit to discards in version 2)",
+			path, threads, TRACE_THREAD_MAX + 1);
+		return -1;
+	}
 	if (n > (len - BIN_HDR_SIZE) / 8 || len - BIN_HDR_SIZE != n * 8) {
 		cxu_err(
 			"%s: header says %" PRIu64 " records, the file holds %zu bytes of records (truncated or corrupt)",
 			path, n, len - BIN_HDR_SIZE);
 		return -1;
 	}
-	if (max_page > TRACE_PAGE_MAX || threads > TRACE_THREAD_MAX + 1) {
-		cxu_err("%s: corrupt header (max page %" PRIu64 ", threads %u)",
-			path, max_page, threads);
+	if (max_page > TRACE_PAGE_MAX || threads > TRACE_THREAD_MAX + 1 ||
+	    nd > n) {
+		cxu_err("%s: corrupt header (max page %" PRIu64 ", threads %u, discards %" PRIu64 ")",
+			path, max_page, threads, nd);
 		return -1;
 	}
 	t->recs = (const uint64_t *)(const void *)(p + BIN_HDR_SIZE);
 	t->n = n;
+	t->ndiscards = nd;
 	t->max_page = max_page;
 	t->threads = threads;
 	return 0;
 }
 
 /**
- * trace_write_binary() - write @t as a binary trace.
+ * trace_write_binary() - write @t as a binary trace: version 1 when it has
+ * no discards (what earlier releases wrote and read), else version 2.
  * @path: output file ("-": standard output); replaced if it exists.
  * @t:    the trace.
  *
@@ -139,11 +159,12 @@ int trace_write_binary(const char *path, const struct trace *t)
 		return -1;
 	}
 	memcpy(hdr, BIN_MAGIC, 8);
-	put32(hdr + 8, BIN_VERSION);
+	put32(hdr + 8, t->ndiscards ? 2 : 1);
 	put32(hdr + 12, BIN_HDR_SIZE);
 	put64(hdr + 16, t->n);
 	put64(hdr + 24, t->max_page);
 	put32(hdr + 32, t->threads);
+	put64(hdr + 36, t->ndiscards);
 	ok = fwrite(hdr, 1, sizeof(hdr), f) == sizeof(hdr) &&
 	     (!t->n || fwrite(t->recs, sizeof(*t->recs), t->n, f) == t->n) &&
 	     !fflush(f);

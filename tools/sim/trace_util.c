@@ -14,16 +14,9 @@
 #include "cxu_num.h"
 #include "sim.h"
 
-/**
- * trace_push() - append one access to a text trace being parsed.
- * @b:      the buffer.
- * @page:   host page, <= TRACE_PAGE_MAX.
- * @write:  a write.
- * @thread: thread number, <= TRACE_THREAD_MAX.
- *
- * Return: 0, or -1 out of memory (message printed).
- */
-int trace_push(struct trace_buf *b, uint64_t page, bool write, uint32_t thread)
+/* Append record @rec of @page and @thread. Return: 0, or -1 (printed). */
+static int trace_push_rec(struct trace_buf *b, uint64_t rec, uint64_t page,
+			  uint32_t thread)
 {
 	uint64_t *nr;
 
@@ -36,11 +29,43 @@ int trace_push(struct trace_buf *b, uint64_t page, bool write, uint32_t thread)
 		}
 		b->recs = nr;
 	}
-	b->recs[b->n++] = trace_pack(page, write, thread);
+	b->recs[b->n++] = rec;
 	if (page > b->max_page)
 		b->max_page = page;
 	if (thread >= b->threads)
 		b->threads = thread + 1;
+	return 0;
+}
+
+/**
+ * trace_push() - append one access to a text trace being parsed.
+ * @b:      the buffer.
+ * @page:   host page, <= TRACE_PAGE_MAX.
+ * @write:  a write.
+ * @thread: thread number, <= TRACE_THREAD_MAX.
+ *
+ * Return: 0, or -1 out of memory (message printed).
+ */
+int trace_push(struct trace_buf *b, uint64_t page, bool write, uint32_t thread)
+{
+	return trace_push_rec(b, trace_pack(page, write, thread), page, thread);
+}
+
+/**
+ * trace_push_discard() - append one discard (the page left the device) to
+ * a text trace being parsed.
+ * @b:      the buffer.
+ * @page:   host page, <= TRACE_PAGE_MAX.
+ * @thread: thread number, <= TRACE_THREAD_MAX.
+ *
+ * Return: 0, or -1 out of memory (message printed).
+ */
+int trace_push_discard(struct trace_buf *b, uint64_t page, uint32_t thread)
+{
+	if (trace_push_rec(b, trace_pack(page, false, thread) | TRACE_DISCARD,
+			   page, thread))
+		return -1;
+	b->ndiscards++;
 	return 0;
 }
 

@@ -38,7 +38,10 @@
  *       and, with the accessed-bit scan, not at all under LRU.
  *   nodelat replay NODE TRACE NPAGES
  *       writes pages 0..NPAGES-1 in order, then replays TRACE (`R|W PAGE`)
- *       on them, one word per access.
+ *       on them, one word per access; a `D PAGE` line moves the page off
+ *       the node, to node 0 (mbind MPOL_MF_MOVE | MPOL_MF_STRICT: the page
+ *       departs, as cxdvirt-sim's D record says). The trace must not
+ *       touch a page after its D.
  *   nodelat verify NODE NPAGES SECONDS SEED
  *       fills NPAGES pages with a checksummed pattern and, for SECONDS,
  *       rewrites and checks random pages, forks a child that checks every
@@ -386,6 +389,8 @@ static int cmd_hot(int argc, char **argv)
 	return tap_exit();
 }
 
+static int move_range(void *p, size_t len, int node);
+
 static int cmd_replay(int argc, char **argv)
 {
 	int node = atoi(argv[2]);
@@ -401,10 +406,17 @@ static int cmd_replay(int argc, char **argv)
 	while (fscanf(f, " %c %lu", &op, &pg) == 2) {
 		if (pg >= n)
 			return 2;
-		if (op == 'W')
+		if (op == 'D') {
+			if (move_range((void *)(b + pg * (PAGE / 8)), PAGE, 0)) {
+				fprintf(stderr, "nodelat: moving page %lu to node 0: %s\n",
+					pg, strerror(errno));
+				return 2;
+			}
+		} else if (op == 'W') {
 			b[pg * (PAGE / 8)] = pg;
-		else
+		} else {
 			(void)b[pg * (PAGE / 8)];
+		}
 	}
 	return 0;
 }
