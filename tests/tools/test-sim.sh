@@ -34,7 +34,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=97
+plan=98
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -224,6 +224,14 @@ check "convert: summary names the accesses and the distinct threads" 1 \
 	"$(grep -c '4 accesses, max page 2, 2 threads (highest 3)' "$tmp/err")"
 for pass in $(seq 50); do printf 'R %d\nW 0x%x 2\n' $((pass % 70)) $(((pass * 7 % 90) * 4096)); done >"$tmp/mix"
 "$sim" --convert "$tmp/mix.bin" "$tmp/mix" 2>/dev/null
+# A binary header that claims fewer threads than a record uses is refused
+# (the replay sizes its per-thread arrays from it), not replayed.
+printf 'R 1 0\nR 2 1\n' >"$tmp/thr2"
+"$sim" --convert "$tmp/thr2.bin" "$tmp/thr2" 2>/dev/null
+printf '\001' | dd of="$tmp/thr2.bin" bs=1 seek=32 conv=notrunc 2>/dev/null
+"$sim" "$tmp/thr2.bin" >"$tmp/out" 2>&1
+check "a record beyond the header's threads: refused as corrupt, exit 1" "1 1" \
+	"$? $(grep -c 'beyond the header.*corrupt' "$tmp/out")"
 "$sim" --cache 64K --policy s3fifo --prefetch next --json "$tmp/mix" >"$tmp/a.json" 2>&1
 "$sim" --cache 64K --policy s3fifo --prefetch next --json "$tmp/mix.bin" >"$tmp/b.json" 2>&1
 if cmp -s "$tmp/a.json" "$tmp/b.json"; then ok "binary and text replay alike"

@@ -116,7 +116,13 @@ BENCH=$REPO_ROOT/tools/cxdvirt-bench
 for t in "$SIM" "$BENCH"; do
 	[ -x "$t" ] || lane_die "$t not built (make tools)"
 done
-rm -rf "$out"
+if [ $list = 1 ]; then
+	# --list prints only: a folder of its own, never the given one's results
+	out=$(mktemp -d "${TMPDIR:-/tmp}/cxdvirt-sweep-list.XXXXXX")
+	trap 'rm -rf "$out"' EXIT
+else
+	rm -rf "$out"
+fi
 mkdir -p "$out"
 t0=$SECONDS
 

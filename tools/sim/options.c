@@ -237,7 +237,7 @@ void sim_usage(FILE *out, const struct sim_cfg *def)
 "       cxdvirt-sim [--format F] --convert OUT TRACE\n"
 "       cxdvirt-sim sweep [--run local|parallel|slurm] [--out DIR] GRID\n"
 "       cxdvirt-sim sweep --merge DIR\n"
-"Replay TRACE (`R|W ADDRESS [THREAD]` per line; 0x.. = byte address,\n"
+"Replay TRACE (`R|W|D ADDRESS [THREAD]` per line; 0x.. = byte address,\n"
 "decimal = 4 KiB page number; # comments) through the device model.\n"
 "TRACE may also be a binary trace, valgrind lackey output or cxdvirt_miss\n"
 "tracepoint lines; - is standard input. `sweep` runs every job of a grid\n"

@@ -130,6 +130,24 @@ int trace_bin_open(const char *path, const unsigned char *p, size_t len,
 			path, max_page, threads, nd);
 		return -1;
 	}
+	/*
+	 * Every record within the header's bounds: the replay sizes its
+	 * per-thread and per-page arrays from them (a record beyond would
+	 * read past them). One pass, at memory speed.
+	 */
+	{
+		const uint64_t *r = (const uint64_t *)(const void *)(p + BIN_HDR_SIZE);
+		uint64_t i;
+
+		for (i = 0; i < n; i++)
+			if (trace_thread(r[i]) >= threads ||
+			    trace_page(r[i]) > max_page) {
+				cxu_err("%s: record %" PRIu64 " (page %" PRIu64 ", thread %u) is beyond the header's max page %" PRIu64 " and %u threads (corrupt)",
+					path, i, trace_page(r[i]),
+					trace_thread(r[i]), max_page, threads);
+				return -1;
+			}
+	}
 	t->recs = (const uint64_t *)(const void *)(p + BIN_HDR_SIZE);
 	t->n = n;
 	t->ndiscards = nd;
