@@ -447,6 +447,7 @@ void cxd_tail_update(struct cxd_live *live, u64 ns);
 /* fentry.c */
 int cxd_fentry_get(void);
 void cxd_fentry_put(void);
+void cxd_fentry_exit(void);
 u64 cxd_fentry_gap_va(unsigned long addr);
 u64 cxd_fentry_gap(const struct vm_fault *vmf);
 

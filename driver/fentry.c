@@ -8,18 +8,19 @@
  * exception entry, the VMA lookup, the page-table walk. x86 announces every
  * user page fault at its entry in the exceptions:page_fault_user tracepoint
  * (arch/x86/mm/fault.c, handle_page_fault(), interrupts still off), the same
- * in 6.1, 6.12 and 7.2. While a device is powered the module hangs a probe
- * on it that stamps the CPU's record with (task, page, TSC); the
- * handler takes the stamp if it is this task's fault on this page, on this
- * CPU, and counts the device's time from there.
+ * in 6.1, 6.12 and 7.2. From the first power-on of a devdax device (or of
+ * node latency) until the module unloads, the module hangs a probe on it
+ * that stamps the CPU's record with (task, page, TSC); the handler takes
+ * the stamp if it is this task's fault on this page, on this CPU, and
+ * counts the device's time from there.
  *
- * The probe's cost, paid by every user page fault on the system while a
- * device is powered: one static call, rdtsc and three stores to a per-CPU
- * record (the raw TSC, not local_clock(): with a TSC the kernel does not
- * trust as stable, as in a TCG guest, local_clock() takes a slow path of
- * about a hundred instructions); the handler, on the same CPU, converts the
- * difference with tsc_khz; docs/performance.md row 2f measures it. No
- * probe is attached while no device is powered.
+ * The probe's cost, paid by every user page fault on the system from then
+ * on: one static call, rdtsc and three stores to a per-CPU record (the raw
+ * TSC, not local_clock(): with a TSC the kernel does not trust as stable,
+ * as in a TCG guest, local_clock() takes a slow path of about a hundred
+ * instructions); the handler, on the same CPU, converts the difference
+ * with tsc_khz; docs/performance.md row 2f measures it. Nothing is
+ * attached before the first power-on.
  *
  * A record that does not match is left alone and the fault counts from its
  * handler's entry, as before: another CPU (the task slept in the fault and
@@ -59,7 +60,7 @@ struct cxd_fentry_rec {
 static DEFINE_PER_CPU(struct cxd_fentry_rec, cxd_fentry_rec);
 static DEFINE_MUTEX(cxd_fentry_mutex);
 static struct tracepoint *cxd_fentry_tp;
-static unsigned int cxd_fentry_users;
+static bool cxd_fentry_attached;
 
 /* exceptions:page_fault_user. Context: exception entry, interrupts off. */
 static void cxd_fentry_probe(void *data, unsigned long address,
@@ -79,13 +80,21 @@ static void cxd_fentry_find(struct tracepoint *tp, void *priv)
 }
 
 /**
- * cxd_fentry_get() - attach the fault-entry probe for one more powered
- * device (the first attaches it).
+ * cxd_fentry_get() - a device is powering on that wants fault entries
+ * stamped: attach the probe if it is not attached yet.
+ *
+ * The probe stays attached until the module unloads (cxd_fentry_exit()),
+ * not only while a device is powered: attaching and detaching patch the
+ * kernel's text (a static key), and the guest suite powers devices
+ * thousands of times; under multi-threaded TCG a text patch racing
+ * another vCPU has ended in an "Oops: int3" (the same kind of patch perf
+ * and the tracepoint tests make). One attach per module load keeps that to
+ * a minimum.
  *
  * Without the tracepoint (not x86) or if attaching fails, faults count from
- * their handler's entry: a warning once, and 0 all the same, because the
- * device works, only its misses cost the part of the fault's entry before
- * the handler on top of the model (stats/miss_entry_stamped stays 0).
+ * their handler's entry: a warning, and 0 all the same, because the device
+ * works, only its misses cost the part of the fault's entry before the
+ * handler on top of the model (stats/miss_entry_stamped stays 0).
  * Context: process, may sleep.
  * Return: 0.
  */
@@ -94,7 +103,7 @@ int cxd_fentry_get(void)
 	int ret;
 
 	mutex_lock(&cxd_fentry_mutex);
-	if (cxd_fentry_users++)
+	if (cxd_fentry_attached)
 		goto out;
 	if (!cxd_fentry_tp)
 		for_each_kernel_tracepoint(cxd_fentry_find, &cxd_fentry_tp);
@@ -103,29 +112,38 @@ int cxd_fentry_get(void)
 		goto out;
 	}
 	ret = tracepoint_probe_register(cxd_fentry_tp, cxd_fentry_probe, NULL);
-	if (ret) {
+	if (ret)
 		pr_warn(CXD_NAME ": page_fault_user probe: error %d: misses count from the fault handler, not the fault's entry\n",
 			ret);
-		cxd_fentry_users = 0;	/* try again with the next device */
-	}
+	else
+		cxd_fentry_attached = true;
 out:
 	mutex_unlock(&cxd_fentry_mutex);
 	return 0;
 }
 
 /**
- * cxd_fentry_put() - a device that called cxd_fentry_get() powered off;
- * the last one detaches the probe and waits until no CPU runs it, so that
- * the module may be unloaded after.
- * Context: process, may sleep (an RCU grace period).
+ * cxd_fentry_put() - a device that called cxd_fentry_get() powered off.
+ * The probe stays attached (see cxd_fentry_get()); kept so that every
+ * get has its put where a later change may want one.
  */
 void cxd_fentry_put(void)
 {
+}
+
+/**
+ * cxd_fentry_exit() - module unload: detach the probe and wait until no
+ * CPU runs it.
+ * Context: process, may sleep (an RCU grace period).
+ */
+void cxd_fentry_exit(void)
+{
 	mutex_lock(&cxd_fentry_mutex);
-	if (cxd_fentry_users && !--cxd_fentry_users && cxd_fentry_tp) {
+	if (cxd_fentry_attached) {
 		tracepoint_probe_unregister(cxd_fentry_tp, cxd_fentry_probe,
 					    NULL);
 		tracepoint_synchronize_unregister();
+		cxd_fentry_attached = false;
 	}
 	mutex_unlock(&cxd_fentry_mutex);
 }

@@ -55,6 +55,7 @@ static void __exit cxd_exit(void)
 	cxd_node_exit();
 	cxd_devdax_exit();
 	cxd_device_exit();
+	cxd_fentry_exit();
 	/*
 	 * A node-mode task_work drops its module reference as its last act
 	 * (cxd_nl_work_fn()), then still has to return through our code. An

@@ -263,13 +263,13 @@ cat > "$out/static.md" <<'EOF_STATIC'
   longer than the wait (the bare fault, a hit on a late prefetch).
 - **Rows 2, 2c and 3 (the fault inside the modeled time).** The devices
   of these rows are calibrated first (`cxdvirt-dev calibrate`, its
-  `fault_exit_ns` in the row): a miss counts from the fault'"'"'s entry
+  `fault_exit_ns` in the row): a miss counts from the fault's entry
   (x86 page_fault_user tracepoint) and its wait ends early by the
-  module'"'"'s own work after it (`stats/miss_tail_ns`) and by the
+  module's own work after it (`stats/miss_tail_ns`) and by the
   calibrated rest of the fault (`fault_exit_ns`), so that the user sees
-  max(model, the emulation'"'"'s own cost), not their sum
-  (docs/interface.md, "The fault'"'"'s own cost inside the modeled time").
-  What remains in row 2 is the calibration'"'"'s error and the clock
+  max(model, the emulation's own cost), not their sum
+  (docs/interface.md, "The fault's own cost inside the modeled time").
+  What remains in row 2 is the calibration's error and the clock
   reads. The bare fault (t_read_ns=0) has no wait to hide anything in.
   P99.9 under TCG is set by the host descheduling the vCPU threads
   (milliseconds), not by the module. On a host, calibrate once per boot
@@ -278,13 +278,14 @@ cat > "$out/static.md" <<'EOF_STATIC'
   fault remainder (`fault_exit_ns`) and node mode does not (its misses
   wait in the task_work on the return to user space; `cxdvirt-dev
   calibrate` is devdax only), so the devdax overhead is a few ns and the
-  ratio measures the node path'"'"'s uncalibrated return to user space
+  ratio measures the node path's uncalibrated return to user space
   against nearly nothing. The row also gives the node overhead against
   the bare device fault, the measure of rows 2 and 2c.
-- **Row 2f (the entry probe'"'"'s cost).** While a devdax device is
-  powered every user page fault on the system passes the module'"'"'s
-  probe (one local_clock() and three stores); the row compares an
-  anonymous first-touch fault with and without it.
+- **Row 2f (the entry probe's cost).** From the first power-on of a
+  devdax device until the module unloads, every user page fault on the
+  system passes the module's probe (rdtsc and three stores); the row
+  compares an anonymous first-touch fault with it and before any device
+  powered on (runs `bare_anon` first).
 - **Row 4 (thread scaling).** Two threads of one process on two vCPUs: every
   eviction unmaps a page of a mapping that is live on the other CPU, which
   needs a TLB-shootdown IPI. Under TCG on a loaded 2-core host the other
@@ -436,7 +437,7 @@ my $r2c = div($oc, $bare);
 row("2c", "per-miss overhead without eviction (cold znand misses) / bare device fault P50",
     f($r2c, 2) . " (" . f($oc, 0) . " / " . ($bare // "n/a") . " ns; fault_exit_ns " . ($cal{b_cold} // "n/a") . ")", "<= 0.3", defined $r2c ? $r2c <= 0.3 : undef, "runs `miss_cold`, `bare_dev`");
 my $bap = tgt(run("bare_anon_probe"), 0); my $r2f = div($bap && $bap->{all}{p50_ns}, $barea);
-row("2f", "the fault-entry probe'"'"'s cost to other faults: anonymous first-touch read fault P50 while a devdax device is powered / without",
+row("2f", "the fault-entry probe'"'"'s cost to other faults: anonymous first-touch read fault P50 with the probe attached (a devdax device powered) / before any device",
     f($r2f, 3) . " (" . ($bap ? $bap->{all}{p50_ns} : "n/a") . " / " . ($barea // "n/a") . " ns)", "<= 1.02", defined $r2f ? $r2f <= 1.02 : undef, "runs `bare_anon_probe`, `bare_anon`");
 
 # 2d. the own time of the module per miss: in-kernel mean (fault entry in the
