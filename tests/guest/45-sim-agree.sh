@@ -55,7 +55,7 @@ agree() {
 		channel_mbps=100000 $attrs || bail "create $D ($name)"
 	dev_on $D || bail "power on $D ($name)"
 	stats_reset $D
-	"$PROGS/replay" run "$(dev_node $D)" "$TR" > /dev/null
+	REPLAY_THINK_NS=${THINK:-0} "$PROGS/replay" run "$(dev_node $D)" "$TR" > /dev/null
 	ok $? "$name: replay on the device"
 
 	"$SIM" --capacity $CAP --cache $((C * 4096)) --policy $pol --seed 11 \
@@ -131,15 +131,19 @@ agree "fifo+ftl" fifo pages_per_block=16 ftl=page op_pct=50 ftl_fill=1 -- \
 # (the second for the first's), and pass the controller after it: the same
 # waits and the same modeled miss time in the module and the simulator.
 # All reads of one fault end within 1 us; the guest's next fault comes
-# later than that (--think 100000 in the simulator), so no wait depends on
-# when it arrives.
+# later than that (--think 100000 in the simulator; the replay waits 20 us
+# between accesses, as a miss's wait may end before its prefetches do and
+# the next fault counts from its entry), so no wait depends on when it
+# arrives.
 # The simulator is given the device's NAND timing too (tR and tPROG 0,
 # 100000 MB/s): each miss is then exactly 200 + 41 + 103 ns.
+THINK=20000
 agree "lru+ctrl" lru prefetch=next prefetch_degree=2 mshr=1 ctrl_ns=200 \
 	link_mbps=40000 -- --prefetch next --degree 2 --mshr 1 --ctrl-ns 200 \
 	--link-mbps 40000 --t-read-ns 0 --t-prog-ns 0 --channel-mbps 100000 \
 	--think 100000
 cmp_ok "${w:-0}" -gt 0 "lru+ctrl: the MSHR limit bound ($w waits)"
+THINK=0
 
 # A power failure (NAND image, volatile cache) loses the dirty lines: the
 # module's power_fail counts the same lines as cxdvirt-sim --power-fail-at
@@ -161,7 +165,7 @@ for run in fifo:volatile:0 lru:volatile:0 cflru:volatile:0 lru:gpf:0 \
 		persistence=$per gpf_budget_ns=$bud \
 		nand_backing=$IMG || bail "create $D (power failure, $name)"
 	dev_on $D || bail "power on $D (power failure, $name)"
-	"$PROGS/replay" run "$(dev_node $D)" "$TR" > /dev/null
+	REPLAY_THINK_NS=${THINK:-0} "$PROGS/replay" run "$(dev_node $D)" "$TR" > /dev/null
 	ok $? "$name power failure: replay on the device"
 	is "$(dev_set $D power_fail 1)" OK "$name power failure: power_fail"
 	dev_on $D || bail "power on $D after the failure ($name)"

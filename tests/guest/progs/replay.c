@@ -11,7 +11,11 @@
  *       touch the pages of TRACE in order through one shared mapping of DEV:
  *       a read loads one word, a write stores one word. Nothing else
  *       touches the mapping, so the device sees exactly the faults the
- *       trace causes.
+ *       trace causes. With REPLAY_THINK_NS in the environment, each
+ *       access first waits (spinning) until that many ns have passed since
+ *       the previous one ended: the device's reads of one fault
+ *       (prefetches behind an MSHR) then end before the next arrives, as
+ *       cxdvirt-sim --think assumes.
  *
  * Exit: 0 fine, 2 usage, trace or mapping error.
  */
@@ -47,6 +51,7 @@ static int run(const char *dev, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	unsigned long pg, max = 0, n = 0;
+	uint64_t think, last = 0;
 	volatile uint64_t *p;
 	char op, line[64];
 	size_t len;
@@ -74,15 +79,20 @@ static int run(const char *dev, const char *path)
 		return 2;
 	}
 	rewind(f);
+	think = getenv("REPLAY_THINK_NS") ? strtoull(getenv("REPLAY_THINK_NS"), NULL, 10) : 0;
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, " %c %lu", &op, &pg) != 2)
 			continue;
+		while (think && now_ns() < last + think)
+			;
 		p = (volatile uint64_t *)(map + pg * PAGE);
 		if (op == 'W')
 			p[0] = pg;
 		else
 			(void)p[0];
 		n++;
+		if (think)
+			last = now_ns();
 	}
 	fclose(f);
 	munmap(map, len);
