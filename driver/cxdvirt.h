@@ -214,7 +214,6 @@ struct cxd_mode_ops {
  *		`cxdvirt-dev calibrate` compares with a user's timing.
  * @minor_fault_ns_total: their time from that entry to the handler's
  *		return, summed, ns.
- * @fentry:	this device holds the fault-entry probe (cxd_fentry_get()).
  * @miss_tail_ns: the running median of how long a miss that waited took
  *		after its wait's target (the wake-up's lateness and the
  *		path's own work after it), ns; waits end that much early
@@ -324,7 +323,6 @@ struct cxd_live {
 	u64 miss_entry_stamped;
 	u64 minor_faults;
 	u64 minor_fault_ns_total;
-	bool fentry;
 	u64 miss_tail_ns;
 	u64 stats_t0_ns;
 	u64 stats_gen;
@@ -446,7 +444,6 @@ void cxd_tail_update(struct cxd_live *live, u64 ns);
 
 /* fentry.c */
 int cxd_fentry_get(void);
-void cxd_fentry_put(void);
 void cxd_fentry_exit(void);
 u64 cxd_fentry_gap_va(unsigned long addr);
 u64 cxd_fentry_gap(const struct vm_fault *vmf);

@@ -123,15 +123,6 @@ out:
 }
 
 /**
- * cxd_fentry_put() - a device that called cxd_fentry_get() powered off.
- * The probe stays attached (see cxd_fentry_get()); kept so that every
- * get has its put where a later change may want one.
- */
-void cxd_fentry_put(void)
-{
-}
-
-/**
  * cxd_fentry_exit() - module unload: detach the probe and wait until no
  * CPU runs it.
  * Context: process, may sleep (an RCU grace period).

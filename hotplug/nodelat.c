@@ -1934,7 +1934,6 @@ void cxd_nodelat_stop(struct cxd_nodelat *nl)
 	list_del_rcu(&nl->list);
 	spin_unlock(&cxd_nl_devs_lock);
 	cxd_nl_hooks_put();
-	cxd_fentry_put();
 	synchronize_rcu();	/* no hook sees @nl any more */
 	/*
 	 * Accesses that saw the device running end before its memory goes:

@@ -516,7 +516,7 @@ static int cxd_devdax_attach(struct cxd_dev *d, struct cxd_live *live)
 		return ret;
 	}
 	cxd_scan_set_interval(live, c->scan_interval_ms);
-	live->fentry = !cxd_fentry_get();
+	cxd_fentry_get();	/* stays attached until unload */
 	return 0;
 }
 
@@ -541,9 +541,6 @@ static int cxd_devdax_close(struct cxd_live *live)
 static void cxd_devdax_detach(struct cxd_live *live)
 {
 	cdev_device_del(&live->cdev, &live->dev);
-	if (live->fentry)
-		cxd_fentry_put();
-	live->fentry = false;
 	/* now, not at release: the next power-on must find the image whole */
 	cxd_img_close(live, live->power_failing);
 }
