@@ -267,6 +267,9 @@ trace_on() {
 	[ -d "$T/events" ] || mount -t tracefs tracefs "$T" 2>/dev/null
 	[ -d "$T/events/cxdvirt" ] ||
 		bail "no $T/events/cxdvirt (tracefs: $(ls $T 2>&1 | head -n 3))"
+	# No command-name recording (the boot's trace_options=norecord-cmd,
+	# tests/vm/lib.sh): it would patch the scheduler's static keys.
+	echo 0 > "$T/options/record-cmd" 2>/dev/null
 	I=$T/instances/$1
 	mkdir "$I" || bail "mkdir $I"
 	echo 8192 > "$I/buffer_size_kb"

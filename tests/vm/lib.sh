@@ -116,7 +116,14 @@ lane_boot() {
 	# rcupdate.rcu_cpu_stall_timeout=120: RCU's stall report likewise after
 	# 120 s, not 21 s (a debug-lane crawl in clear_page_erms drew one at
 	# 104 s, in 65-node-latency's memkind section, every test passing).
-	append="$append nmi_watchdog=0 watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120 $*"
+	# trace_options=norecord-cmd: enabling an event in a tracefs
+	# instance (51, 52, 65, 70) would otherwise hook sched_switch and
+	# sched_wakeup to record command names, patching static keys in
+	# __schedule and ttwu_do_activate. Under multi-threaded TCG such a
+	# patch twice drew an "Oops: int3" on the other vCPU in the core
+	# kernel (docs/testing.md, runs 10 and 12); trace lines show
+	# <...>-PID instead of the command name.
+	append="$append nmi_watchdog=0 watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120 trace_options=norecord-cmd $*"
 	local numa=(
 		-object memory-backend-ram,id=m0,size=1536M
 		-object memory-backend-ram,id=m1,size=1536M
