@@ -119,7 +119,7 @@ $(UTIL_LIB): $(UTIL_OBJS)
 	ar rcs $@ $^
 
 tools/cxdvirt-dev: $(wildcard tools/dev/*.c tools/dev/*.h) $(MODEL_LIB) $(UTIL_LIB)
-	$(CC) $(CFLAGS) $(TOOLS_CFLAGS) -o $@ $(filter %.c,$^) $(MODEL_LIB) $(UTIL_LIB) $(TOOLS_LIBS_DEV) $(DEV_LIBS_DAXCTL)
+	$(CC) $(CFLAGS) $(TOOLS_CFLAGS) -o $@ $(filter %.c,$^) $(MODEL_LIB) $(UTIL_LIB) $(TOOLS_LIBS_DEV) $(DEV_LIBS_DAXCTL) -lnuma
 
 # cxdvirt-bench measures a device from outside: it needs no model code.
 tools/cxdvirt-bench: $(wildcard tools/bench/*.c tools/bench/*.h) $(UTIL_LIB)

@@ -58,6 +58,15 @@ struct cxd_nodelat;
  *			back to 4 KiB, the migration split the folio.
  * @thp_collapse_refused: khugepaged or MADV_COLLAPSE checks answered "no
  *			huge page" for an address space the device tracks.
+ * @waited_accesses:	accesses a task waited for in its task_work: misses,
+ *			and hits on lines still being filled.
+ * @waited_ns_total:	their time from the fault's entry (x86's
+ *			page_fault_user tracepoint, driver/fentry.c; the
+ *			hook's time where it was not stamped) to the end of
+ *			the wait and the miss's accounting, summed, ns. What
+ *			the user sees beyond it is the return to user space,
+ *			which `cxdvirt-dev calibrate` measures for
+ *			fault_exit_ns.
  * @kernel_accesses:	accesses by kernel threads, not charged.
  * @events_dropped:	accesses lost to a failed allocation.
  * @pending:		accesses queued on tasks and not yet run.
@@ -83,6 +92,8 @@ struct cxd_nodelat_stats {
 	u64 thp_untracked_pages;
 	u64 thp_refused_pages;
 	u64 thp_collapse_refused;
+	u64 waited_accesses;
+	u64 waited_ns_total;
 	u64 kernel_accesses;
 	u64 events_dropped;
 	u64 pending;

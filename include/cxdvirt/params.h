@@ -81,9 +81,10 @@ enum cxd_param_type {
 #define CXD_MAX_SCAN_MS		60000u		/* scan_interval_ms */
 /*
  * fault_exit_ns: a fault's cost the module cannot timestamp (the return to
- * user space after the handler, the exception's delivery before x86's
- * page_fault_user tracepoint). About 0.3-1 us on hardware and 1-3 us in a
- * TCG guest (docs/performance.md rows 2 and 2f); 1 ms bounds a typo.
+ * user space after the devdax handler or node mode's task_work, the
+ * exception's delivery before x86's page_fault_user tracepoint). About
+ * 0.3-1 us on hardware and 1-3 us in a TCG guest (docs/performance.md rows
+ * 2 and 2f); 1 ms bounds a typo.
  */
 #define CXD_MAX_FAULT_EXIT_NS	1000000ull
 #define CXD_MAX_PERMILLE	1000u

@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The fault's own cost inside the modeled time (devdax): misses count from
-# the fault's entry (x86 page_fault_user tracepoint) and end fault_exit_ns
-# early; `cxdvirt-dev calibrate` measures fault_exit_ns. TCG distorts time:
-# the in-kernel checks compare means of the same device, the user-side one
-# is a generous lower bound.
+# The fault's own cost inside the modeled time, devdax and node mode:
+# misses count from the fault's entry (x86 page_fault_user tracepoint) and
+# end fault_exit_ns early; `cxdvirt-dev calibrate` measures fault_exit_ns.
+# TCG distorts time: the in-kernel checks compare means of the same device,
+# the user-side ones are generous bounds.
 . /tests/lib.sh
 
 D=fcost
@@ -24,7 +24,7 @@ is "$(dev_set $D fault_exit_ns -5)" EINVAL "fault_exit_ns negative: EINVAL"
 is "$(dev_get $D fault_exit_ns)" 0 "fault_exit_ns unchanged (0)"
 cxdvirt-dev calibrate $D > /tmp/fc.out 2>&1
 is $? 1 "calibrate on a powered-off device: exit 1"
-grep -q "needs a powered devdax device" /tmp/fc.out
+grep -q "needs a powered device" /tmp/fc.out
 ok $? "calibrate says why"
 
 dev_on $D || bail "power on $D"
@@ -95,4 +95,46 @@ ok $? "power off"
 is "$(dev_get $D fault_exit_ns)" "$e" "fault_exit_ns kept while off"
 dev_rm $D
 ok $? "remove $D"
+trap - EXIT
+
+section "node mode"
+# A node-mode miss waits in the task_work on the return to user space and
+# ends fault_exit_ns early too; calibrate measures what follows that wait
+# with a cyclic scan bound to the node, every read a miss.
+nl_begin "node-mode fault cost"
+nl_power_up cache_size=1M t_read_ns=$TR policy=fifo ||
+	bail "power on $NL_DEV in node mode and online it"
+NMODEL=$((TR + 3414))	# tR + 4096 bytes at 1200 MB/s
+# 1. the wait ends fault_exit_ns = model / 2 early: first touches (misses)
+#    take about half the model, at least 0.4 x; less a plain first touch,
+#    at most 0.7 x (about 1.0 x with fault_exit_ns 0)
+is "$(dev_set $NL_DEV fault_exit_ns $((NMODEL / 2)))" OK \
+	"node: fault_exit_ns = model / 2 ($((NMODEL / 2)))"
+run_sub "node: misses end fault_exit_ns early" \
+	"$PROGS/nodelat" lat $NL_NODE $IDX 100 $NMODEL 0.4 0.7
+is "$(dev_set $NL_DEV fault_exit_ns 0)" OK "node: fault_exit_ns back to 0"
+# 2. calibrate: (2 x 256 + 64) pages, written and read, then 64 timed
+#    misses per round, 7 rounds per CPU
+NL=$S/node_latency
+w0=$(cat $NL/waited_accesses)
+cxdvirt-dev calibrate $NL_DEV --faults 64 --json > /tmp/fcn.json 2> /tmp/fcn.err
+ok $? "node: calibrate exits 0"
+[ -s /tmp/fcn.err ] && diag "$(cat /tmp/fcn.err)"
+en=$(json_num /tmp/fcn.json fault_exit_ns)
+diag "node: calibrated fault_exit_ns $en; $(grep -c '"cpu"' /tmp/fcn.json) CPUs"
+is "$(sed -n 's/^ *"mode": "\(.*\)",$/\1/p' /tmp/fcn.json)" node "node: calibrate ran its node path"
+cmp_ok "$en" -lt "$NMODEL" "node: the remainder ($en ns) is below the model"
+is "$(dev_get $NL_DEV fault_exit_ns)" "$en" "node: calibrate wrote fault_exit_ns"
+w1=$(cat $NL/waited_accesses)
+cmp_ok $((w1 - w0)) -ge $((576 + 7 * 64)) "node: its misses were waited for and timed ($((w1 - w0)))"
+cmp_ok "$(cat $NL/waited_ns_total)" -gt 0 "node: waited_ns_total counts"
+# 3. bad input: a device whose scan cannot miss on every read
+is "$(dev_set $NL_DEV prefetch next)" OK "node: prefetch next"
+cxdvirt-dev calibrate $NL_DEV --faults 64 --dry-run > /tmp/fcn2.out 2>&1
+is $? 1 "node: calibrate with a prefetcher fails (exit 1)"
+grep -q "did not miss" /tmp/fcn2.out
+ok $? "node: and says why ($(head -c 160 /tmp/fcn2.out))"
+is "$(dev_get $NL_DEV fault_exit_ns)" "$en" "node: the failed run wrote nothing"
+nl_power_down || fail "node: power off"
+nl_end
 done_testing

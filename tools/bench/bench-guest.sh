@@ -284,6 +284,10 @@ if dev_create $N mode=node phys_addr=0x100000000 capacity=512M target_node=2 >&2
 			dev_set $N t_read_ns 40000 > /dev/null
 			info "nodemodel $(( $(cat $d/t_read_ns) + ($(cat $d/nand_page_size) * 1000 + $(cat $d/channel_mbps) - 1) / $(cat $d/channel_mbps) ))"
 			NM="-n 1024 -p 3 --pattern chase --evict --evict-pages 16384 --threshold 20000"
+			# node mode's rest of the fault: the return to user space
+			# after the task_work (calibrate's node path: a cyclic
+			# scan bound to the node, every read a miss)
+			cal $N
 			run node_miss numactl --membind=2 $B -t anon -L node-miss $NM
 			# 5d: the same over shared memory (MAP_SHARED | MAP_ANONYMOUS,
 			# shmem pages): an eviction unmaps the page from every mapping,

@@ -274,13 +274,16 @@ cat > "$out/static.md" <<'EOF_STATIC'
   P99.9 under TCG is set by the host descheduling the vCPU threads
   (milliseconds), not by the module. On a host, calibrate once per boot
   and expect rows 3 within 1-2%.
-- **Row 5c (node over devdax overhead).** Devdax now hides its calibrated
-  fault remainder (`fault_exit_ns`) and node mode does not (its misses
-  wait in the task_work on the return to user space; `cxdvirt-dev
-  calibrate` is devdax only), so the devdax overhead is a few ns and the
-  ratio measures the node path's uncalibrated return to user space
-  against nearly nothing. The row also gives the node overhead against
-  the bare device fault, the measure of rows 2 and 2c.
+- **Row 5c (node over devdax overhead).** Both modes hide their
+  calibrated fault remainder (`fault_exit_ns`): devdax the handler's
+  return and the return to user space, node mode the return to user
+  space after the task_work in which its misses wait (`cxdvirt-dev
+  calibrate` on the node-mode device: a cyclic scan bound to the node,
+  every read a miss). Both overheads are then the calibration's error, a
+  few ns to tens of ns, and their ratio divides one error by another;
+  the row also gives the node overhead against the bare device fault,
+  the measure of rows 2 and 2c, and counts as met when that is within
+  row 2's bound (0.3) even if the ratio is not.
 - **Row 2f (the entry probe's cost).** From the first power-on of a
   devdax device until the module unloads, every user page fault on the
   system passes the module's probe (rdtsc and three stores); the row
@@ -524,7 +527,7 @@ row("5b", "node mode (node_latency on), accuracy at tR = 40 us: miss P50 / model
 my $onode = defined $r5b ? $nm->{misses}{p50_ns} - $nmodel : undef;
 my $r5c = div($onode, $of);
 row("5c", "node-mode per-miss overhead / devdax per-miss overhead (miss P50 - model, tR = 40 us, each miss evicts)",
-    f($r5c, 2) . " (" . f($onode, 0) . " / " . f($of, 0) . " ns; node overhead / bare device fault: " . f(div($onode, $bare), 2) . ")", "<= 1.3", defined $r5c ? $r5c <= 1.3 : undef, "runs `node_miss`, `miss_femu`, `bare_dev`");
+    f($r5c, 2) . " (" . f($onode, 0) . " / " . f($of, 0) . " ns; node overhead / bare device fault: " . f(div($onode, $bare), 2) . "; node fault_exit_ns " . ($cal{b_node} // "n/a") . ")", "<= 1.3, or node overhead <= 0.3 x bare fault (the bound of row 2)", defined $r5c ? ($r5c <= 1.3 || (defined div($onode, $bare) && div($onode, $bare) <= 0.3)) : undef, "runs `node_miss`, `miss_femu`, `bare_dev`");
 # 5d/5e: the same misses over shared memory (shmem), and with THP allowed
 sub mp50 { my $m = shift; return $m && $m->{misses}{count} ? $m->{misses}{p50_ns} : undef }
 sub mcount { my $m = shift; return $m ? $m->{misses}{count} // 0 : 0 }

@@ -127,7 +127,7 @@ static const struct verb verbs[] = {
 	  "Roots: CXDVIRT_PROC, CXDVIRT_SYS, CXDVIRT_MODULES (see --help).\n"
 	  "\n"
 	  "  -j, --json    print a JSON object (checks, failures, warnings)\n" },
-	{ "calibrate", cmd_calibrate, "devdax: measure the fault cost to hide in misses",
+	{ "calibrate", cmd_calibrate, "measure the fault cost to hide in misses",
 	  "usage: " PROG " calibrate <name> [--faults N] [--dry-run] [--json]\n"
 	  "\n"
 	  "A miss should cost the modeled time, not the model plus a page fault.\n"
@@ -142,13 +142,19 @@ static const struct verb verbs[] = {
 	  "The smallest CPU's value (0 if negative; at most 1000000 ns) is\n"
 	  "written to the device's fault_exit_ns, which survives power cycles\n"
 	  "but not destroy or rmmod: give it to a new device with\n"
-	  "'create NAME fault_exit_ns=V'. The device must be powered, devdax, and\n"
+	  "'create NAME fault_exit_ns=V'. The device must be powered and\n"
 	  "otherwise unused; up to N lines become resident and show in its\n"
 	  "statistics: after calibrating, reset them (the stats verb) or\n"
 	  "power-cycle before an experiment.\n"
+	  "Node mode (node_latency on, memory online): a miss waits in the\n"
+	  "task's return to user space; this binds (2 x cache lines + N) pages\n"
+	  "to the node, writes and reads them, then times N reads of a cyclic scan\n"
+	  "per round, each a miss, against node_latency/waited_ns_total /\n"
+	  "waited_accesses. Every read must miss: prefetch none, policy fifo or\n"
+	  "lru, no other user of the node. Caches above 512 MiB: refused.\n"
 	  "\n"
-	  "  -n, --faults N  faults per round, 16..65536, at most half the\n"
-	  "                  cache's lines (default 256)\n"
+	  "  -n, --faults N  faults (node mode: misses) per round, 16..65536;\n"
+	  "                  devdax: at most half the cache's lines (default 256)\n"
 	  "  -d, --dry-run   measure and print, do not write fault_exit_ns\n"
 	  "  -j, --json      print a JSON object\n" },
 	{ "acpi-tables", cmd_acpi_tables, "node mode without an empty node: SRAT+HMAT override",
