@@ -50,14 +50,25 @@ cal() {
 	fi
 }
 
-# run ID CMD...: run a bench command, framing its JSON.
+# ipis: the TLB-shootdown and function-call interrupts of /proc/interrupts,
+# summed over the CPUs: "TLB CAL".
+ipis() {
+	awk '$1 == "TLB:" || $1 == "CAL:" {
+		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n[$1] += $i
+	} END { printf "%d %d\n", n["TLB:"], n["CAL:"] }' /proc/interrupts
+}
+
+# run ID CMD...: run a bench command, framing its JSON; the interrupts it
+# drew go to an "ipis ID TLB CAL" info line.
 run() {
 	id=$1
 	shift
 	echo "# run $id: $*"
+	i0=$(ipis)
 	echo "CXDVIRT-BENCH-JSON $id"
 	"$@" --json > /tmp/out.json 2> /tmp/err.txt
 	rc=$?
+	i1=$(ipis)
 	cat /tmp/out.json
 	echo "CXDVIRT-BENCH-END"
 	if [ $rc != 0 ]; then
@@ -65,6 +76,8 @@ run() {
 		sed 's/^/#   /' /tmp/err.txt
 		st=1
 	fi
+	set -- $i0 $i1
+	info "ipis $id $(($3 - $1)) $(($4 - $2))"
 }
 
 # bench.sh --icount boots with maxcpus=1 (an SMP bring-up under icount

@@ -284,6 +284,14 @@ cat > "$out/static.md" <<'EOF_STATIC'
   the row also gives the node overhead against the bare device fault,
   the measure of rows 2 and 2c, and counts as met when that is within
   row 2's bound (0.3) even if the ratio is not.
+- **Row 5f (interruptions per miss).** The TLB-shootdown and
+  function-call interrupts of every CPU over a run (/proc/interrupts),
+  per miss: what a miss costs the other CPUs. Node mode flushes, once
+  per eviction batch, the CPUs that may hold a changed address space's
+  entries (docs/numa-mode.md, "TLB flushes"); devdax unmaps through the
+  kernel (`unmap_mapping_pages()`), which interrupts the CPUs that ran
+  the mapping. Under icount the other vCPU idles, so an IPI is cheap
+  here, but it counts the same.
 - **Row 2f (the entry probe's cost).** From the first power-on of a
   devdax device until the module unloads, every user page fault on the
   system passes the module's probe (rdtsc and three stores); the row
@@ -392,11 +400,12 @@ sub us { my $v = shift; return defined $v ? sprintf("%.2f", $v / 1000) : "n/a" }
 sub div { my ($a, $b) = @_; return (defined $a && defined $b && $b) ? $a / $b : undef }
 sub verdict { my ($ok) = @_; return !defined $ok ? "n/a" : $ok ? "met" : "**missed**" }
 
-my %info; my @devs; my %cal;
+my %info; my @devs; my %cal; my %ipi;
 for (split /\n/, slurp("$out/info.txt") // "") {
 	my ($k, $v) = split / /, $_, 2; $v //= "";
 	if ($k eq "dev") { push @devs, $v }
 	elsif ($k eq "calibrate") { my ($d, $e) = $v =~ /^(\S+) fault_exit_ns (\d+)/; $cal{$d} = $e if defined $d }
+	elsif ($k eq "ipis") { my ($id, $t, $c) = split / /, $v; $ipi{$id} = [$t, $c] if defined $c }
 	else { $info{$k} = $v }
 }
 
@@ -542,6 +551,11 @@ my $r5e = div(mp50($nt), mp50($nm));
 row("5e", "node mode, a program that allows THP (--thp; the node refuses huge pages, 4 KiB instead): miss P50 / the 4 KiB miss P50 of 5b",
     f($r5e, 3) . " (P50 " . us(mp50($nt)) . " / " . us(mp50($nm)) . " us, " . mcount($nt) . " misses; THP " . ($thpe // "?") . ", " . ($thpr // "n/a") . " pages refused as huge)",
     "error <= 2%", defined $r5e && ($thpe // "") eq "always" ? abs($r5e - 1) <= 0.02 : undef, "runs `node_miss_thp`, `node_miss`");
+# 5f: interruptions per miss (/proc/interrupts, all CPUs, over the run)
+sub ipm { my ($id, $m) = @_; my $i = $ipi{$id}; my $n = $m ? $m->{misses}{count} : undef;
+	  return "n/a" unless $i && $n; return sprintf("%.2f (TLB %d, CAL %d / %d misses)", ($i->[0] + $i->[1]) / $n, $i->[0], $i->[1], $n) }
+row("5f", "interruptions per miss, TLB-shootdown + function-call IPIs of all CPUs over the run",
+    "node mode (5b): " . ipm("node_miss", $nm) . "; devdax (row 3 femu): " . ipm("miss_femu", $mf), "report", undef, "runs `node_miss`, `miss_femu`");
 
 if ($ENV{BENCH_TABLE}) {
 	print "Guest kernel " . ($info{kernel} // "?") . ", clocksource " . ($info{clocksource} // "?") . ", " .
