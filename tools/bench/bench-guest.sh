@@ -80,6 +80,52 @@ run() {
 	info "ipis $id $(($3 - $1)) $(($4 - $2))"
 }
 
+# redis_row: row 5g on the node-mode device $N (node 2, online). redis-server
+# bound to the node holds a keyspace of twice the cache (4 KiB values, keys
+# key:%012d as redis-benchmark's -r makes them), loaded through
+# redis-cli --pipe; one redis-benchmark client (one connection, no
+# pipelining) then GETs random keys, each run timed by stats/elapsed_ns, at
+# tR = 1 us and at tR = 200 us. Info "redis T1_NS M1 T200_NS M200 GETS".
+redis_row() {
+	local keys gets=${BENCH_REDIS_GETS:-3000} t1 t2 m1 m2
+	if ! command -v redis-server > /dev/null ||
+	   ! command -v redis-benchmark > /dev/null; then
+		echo "# no redis-server or redis-benchmark in the guest: no redis row"
+		return
+	fi
+	keys=$(( 2 * $(cat $CFS/$N/cache_size) / 4096 ))
+	if ! redis_up 2 /tmp/rb; then
+		echo "# redis-server bound to node 2 did not answer: no redis row"
+		st=1
+		return
+	fi
+	dev_set $N t_read_ns 1000 > /dev/null
+	awk -v n="$keys" 'BEGIN {
+		v = sprintf("%4096s", ""); gsub(/ /, "x", v)
+		for (i = 0; i < n; i++) {
+			k = sprintf("key:%012d", i)
+			printf "*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$4096\r\n%s\r\n", length(k), k, v
+		}
+	}' | redis-cli -s "$SOCK" --pipe > /tmp/rb/load.log 2>&1 ||
+		{ echo "# redis load failed: $(tail -n 2 /tmp/rb/load.log)"; st=1; }
+	info "redis_keys $keys $(redis-cli -s "$SOCK" dbsize)"
+	RB="redis-benchmark -s $SOCK -t get -n $gets -r $keys -c 1 -P 1 -q"
+	$RB > /dev/null 2>&1	# warm-up: the cache's steady state of random GETs
+	# each run timed by the device's clock: stats/elapsed_ns since the reset
+	stats_reset $N
+	$RB > /tmp/rb/t1.log 2>&1
+	t1=$(stat_get $N elapsed_ns); m1=$(stat_get $N misses)
+	dev_set $N t_read_ns 200000 > /dev/null
+	stats_reset $N
+	$RB > /tmp/rb/t200.log 2>&1
+	t2=$(stat_get $N elapsed_ns); m2=$(stat_get $N misses)
+	echo "# run redis: $RB (node 2, $keys keys of 4 KiB), tR 1 us then 200 us"
+	info "redis $t1 $m1 $t2 $m2 $gets"
+	kill "$REDIS" 2> /dev/null
+	wait "$REDIS" 2> /dev/null
+	dev_set $N t_read_ns 40000 > /dev/null
+}
+
 # bench.sh --icount boots with maxcpus=1 (an SMP bring-up under icount
 # hangs): the other vCPUs come online here.
 if [ -n "${bench_online_cpus:-}" ]; then
@@ -313,6 +359,7 @@ if dev_create $N mode=node phys_addr=0x100000000 capacity=512M target_node=2 >&2
 			run node_miss_thp numactl --membind=2 $B -t anon -L node-miss-thp $NM --thp
 			r1=$(cat "$nl"/thp_refused_pages 2>/dev/null || echo 0)
 			info "nodethp enabled=$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled) refused_pages=$((r1 - r0))"
+			redis_row
 		else
 			echo "# node_latency is off on this kernel: no node-mode miss rows"
 		fi

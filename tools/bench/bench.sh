@@ -284,6 +284,12 @@ cat > "$out/static.md" <<'EOF_STATIC'
   the row also gives the node overhead against the bare device fault,
   the measure of rows 2 and 2c, and counts as met when that is within
   row 2's bound (0.3) even if the ratio is not.
+- **Row 5g (redis).** redis-server bound to the node-mode device, a
+  keyspace of twice the cache with 4 KiB values, one redis-benchmark
+  client GETting random keys (one connection, no pipelining): the run
+  time at tR = 1 us (T1) and at tR = 200 us (T200), with M the misses of
+  the second run. If the emulation adds nothing of its own per miss,
+  T200 = T1 + M x 199 us (both runs make about as many misses).
 - **Row 5f (interruptions per miss).** The TLB-shootdown and
   function-call interrupts of every CPU over a run (/proc/interrupts),
   per miss: what a miss costs the other CPUs. Node mode flushes, once
@@ -551,6 +557,15 @@ my $r5e = div(mp50($nt), mp50($nm));
 row("5e", "node mode, a program that allows THP (--thp; the node refuses huge pages, 4 KiB instead): miss P50 / the 4 KiB miss P50 of 5b",
     f($r5e, 3) . " (P50 " . us(mp50($nt)) . " / " . us(mp50($nm)) . " us, " . mcount($nt) . " misses; THP " . ($thpe // "?") . ", " . ($thpr // "n/a") . " pages refused as huge)",
     "error <= 2%", defined $r5e && ($thpe // "") eq "always" ? abs($r5e - 1) <= 0.02 : undef, "runs `node_miss_thp`, `node_miss`");
+# 5g: redis bound to the node, GET, tR 1 us against 200 us
+{
+	my ($t1, $m1, $t200, $m200, $gets) = split / /, $info{redis} // "";
+	my $pred = defined $gets ? $t1 + $m200 * 199000 : undef;
+	my $r5g = div($t200, $pred);
+	row("5g", "redis-server bound to the node (keyspace 2 x the cache, 4 KiB values), one redis-benchmark client, random GETs: T200 / (T1 + M x 199 us)",
+	    f($r5g, 3) . (defined $gets ? sprintf(" (T1 %.1f ms, %d misses; T200 %.1f ms, M %d misses; %d GETs, %.2f misses per GET)", $t1 / 1e6, $m1, $t200 / 1e6, $m200, $gets, $m200 / $gets) : ""),
+	    "within 25%", defined $r5g ? abs($r5g - 1) <= 0.25 : undef, "redis section of bench-guest.sh");
+}
 # 5f: interruptions per miss (/proc/interrupts, all CPUs, over the run)
 sub ipm { my ($id, $m) = @_; my $i = $ipi{$id}; my $n = $m ? $m->{misses}{count} : undef;
 	  return "n/a" unless $i && $n; return sprintf("%.2f (TLB %d, CAL %d / %d misses)", ($i->[0] + $i->[1]) / $n, $i->[0], $i->[1], $n) }
