@@ -351,9 +351,11 @@ tools/cxdvirt-bench --timer rdtscp -t $B -n 4096 -p 1 --cold --threshold 1
 tools/cxdvirt-dev destroy b_bare
 tools/cxdvirt-bench --timer rdtscp -t node:$N -n 4096 -p 1 --cold --threshold 1
 
-# Rows 2 and 3: steady-state misses at tR = 3 us (znand) and 40 us (femu)
+# Rows 2 and 3: steady-state misses at tR = 3 us (znand) and 40 us (femu),
+# each device calibrated first (fault_exit_ns; docs/interface.md)
 for p in znand femu; do
   D=$(dev b_$p --preset $p --capacity 64M --cache-size 8M --backing-node $N)
+  tools/cxdvirt-dev calibrate b_$p && tools/cxdvirt-dev stats b_$p --reset
   tools/cxdvirt-bench --timer rdtscp -t $D -n 1024 -p 5 --evict --warmup 1
   tools/cxdvirt-dev destroy b_$p
 done
@@ -369,13 +371,21 @@ tools/cxdvirt-dev destroy b_scal
 #   ... power a mode=node device, daxctl reconfigure-device --mode=system-ram daxX.Y
 numactl --membind=M tools/cxdvirt-bench --timer rdtscp -t anon -L node-M -t node:$N -L plain -n 4096 -p 3
 # Rows 5b-5e: misses on the node (node_latency on, t_read_ns=40000 on the
-# device; misses above half of it), each pass after an eviction region of
-# E pages, E = the device's cache_size / 4096: anonymous memory, shared
-# memory (shmem), anonymous memory with THP allowed
+# device NODEDEV, calibrated first; misses above half of it), each pass
+# after an eviction region of E pages, E = the device's cache_size / 4096:
+# anonymous memory, shared memory (shmem), anonymous memory with THP
+# allowed; row 5f is each run's TLB and CAL lines of /proc/interrupts
+tools/cxdvirt-dev calibrate NODEDEV
 for t in "anon" "shm" "anon --thp"; do
+  grep -E 'TLB|CAL' /proc/interrupts
   numactl --membind=M tools/cxdvirt-bench --timer rdtscp -t $t -n 1024 -p 3 \
       --evict --evict-pages $E --threshold 20000
+  grep -E 'TLB|CAL' /proc/interrupts
 done
+# Row 5g: redis-server bound to the node, 2 x the cache of 4 KiB values
+# (keys key:%012d), one client; run the GETs at t_read_ns 1000 and 200000
+# and read stats/elapsed_ns and stats/misses after a stats reset each time
+# (tools/bench/bench-guest.sh, redis_row, does exactly this)
 
 # Row 6
 make bench-model
@@ -389,7 +399,25 @@ tools/cxdvirt-bench --timer rdtscp -t $Z -L znand -t $T -L tlc -t node:$N -L pla
 
 On hardware the absolute figures become meaningful: hit P50 in the ~100 ns
 range of the backing node's DRAM (plus the timer pair, printed with each
-report), misses at the modeled time plus one fault.
+report), and misses at the modeled time once calibrated. What each row
+should read on a quiet host with the commands above (a CPU pinned, the
+frequency fixed, `cxdvirt-dev doctor` clean):
+
+| row | on a real host |
+|---|---|
+| 1, 1b, 5 | 1.00-1.02: hits and node-mode resident pages are plain DRAM accesses (TLB misses included); 1b only adds a rare refault after the scan |
+| 2, 2c | 0.0-0.3 after calibrating: what is left is the calibration's error; uncalibrated, about the fault's return path (0.3-1 us) over a bare fault of 1-3 us |
+| 2f | <= 1.02: the probe is one `rdtsc` and three stores, 10-30 ns of a 1-2 us fault |
+| 3 | 1.00-1.02 at znand and femu after calibrating; uncalibrated, the model plus 0.3-1 us |
+| 4 | distinct dies <= 1.2 (more on a loaded machine: the TLB-shootdown IPI waits for the other CPU), same die ~2 (the modeled queueing) |
+| 5b, 5d, 5e | 1.00-1.02 after `cxdvirt-dev calibrate` on the node-mode device |
+| 5c | about 1, or both overheads within 0.3 of a bare fault |
+| 5f | devdax about 0 for a single-threaded program (its mapping lives on one CPU); node mode at most one flush IPI per eviction batch to each other CPU that ran the address space |
+| 5g | T200 within 25% of T1 + M x 199 us |
+| 6 | as in the guest: it runs on the host already |
+
+A figure outside these on hardware is worth a report with the
+`cxdvirt-dev doctor --json` output.
 EOF_STATIC
 # The report: the whole document; with BENCH_TABLE=1 only the results table
 # of BENCH_OUT (rows 1-5), for the other kernels.
