@@ -102,7 +102,7 @@ bad=$(lane_bad_lines "$console")
 
 # The table, from the guest's framed JSON.
 tr -d '\r' < "$taplog" | HOW="$how" perl -MJSON::PP -e '
-	my (%dev, %res, @order, $cur, $buf);
+	my (%dev, %res, %cal, @order, $cur, $buf);
 	while (<STDIN>) {
 		chomp;
 		if (/^CXDVIRT-DEMO-DEV (\S+) (\S+) (\S+) (.*)$/) {
@@ -110,6 +110,8 @@ tr -d '\r' < "$taplog" | HOW="$how" perl -MJSON::PP -e '
 			my $k = $3 eq "numactl" ? "$1\@$2" : $1;
 			$dev{$k} = { preset => $1, node => $2, how => $3, %a };
 			push @order, $k;
+		} elsif (/^CXDVIRT-DEMO-CAL (\S+) (\S+)$/) {
+			$cal{$1} = $2;
 		} elsif (/^CXDVIRT-DEMO-JSON (\S+) (\S+)$/) {
 			$cur = "$1 $2"; $buf = "";
 		} elsif (/^CXDVIRT-DEMO-JSON-END$/) {
@@ -122,9 +124,10 @@ tr -d '\r' < "$taplog" | HOW="$how" perl -MJSON::PP -e '
 		}
 	}
 	sub us { my $v = shift; return defined $v ? sprintf("%.1f", $v / 1000) : "-" }
-	printf "%-8s %-14s %-11s %9s %9s %9s %9s %10s %10s %8s %8s\n", "preset", "device", "created by",
-		"hit P50", "hit P99", "miss P50", "miss P99", "model", "P50/model", "hits", "misses";
-	printf "%-8s %-14s %-11s %9s %9s %9s %9s %10s %10s %8s %8s\n", "", "", "", "us", "us", "us", "us", "us", "", "", "";
+	my $fmt = "%-8s %-14s %-11s %9s %9s %9s %9s %10s %10s %8s %8s %9s\n";
+	printf $fmt, "preset", "device", "created by",
+		"hit P50", "hit P99", "miss P50", "miss P99", "model", "P50/model", "hits", "misses", "exit";
+	printf $fmt, "", "", "", "us", "us", "us", "us", "us", "", "", "", "ns";
 	my $ok = @order ? 1 : 0;
 	for my $k (@order) {
 		my $d = $dev{$k};
@@ -135,19 +138,22 @@ tr -d '\r' < "$taplog" | HOW="$how" perl -MJSON::PP -e '
 		my $xfer = int(($d->{nand_page_size} * 1000 + $d->{channel_mbps} - 1) / $d->{channel_mbps});
 		my $model = $d->{t_read_ns} + $xfer;
 		my $mp = $m->{misses}{p50_ns};
-		printf "%-8s %-14s %-11s %9s %9s %9s %9s %10s %10s %8s %8s\n", $p, $d->{node}, $d->{how},
+		printf $fmt, $p, $d->{node}, $d->{how},
 			us($h->{hits}{p50_ns}), us($h->{hits}{p99_ns}),
 			us($mp), us($m->{misses}{p99_ns}), us($model),
 			defined $mp && $model ? sprintf("%.2f", $mp / $model) : "-",
-			$h->{hits}{count} // "-", $m->{misses}{count} // "-";
+			$h->{hits}{count} // "-", $m->{misses}{count} // "-", $cal{$k} // "-";
 	}
 	print "model = t_read_ns + nand_page_size / channel_mbps (one uncontended miss)\n";
+	print "exit = fault_exit_ns from cxdvirt-dev calibrate: the fault'"'"'s cost after the\n";
+	print "  module'"'"'s wait, which each miss'"'"'s wait leaves room for\n";
 	print "node2: node-mode device, bench run under numactl --membind=2 (node_latency on)\n";
 	print "timing: $ENV{HOW}\n";
-	print "what the guest shows: a miss is the model plus the emulated fault path (the\n";
-	print "  rest of P50/model); a hit is a load run natively, and its figure is the\n";
-	print "  instructions of one chase step and the bench'"'"'s two clock reads, not DRAM\n";
-	print "  latency. A real host runs both at hardware speed (docs/performance.md).\n";
+	print "what the guest shows: a miss costs the model (P50/model near 1.00; more where\n";
+	print "  the emulated fault path is longer than the model); a hit is a load run\n";
+	print "  natively, and its figure is the instructions of one chase step and the\n";
+	print "  bench'"'"'s two clock reads, not DRAM latency. A real host runs both at\n";
+	print "  hardware speed (docs/performance.md).\n";
 	exit($ok ? 0 : 1);
 ' || failed=1
 
