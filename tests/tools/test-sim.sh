@@ -34,7 +34,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=98
+plan=99
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -181,6 +181,12 @@ check "a --ways that does not divide the cache is refused by name" \
 check "no TRACE: a one-line reason, then where help is" \
 	"cxdvirt-sim: no TRACE given|Try 'cxdvirt-sim --help'." \
 	"$(tr '\n' '|' <"$tmp/err" | sed 's/|$//')"
+
+# An option missing its value takes the TRACE as its value: the message is
+# about the option's value, not a missing TRACE.
+"$sim" --hit-ns "$tmp/faults" >/dev/null 2>"$tmp/err"
+check "an option missing its value: its value is refused, by name (exit 2)" \
+	"2 1 0" "$? $(grep -c -- "--hit-ns: bad value '$tmp/faults' (a number of ns" "$tmp/err") $(grep -c 'no TRACE' "$tmp/err")"
 
 "$sim" --policy bogus "$tmp/faults" >/dev/null 2>"$tmp/err"
 check "a bad name lists the choices" \

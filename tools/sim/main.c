@@ -127,12 +127,17 @@ int main(int argc, char **argv)
 					     argv[optind - 1]);
 		}
 	}
-	if (optind != argc - 1)
-		return cxu_usage_err(NULL, optind == argc ? "no TRACE given" :
-				     "one TRACE only");
+	/*
+	 * The options' values first: an option missing its value takes the
+	 * TRACE as one ("--hit-ns t.txt"), and its bad value is the error
+	 * to report, not the missing TRACE.
+	 */
 	defaults = base;
 	if (sim_apply_opts(&base, preset, ex_name, ex_val, nex))
 		return 2;
+	if (optind != argc - 1)
+		return cxu_usage_err(NULL, optind == argc ? "no TRACE given" :
+				     "one TRACE only");
 
 	cfgs[0] = base;
 	if (compare) {
