@@ -34,7 +34,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=99
+plan=100
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -207,6 +207,23 @@ else
 	else not_ok "a bad trace line fails, naming the line" "$(cat "$tmp/err")"; fi
 fi
 
+# Exit status: 2 for every usage error (the command line alone is wrong,
+# nothing read), 1 for every error with the trace (cxdvirt-sim(1)).
+printf 'R 0\nR 1\n' >"$tmp/two"
+r=
+for a in "2 --bogus $tmp/two" "2 $tmp/two $tmp/two" "2 --format nosuch $tmp/two" \
+	 "2 --cache-size 4097 $tmp/two" "2 --cache 64K --ways 3 $tmp/two" \
+	 "2 --capacity 1M --cache 2M $tmp/two" "2 --compare policy $tmp/two" \
+	 "2 --compare ways=1,3 --cache 64K $tmp/two" \
+	 "1 $tmp/nosuch" "1 $tmp/bad" "1 --capacity 4K --cache 4K $tmp/two" \
+	 "1 --warmup 2 $tmp/two" "1 --power-fail-at 3 $tmp/two"; do
+	# shellcheck disable=SC2086
+	"$sim" ${a#* } >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = "${a%% *}" ] && [ -s "$tmp/err" ] || r="$r [exit $rc: ${a#* }]"
+done
+check "exit 2 for each usage error, 1 for each error with the trace" "" "$r"
+
 "$sim" --policy nosuch "$tmp/seq" >/dev/null 2>"$tmp/err"
 rc=$?
 if [ "$rc" = 2 ] && [ -s "$tmp/err" ]; then
@@ -310,7 +327,7 @@ if "$sim" "$tmp/v1big.bin" >/dev/null 2>"$tmp/err"; then not_ok "a version 1 tra
 elif grep -q 'version 1 binary trace with 20000 threads' "$tmp/err"; then ok "a version 1 trace with 20000 threads is refused"
 else not_ok "a version 1 trace with 20000 threads is refused" "$(cat "$tmp/err")"; fi
 printf 'R 1\nD 300\n' >"$tmp/discbig"
-if "$sim" --capacity 1M "$tmp/discbig" >/dev/null 2>"$tmp/err"; then not_ok "a discard beyond the capacity fails"
+if "$sim" --capacity 1M --cache 16K "$tmp/discbig" >/dev/null 2>"$tmp/err"; then not_ok "a discard beyond the capacity fails"
 elif grep -q 'page 300 beyond the capacity' "$tmp/err"; then ok "a discard beyond the capacity fails"
 else not_ok "a discard beyond the capacity fails" "$(cat "$tmp/err")"; fi
 

@@ -178,6 +178,18 @@ int main(int argc, char **argv)
 		}
 	}
 
+	/* A configuration the model refuses whatever the trace: usage. */
+	for (i = 0; !convert && i < n; i++) {
+		const char *why = sim_check_opts(&cfgs[i]);
+
+		if (why && compare)
+			cxu_err("--compare %s=%s: %s", ckey, cvals[i], why);
+		else if (why)
+			cxu_err("%s", why);
+		if (why)
+			return 2;
+	}
+
 	t0 = now_s(CLOCK_MONOTONIC);
 	c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
 	if (trace_load(argv[optind], &topts, &t))

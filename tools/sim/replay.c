@@ -80,6 +80,31 @@ const char *sim_check(const struct sim_cfg *cfg, uint64_t max_page,
 }
 
 /**
+ * sim_check_opts() - the checks of sim_check() that hold for every trace.
+ * @cfg: the configuration.
+ *
+ * What sim_check() refuses whatever the trace: with a --capacity, all of
+ * it but a page beyond the capacity; with the trace's extent as the
+ * capacity (0), all of it for the smallest such device (the cache's
+ * size) but the FTL's geometry, which depends on the extent. A @cfg
+ * refused here is a usage error: no trace needs to be read to tell.
+ *
+ * Return: NULL, or why the run would fail (as sim_check()).
+ */
+const char *sim_check_opts(const struct sim_cfg *cfg)
+{
+	struct sim_cfg c = *cfg;
+	uint64_t npages;
+	size_t msize;
+
+	if (!c.p.capacity) {
+		c.p.capacity = c.p.cache_size;
+		c.p.ftl.mode = CXD_FTL_OFF;
+	}
+	return sim_check(&c, 0, &npages, &msize);
+}
+
+/**
  * sim_check_len() - the checks of a trace's length sim_run() makes.
  * @cfg: the configuration (its --warmup and --power-fail-at).
  * @n:   the trace's accesses.

@@ -274,6 +274,7 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	    struct metrics *out);
 const char *sim_check(const struct sim_cfg *cfg, uint64_t max_page,
 		      uint64_t *npages, size_t *msize);
+const char *sim_check_opts(const struct sim_cfg *cfg);
 const char *sim_check_len(const struct sim_cfg *cfg, uint64_t n);
 
 /* report.c: the text and JSON reports; calls options.c only. */
