@@ -34,7 +34,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=100
+plan=101
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -309,6 +309,13 @@ check "discard --faults: the page misses again, not a native hit" "2 1" \
 "$sim" --cache 16K --capacity 1M --policy fifo --warmup 3 "$tmp/disc" >"$tmp/out" 2>&1
 check "discard: --warmup 3 leaves 4 accesses and the D in the window" "4 1" \
 	"$(field "$tmp/out" accesses) $(field "$tmp/out" 'discard records')"
+# A thread of D records only is not one of the threads (JSON threads,
+# threads_replayed, --convert's count).
+printf 'R 1 0\nW 2 0\nD 1 1\nD 2 1\n' >"$tmp/dthr"
+"$sim" --cache 16K --capacity 1M --json "$tmp/dthr" >"$tmp/json" 2>&1
+"$sim" --convert "$tmp/dthr.bin" "$tmp/dthr" 2>"$tmp/err"
+check "discard: a thread of D records only is not counted" "1 1 1" \
+	"$(jfield threads <"$tmp/json") $(jfield threads_replayed <"$tmp/json") $(grep -c '1 threads (highest 1)' "$tmp/err")"
 # Binary: version 2 with the count at offset 36, replayed alike.
 "$sim" --convert "$tmp/disc.bin" "$tmp/disc" 2>"$tmp/err"
 check "discard: convert counts accesses and discards" 1 \

@@ -223,7 +223,8 @@ uint64_t sim_get(const struct sim_cfg *cfg, int id);
  * @elapsed_ns:	from the first measured access's arrival to the latest
  *		thread clock after its last access and think time, ns.
  * @threads:	the threads replayed, each on its own clock: the distinct
- *		thread numbers of the trace (not the highest + 1).
+ *		thread numbers of the trace with an access (R or W; not
+ *		the highest + 1, not a thread of discards only).
  * @acc_sum:	sum over measured accesses of completion - arrival (hits
  *		included: 0, or --hit-ns's cost), ns ...
  * @acc_first_ns: ... the mean over the first tenth of them ...

@@ -309,8 +309,8 @@ fail:
  * stores, the size of the replay's per-thread arrays); a trace of threads
  * 0 and 3 has two threads, not four. O(accesses), 4 KiB of bitmap.
  *
- * Return: the number of thread numbers with at least one access (0 for an
- * empty trace).
+ * Return: the number of thread numbers with at least one access (R or W;
+ * a thread of discards only does not count); 0 for a trace without one.
  */
 uint32_t trace_count_threads(const struct trace *t)
 {
@@ -319,8 +319,10 @@ uint32_t trace_count_threads(const struct trace *t)
 	uint64_t i;
 
 	if (t->threads <= 1)
-		return t->n ? 1 : 0;
+		return t->n > t->ndiscards ? 1 : 0;
 	for (i = 0; i < t->n && n < t->threads; i++) {
+		if (trace_discard(t->recs[i]))
+			continue;
 		k = trace_thread(t->recs[i]);
 		if (!(seen[k / 64] & (1ull << (k % 64)))) {
 			seen[k / 64] |= 1ull << (k % 64);
