@@ -34,7 +34,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=101
+plan=102
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -316,6 +316,21 @@ printf 'R 1 0\nW 2 0\nD 1 1\nD 2 1\n' >"$tmp/dthr"
 "$sim" --convert "$tmp/dthr.bin" "$tmp/dthr" 2>"$tmp/err"
 check "discard: a thread of D records only is not counted" "1 1 1" \
 	"$(jfield threads <"$tmp/json") $(jfield threads_replayed <"$tmp/json") $(grep -c '1 threads (highest 1)' "$tmp/err")"
+# A trace without an access is refused (exit 1), replayed or converted.
+: >"$tmp/empty"
+printf '# nothing\n\n' >"$tmp/comments"
+printf 'D 1\nD 2 1\n' >"$tmp/donly"
+{ printf 'CXDTRACE\001\000\000\000\100\000\000\000'; head -c 48 /dev/zero; } >"$tmp/nobin"
+r=
+for f in empty comments donly nobin; do
+	for a in "" "--convert $tmp/$f.bin"; do
+		# shellcheck disable=SC2086
+		"$sim" $a "$tmp/$f" >/dev/null 2>"$tmp/err"
+		r="$r $?:$(grep -c "$tmp/$f: .*no access (R or W.*nothing to replay" "$tmp/err")"
+	done
+done
+check "a trace without an access (empty, comments, D only, binary) is refused" \
+	" 1:1 1:1 1:1 1:1 1:1 1:1 1:1 1:1" "$r"
 # Binary: version 2 with the count at offset 36, replayed alike.
 "$sim" --convert "$tmp/disc.bin" "$tmp/disc" 2>"$tmp/err"
 check "discard: convert counts accesses and discards" 1 \

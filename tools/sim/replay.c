@@ -111,7 +111,8 @@ const char *sim_check_opts(const struct sim_cfg *cfg)
  *
  * A warm-up that leaves nothing to measure, a power failure beyond the
  * trace, or a warm-up that reaches the power failure is refused, in this
- * order; an empty trace passes (it measures nothing). cxdvirt-sim sweep
+ * order; an empty trace passes (trace_load() refuses a trace without an
+ * access, and sweep's generators need one). cxdvirt-sim sweep
  * makes the same checks before any job runs.
  *
  * Return: NULL, or why the run would fail (a static string, valid until

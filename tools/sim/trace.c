@@ -223,6 +223,23 @@ fail:
 	return -1;
 }
 
+/*
+ * Refuse a trace @t of @path without an access: an empty one (or comments
+ * only), or one of discards only. Return: 0, or -1 (printed).
+ */
+static int trace_check_accesses(const char *path, const struct trace *t)
+{
+	if (t->n > t->ndiscards)
+		return 0;
+	if (t->n)
+		cxu_err("%s: only discard (D) records, no access (R or W): nothing to replay",
+			path);
+	else
+		cxu_err("%s: no access (R or W record): nothing to replay",
+			path);
+	return -1;
+}
+
 /**
  * trace_load() - read a whole trace file.
  * @path:	file name; "-" is standard input.
@@ -231,6 +248,9 @@ fail:
  *
  * A binary trace of a regular file stays mapped and is replayed from the
  * mapping; anything else ends up as one malloc'd array of 8-byte records.
+ *
+ * A trace without an access (empty, comments only, or discards only) is
+ * refused: it has nothing to replay or convert.
  *
  * Return: 0, or -1 after printing what is wrong (file and line).
  */
@@ -259,6 +279,10 @@ int trace_load(const char *path, const struct trace_opts *o, struct trace *t)
 			t->map_len = len;
 		} else {
 			t->buf = (uint64_t *)data;	/* malloc'd: aligned */
+		}
+		if (trace_check_accesses(path, t)) {
+			trace_free(t);
+			return -1;
 		}
 		return 0;
 	}
@@ -291,6 +315,10 @@ int trace_load(const char *path, const struct trace_opts *o, struct trace *t)
 	t->ndiscards = b.ndiscards;
 	t->max_page = b.max_page;
 	t->threads = b.threads;
+	if (trace_check_accesses(path, t)) {
+		trace_free(t);
+		return -1;
+	}
 	return 0;
 fail:
 	if (mapped)
