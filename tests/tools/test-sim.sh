@@ -34,7 +34,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=102
+plan=103
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -223,6 +223,16 @@ for a in "2 --bogus $tmp/two" "2 $tmp/two $tmp/two" "2 --format nosuch $tmp/two"
 	[ "$rc" = "${a%% *}" ] && [ -s "$tmp/err" ] || r="$r [exit $rc: ${a#* }]"
 done
 check "exit 2 for each usage error, 1 for each error with the trace" "" "$r"
+
+# The record type is upper case (the format's R, W, D): a lower-case one
+# is refused, naming the line and the case.
+r=
+for c in r w d; do
+	printf 'R 1\n%s 2\n' $c >"$tmp/lower"
+	"$sim" "$tmp/lower" >/dev/null 2>"$tmp/err"
+	r="$r $?:$(grep -c "lower:2: record type in lower case: R, W or D: $c 2" "$tmp/err")"
+done
+check "a lower-case record type is refused, naming the line" " 1:1 1:1 1:1" "$r"
 
 "$sim" --policy nosuch "$tmp/seq" >/dev/null 2>"$tmp/err"
 rc=$?

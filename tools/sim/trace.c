@@ -4,7 +4,8 @@
  * the simulator's own text format.
  *
  * Own text format, one record per line: `R|W|D ADDRESS [THREAD]`, R and W
- * an access, D a discard (the page left the device, cxd_model_discard()).
+ * an access, D a discard (the page left the device, cxd_model_discard());
+ * the record type in upper case (a lower-case one is refused, by name).
  * An address written with a 0x prefix is a byte address (its page is
  * address / 4096); a plain decimal number is a page number. Blank lines and lines starting
  * with # are ignored. Anything else is an error naming the line.
@@ -65,11 +66,11 @@ static int parse_line(const char *s, const char *e, uint64_t *page,
 		return -1;
 	*write = false;
 	*discard = false;
-	if (*s == 'W' || *s == 'w')
+	if (*s == 'W')
 		*write = true;
-	else if (*s == 'D' || *s == 'd')
+	else if (*s == 'D')
 		*discard = true;
-	else if (*s != 'R' && *s != 'r')
+	else if (*s != 'R')
 		return -1;
 	s++;
 	if (s == e || !is_space(*s))
@@ -120,6 +121,13 @@ static int parse_text(const char *path, const char *p, const char *end,
 			;
 		if (s == e || *s == '#')
 			continue;
+		if ((*s == 'r' || *s == 'w' || *s == 'd') &&
+		    (s + 1 == e || is_space(s[1]))) {
+			trace_line_error(path, lineno,
+					 "record type in lower case: R, W or D",
+					 s, e);
+			return -1;
+		}
 		if (parse_line(s, e, &page, &write, &discard, &thread)) {
 			trace_line_error(path, lineno,
 					 "not `R|W|D ADDRESS [THREAD]` (page < 2^48, thread < 2^14)",
