@@ -34,7 +34,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=103
+plan=105
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -195,6 +195,12 @@ check "a bad name lists the choices" \
 "$sim" --compare bogus=1,2 "$tmp/faults" >/dev/null 2>"$tmp/err"
 check "--compare with an unknown key says so" \
 	"cxdvirt-sim: --compare bogus: bad value '1' (no such option)" "$(cat "$tmp/err")"
+"$sim" --compare policy=lru,lru "$tmp/faults" >/dev/null 2>"$tmp/err"
+check "--compare refuses a value given twice (exit 2)" \
+	"2 cxdvirt-sim: --compare policy: 'lru' given twice" "$? $(cat "$tmp/err")"
+"$sim" --capacity 2M --compare cache-size=8K,1M,1024K "$tmp/faults" >/dev/null 2>"$tmp/err"
+check "--compare refuses two spellings of one value (exit 2)" \
+	"2 cxdvirt-sim: --compare cache-size: '1024K' is the same as '1M'" "$? $(cat "$tmp/err")"
 "$sim" --capacity 2M --cache 8K --compare skip-unwritten=off,on --json "$tmp/faults" >"$tmp/json" 2>&1
 check "--compare takes off/on for a flag" "false true" \
 	"$(sed -n 's/^ *"skip_unwritten":\([a-z0-9]*\),*$/\1/p' "$tmp/json" | tr '\n' ' ' | sed 's/ $//')"

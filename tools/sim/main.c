@@ -170,6 +170,18 @@ int main(int argc, char **argv)
 					return 2;
 				}
 			}
+			/* A value twice would only print one run twice. */
+			for (i = 0; i < n; i++) {
+				if (!sim_same(&cfgs[i], &cfgs[n]))
+					continue;
+				if (!strcmp(cvals[i], tok))
+					cxu_err("--compare %s: '%s' given twice",
+						ckey, tok);
+				else
+					cxu_err("--compare %s: '%s' is the same as '%s'",
+						ckey, tok, cvals[i]);
+				return 2;
+			}
 			n++;
 		}
 		if (!n) {

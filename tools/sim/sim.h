@@ -205,6 +205,7 @@ struct option;
 #define SIM_OPT_KEY	0x1000
 
 int sim_set(struct sim_cfg *cfg, const char *key, const char *val);
+bool sim_same(const struct sim_cfg *a, const struct sim_cfg *b);
 /* Why the last sim_set() failed: " (reason)" to append to a message, or "". */
 extern char sim_why[128];
 int sim_apply_opts(struct sim_cfg *cfg, const char *preset,
