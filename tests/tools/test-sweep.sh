@@ -62,7 +62,7 @@ csv() {
 		$2 == name { print $(c[col]) }' "$tmp/local/results.csv"
 }
 
-plan=41
+plan=43
 echo "1..$plan"
 
 if [ ! -x "$sim" ] || [ ! -x "$gen" ]; then
@@ -244,6 +244,28 @@ check "a volatile cache of 16 lines loses dirty lines, at most 16" 1 \
 	"$(pfcsv power_fail_lines_lost w__power-fail-at=2000 | awk '{ print ($1 > 0 && $1 <= 16) }')"
 check "--merge: no power-failure columns without --power-fail-at" 0 \
 	"$(head -n 1 "$tmp/local/results.csv" | grep -c power_fail)"
+# The discards (JSON "discards": records, lines, dirty) are the last three
+# columns, after the power failure's; a trace with D records fills them.
+last4() {	# last4 CSV: the last four columns of its header
+	head -n 1 "$1" | awk -F, '{ print $(NF - 3) "," $(NF - 2) "," $(NF - 1) "," $NF }'
+}
+check "--merge: the discard columns come last" \
+	"power_fail_bytes_lost,discard_records,discards,dirty_discards|mshr_waits,discard_records,discards,dirty_discards" \
+	"$(last4 "$tmp/pf/results.csv")|$(last4 "$tmp/local/results.csv")"
+printf 'W 0\nR 1\nR 2\nR 3\nD 0\nR 4\nD 1\nR 1\nR 0\n' >"$tmp/grid/disc.txt"
+cat >"$tmp/grid/disc.ini" <<'EOF'
+[traces]
+d = disc.txt
+[params]
+capacity   = 1M
+cache-size = 16K
+policy     = fifo,lru
+EOF
+"$sim" sweep --out "$tmp/disc" "$tmp/grid/disc.ini" >/dev/null 2>&1 &&
+	"$sim" sweep --merge "$tmp/disc" --no-plot >/dev/null 2>&1
+check "--merge: the discard columns are the JSON's (2 records, 2 lines, 1 dirty)" \
+	"2,2,1|2,2,1" \
+	"$(awk -F, 'NR > 1 { print $(NF - 2) "," $(NF - 1) "," $NF }' "$tmp/disc/results.csv" | paste -sd'|')"
 bad "scatter not a power of two" "[traces] t: scatter is not a power of two from pages to 2^32" \
 	'[traces]' 't = uniform pages=64 accesses=100 scatter=96' '[params]' 'policy = fifo'
 bad "scatter below pages" "[traces] t: scatter is not a power of two from pages to 2^32" \

@@ -82,7 +82,18 @@ static const struct col pf_cols[] = {
 	{ "power_fail_bytes_lost", "power_fail.bytes_lost" },
 };
 
+/*
+ * Always, after every other column (added after them, so that the
+ * others keep their places): the report's "discards".
+ */
+static const struct col disc_cols[] = {
+	{ "discard_records", "discards.records" },
+	{ "discards", "discards.lines" },
+	{ "dirty_discards", "discards.dirty" },
+};
+
 #define NCOLS		(sizeof(cols) / sizeof(cols[0]))
+#define NDISC_COLS	(sizeof(disc_cols) / sizeof(disc_cols[0]))
 #define NFTL_COLS	(sizeof(ftl_cols) / sizeof(ftl_cols[0]))
 #define NPF_COLS	(sizeof(pf_cols) / sizeof(pf_cols[0]))
 
@@ -219,6 +230,9 @@ static int plot(const char *dir, json_object *jobs, json_object **res,
 	for (i = 0; i < NPF_COLS; i++)
 		if (!strcmp(pf_cols[i].name, py))
 			ycol = pf_cols[i].path;
+	for (i = 0; i < NDISC_COLS; i++)
+		if (!strcmp(disc_cols[i].name, py))
+			ycol = disc_cols[i].path;
 	if (!ycol) {
 		cxu_err("--plot-y %s: not a result column of the CSV", py);
 		return 2;
@@ -339,7 +353,8 @@ static int plot(const char *dir, json_object *jobs, json_object **res,
  *
  * Columns: job (index), name, trace, every key of the grid's [params]
  * (sorted), then the result columns (cols[]; the FTL's when a job has an
- * FTL). Numbers are copied as the reports have them.
+ * FTL, the power failure's when a job has one), then the discards'
+ * (disc_cols[]). Numbers are copied as the reports have them.
  *
  * Return: the exit status: 0; 1 a result missing or unreadable (no CSV
  * then), or gnuplot failed; 2 a bad --plot-x or --plot-y.
@@ -431,6 +446,8 @@ int sweep_merge(const char *dir, const char *plot_x, const char *plot_y,
 		csv_field(f, ftl_cols[k].name, false);
 	for (k = 0; pf && k < NPF_COLS; k++)
 		csv_field(f, pf_cols[k].name, false);
+	for (k = 0; k < NDISC_COLS; k++)
+		csv_field(f, disc_cols[k].name, false);
 	fputc('\n', f);
 	for (i = 0; i < n; i++) {
 		job = json_object_array_get_idx(jobs, i);
@@ -444,6 +461,8 @@ int sweep_merge(const char *dir, const char *plot_x, const char *plot_y,
 			csv_field(f, get(res[i], ftl_cols[k].path), false);
 		for (k = 0; pf && k < NPF_COLS; k++)
 			csv_field(f, get(res[i], pf_cols[k].path), false);
+		for (k = 0; k < NDISC_COLS; k++)
+			csv_field(f, get(res[i], disc_cols[k].path), false);
 		fputc('\n', f);
 	}
 	if (fclose(f) || rename(tmp, path)) {
