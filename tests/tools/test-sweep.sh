@@ -62,7 +62,7 @@ csv() {
 		$2 == name { print $(c[col]) }' "$tmp/local/results.csv"
 }
 
-plan=43
+plan=45
 echo "1..$plan"
 
 if [ ! -x "$sim" ] || [ ! -x "$gen" ]; then
@@ -128,6 +128,18 @@ else
 fi
 check "the chart: hit_ratio against cache-size, a line per trace and policy" 4 \
 	"$(grep -c 'index [0-9]* using' "$tmp/local/plot.gp")"
+
+# A failed merge leaves no earlier CSV or chart behind: a copy of the
+# merged folder with one result gone. A bad axis is refused first and
+# changes nothing.
+cp -r "$tmp/local" "$tmp/stale"
+"$sim" sweep --merge "$tmp/stale" --plot-y nosuch >/dev/null 2>"$tmp/err"
+check "--merge --plot-y nosuch: exit 2, the earlier outputs untouched" "2 1 4" \
+	"$? $(grep -c 'plot-y nosuch: not a result column' "$tmp/err") $(ls "$tmp/stale" | grep -c -E '^(results\.csv|plot\.(gp|dat|png))$')"
+rm "$tmp/stale/results/uni__cache-size=4M__policy=fifo.json"
+"$sim" sweep --merge "$tmp/stale" >/dev/null 2>"$tmp/err"
+check "a failed --merge: exit 1, no results.csv or plot.* left" "1 1 0" \
+	"$? $(grep -c '1 of 8 results missing' "$tmp/err") $(ls "$tmp/stale" | grep -c -E '^(results\.csv|plot\.(gp|dat|png))$')"
 
 # Without gnuplot: said on stderr, the CSV and the script still written.
 rm -f "$tmp/local/plot.png" "$tmp/local/results.csv"

@@ -180,6 +180,25 @@ static size_t dim_pos(const struct dim *d, const char *v)
 	return i;
 }
 
+/* The report path of result column @name, or NULL if there is none. */
+static const char *col_path(const char *name)
+{
+	static const struct {
+		const struct col *c;
+		size_t n;
+	} sets[] = {
+		{ cols, NCOLS }, { ftl_cols, NFTL_COLS }, { pf_cols, NPF_COLS },
+		{ disc_cols, NDISC_COLS },
+	};
+	size_t i, k;
+
+	for (k = 0; k < sizeof(sets) / sizeof(sets[0]); k++)
+		for (i = 0; i < sets[k].n; i++)
+			if (!strcmp(sets[k].c[i].name, name))
+				return sets[k].c[i].path;
+	return NULL;
+}
+
 /* Run gnuplot on DIR/plot.gp in DIR. Return: its status, 127 not found. */
 static int run_gnuplot(const char *dir)
 {
@@ -221,18 +240,7 @@ static int plot(const char *dir, json_object *jobs, json_object **res,
 		cxu_err("out of memory");
 		return 1;
 	}
-	for (i = 0; i < NCOLS; i++)
-		if (!strcmp(cols[i].name, py))
-			ycol = cols[i].path;
-	for (i = 0; i < NFTL_COLS; i++)
-		if (!strcmp(ftl_cols[i].name, py))
-			ycol = ftl_cols[i].path;
-	for (i = 0; i < NPF_COLS; i++)
-		if (!strcmp(pf_cols[i].name, py))
-			ycol = pf_cols[i].path;
-	for (i = 0; i < NDISC_COLS; i++)
-		if (!strcmp(disc_cols[i].name, py))
-			ycol = disc_cols[i].path;
+	ycol = col_path(py);
 	if (!ycol) {
 		cxu_err("--plot-y %s: not a result column of the CSV", py);
 		return 2;
@@ -356,12 +364,20 @@ static int plot(const char *dir, json_object *jobs, json_object **res,
  * FTL, the power failure's when a job has one), then the discards'
  * (disc_cols[]). Numbers are copied as the reports have them.
  *
- * Return: the exit status: 0; 1 a result missing or unreadable (no CSV
- * then), or gnuplot failed; 2 a bad --plot-x or --plot-y.
+ * The outputs of an earlier merge (results.csv, plot.gp, plot.dat,
+ * plot.png) are removed once DIR is known to be a sweep's folder and the
+ * axes are good, so a merge that fails leaves none of them behind.
+ *
+ * Return: the exit status: 0; 1 not a sweep's folder, a result missing or
+ * unreadable (no CSV then), or gnuplot failed; 2 a bad --plot-x or
+ * --plot-y (nothing removed).
  */
 int sweep_merge(const char *dir, const char *plot_x, const char *plot_y,
 		bool plot_on)
 {
+	static const char *const outputs[] = {
+		"results.csv", "plot.gp", "plot.dat", "plot.png",
+	};
 	json_object *man, *jobs, *keys, **res, *job, *p;
 	char path[PATH_MAX], tmp[PATH_MAX];
 	size_t i, k, n, nkeys, missing = 0;
@@ -384,6 +400,30 @@ int sweep_merge(const char *dir, const char *plot_x, const char *plot_y,
 	}
 	n = json_object_array_length(jobs);
 	nkeys = json_object_array_length(keys);
+	/* The chart's axes before anything is removed: a bad one changes nothing. */
+	if (plot_on && !col_path(plot_y)) {
+		cxu_err("--plot-y %s: not a result column of the CSV", plot_y);
+		return 2;
+	}
+	for (k = 0; plot_on && plot_x && strcmp(plot_x, "trace") && k < nkeys; k++)
+		if (!strcmp(json_object_get_string(json_object_array_get_idx(keys, k)),
+			    plot_x))
+			break;
+	if (plot_on && plot_x && strcmp(plot_x, "trace") && k == nkeys) {
+		cxu_err("--plot-x %s: not trace or a key of the grid's [params]", plot_x);
+		return 2;
+	}
+	/*
+	 * The outputs of an earlier merge go first: a merge that fails must
+	 * not leave them looking like its results.
+	 */
+	for (k = 0; k < sizeof(outputs) / sizeof(outputs[0]); k++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, outputs[k]);
+		if (unlink(path) && errno != ENOENT) {
+			cxu_err("%s: %s", path, strerror(errno));
+			return 1;
+		}
+	}
 	res = calloc(n ? n : 1, sizeof(*res));
 	dims = calloc(nkeys + 1, sizeof(*dims));
 	if (!res || !dims) {
