@@ -134,6 +134,17 @@ for a in "zipf --keys 10 --ops -1|--ops -1: expected a whole number 0 .. 1844674
 	fi
 done
 
+# --dax is for the arena of chase, bfs and pagerank: zipf (the server's
+# memory), lackey and exec refuse it rather than ignore it.
+r=
+for c in "zipf --keys 10 --ops 0 --load" "lackey 0 4096" "exec true"; do
+	# shellcheck disable=SC2086
+	$WL --dax "$T/arena" $c > "$T/o" 2> "$T/e" < /dev/null
+	r="$r $?:$(grep -c -- "--dax is for chase, bfs and pagerank, not ${c%% *}" "$T/e"):$(wc -c < "$T/o")"
+done
+[ "$r" = " 2:1:0 2:1:0 2:1:0" ] && ok "--dax refused by zipf, lackey and exec (exit 2)" ||
+	not_ok "--dax refused by zipf, lackey and exec (exit 2)" "$r: $(cat "$T/e")"
+
 o=$($WL exec sh -c 'exit 3'); st=$?
 [ $st = 3 ] && grep -q '"status": 3' <<< "$o" && ok "exec passes the status on" || not_ok "exec status" "$o"
 $WL bfs --scale 0 > /dev/null 2>&1 && not_ok "bfs --scale 0 accepted" || ok "bfs --scale 0 refused"

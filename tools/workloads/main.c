@@ -103,8 +103,9 @@ static int usage_to(FILE *out, int rc)
 		"                       [--memcached SOCKET | --redis SOCKET]\n"
 		"       cxdvirt-wl lackey BASE LEN < LACKEY-LOG\n"
 		"       cxdvirt-wl exec CMD [ARG...]\n"
-		"--dax DEV takes the memory from a shared mapping of DEV (devdax);\n"
-		"without it, from anonymous memory (bind it with numactl --membind).\n"
+		"--dax DEV takes the memory of chase, bfs and pagerank from a shared\n"
+		"mapping of DEV (devdax); without it, from anonymous memory (bind it\n"
+		"with numactl --membind). zipf, lackey and exec refuse --dax.\n"
 		"  --dax DEV            the arena is a shared mapping of DEV\n"
 		"  --progress           a progress line on stderr, once a second\n"
 		"  --pages N            chase: 4 KiB pages, 1 .. 16777216\n"
@@ -238,6 +239,13 @@ int main(int argc, char **argv)
 		return wl_usage_err(NULL);
 	}
 	cmd = argv[i];
+	/* zipf's memory is the server's, lackey and exec have none. */
+	if (w.dax && (!strcmp(cmd, "zipf") || !strcmp(cmd, "lackey") ||
+		      !strcmp(cmd, "exec"))) {
+		fprintf(stderr, "cxdvirt-wl: --dax is for chase, bfs and pagerank, not %s (bind a server to the device's node with numactl --membind)\n",
+			cmd);
+		return wl_usage_err(NULL);
+	}
 	if (!strcmp(cmd, "zipf"))
 		return wl_zipf_main(argc - i, argv + i);
 	if (!strcmp(cmd, "exec"))
