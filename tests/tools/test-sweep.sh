@@ -196,7 +196,7 @@ bad() {
 	fi
 }
 gen_line='t = uniform pages=64 accesses=100'
-bad "unknown option" "bad.ini:4: [params] polcy: unknown option" \
+bad "unknown option, listing the own keys" "bad.ini:4: [params] polcy: unknown option (a device option, preset, think, hit-ns, warmup, power-fail-at or faults;" \
 	'[traces]' "$gen_line" '[params]' 'polcy = fifo'
 bad "empty list" "policy: empty value in the list" \
 	'[traces]' "$gen_line" '[params]' 'policy ='
