@@ -75,7 +75,10 @@ static const struct col ftl_cols[] = {
 	{ "ftl_gc_stall_ns", "ftl.gc_stall_ns" },
 };
 
-/* Only when some job has --power-fail-at (its report has "power_fail"). */
+/*
+ * Only when a job's report has "power_fail": the grid has power-fail-at,
+ * a [params] key of values >= 1, so every job has one.
+ */
 static const struct col pf_cols[] = {
 	{ "power_fail_lines_saved", "power_fail.lines_saved" },
 	{ "power_fail_lines_lost", "power_fail.lines_lost" },
