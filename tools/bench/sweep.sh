@@ -59,8 +59,9 @@ CACHE=$((4 << 20))
 # the CDF ratios (0.33, 1.06, 2.10) and the ends.
 RATIOS=0.1,0.33,0.67,1.06,1.33,2.1,2.67,4
 # Blocks of the grid; a job is one combination of one block's values. Keys:
-# target (dax, node), pattern (random, seq, chase, stride: chase with a
-# stride of 2 pages), ratio, threads, write-ratio, policy, prefetch.
+# target (dax, node), pattern (random, seq, chase, stride: seq with 2
+# pages between slots, cxdvirt-bench --pattern stride), ratio, threads,
+# write-ratio, policy, prefetch.
 BASE="threads=8 write-ratio=0 policy=lru prefetch=none"
 GRID=(
 	# the bandwidth curves: every pattern on both targets
