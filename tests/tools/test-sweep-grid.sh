@@ -32,7 +32,7 @@ refused() {
 	fi
 }
 
-plan=17
+plan=18
 echo "1..$plan"
 
 if [ ! -x "$top/tools/cxdvirt-sim" ] || [ ! -x "$top/tools/cxdvirt-bench" ]; then
@@ -91,6 +91,16 @@ if [ "$r" = " 0:123 0:8" ]; then
 	ok "the default grid (123 jobs) and the smoke grid (8) pass"
 else
 	not_ok "the default grid (123 jobs) and the smoke grid (8) pass" "got '$r': $(cat "$tmp/err")"
+fi
+
+# docs/tools.md's example of a refused grid is what the script prints.
+cmd=$(sed -n 's/^\$ \(tools\/bench\/sweep.sh --grid .*\)$/\1/p' "$top/docs/tools.md" | head -n 1)
+want=$(sed -n "/^\\$ tools\/bench\/sweep.sh --grid /{n;p;n;p;q}" "$top/docs/tools.md")
+got=$(cd "$top" && eval "$cmd --list" 2>&1 >/dev/null)
+if [ -n "$cmd" ] && [ -n "$want" ] && [ "$got" = "$want" ]; then
+	ok "docs/tools.md's refused --grid example is the real message"
+else
+	not_ok "docs/tools.md's refused --grid example is the real message" "'$cmd': '$want' != '$got'"
 fi
 
 [ "$n" = "$plan" ] || not_ok "ran $n of $plan tests"

@@ -62,7 +62,7 @@ csv() {
 		$2 == name { print $(c[col]) }' "$tmp/local/results.csv"
 }
 
-plan=45
+plan=46
 echo "1..$plan"
 
 if [ ! -x "$sim" ] || [ ! -x "$gen" ]; then
@@ -198,6 +198,37 @@ bad() {
 gen_line='t = uniform pages=64 accesses=100'
 bad "unknown option, listing the own keys" "bad.ini:4: [params] polcy: unknown option (a device option, preset, think, hit-ns, warmup, power-fail-at or faults;" \
 	'[traces]' "$gen_line" '[params]' 'polcy = fifo'
+# docs/tools.md's example lines of a refused grid are the real messages:
+# grids whose bad line is at the example's line number.
+mkdir -p "$tmp/doc"
+r=
+while IFS= read -r line; do
+	l=${line#cxdvirt-sim: grid.ini:}
+	l=${l%%:*}
+	case $line in
+	*polcy*) body='polcy = lru' ;;
+	*"empty value"*) body='policy = lru,' ;;
+	*app:*) body='app = /data/app.bin' ;;
+	*"duplicate key"*) body='policy = lru' ;;
+	*) r="$r [no grid for: $line]"; continue ;;
+	esac
+	{
+		printf '[traces]\nt = t.txt\n'
+		if [ "$l" = 3 ]; then
+			echo "$body"
+			printf '[params]\ncache-size = 64K\n'
+		else
+			for _ in $(seq 3 $((l - 4))); do echo; done
+			printf '[params]\ncache-size = 64K\n'
+			case $line in *"duplicate key"*) echo 'policy = fifo' ;; *) echo ;; esac
+			echo "$body"
+		fi
+	} >"$tmp/doc/grid.ini"
+	printf 'R 1\n' >"$tmp/doc/t.txt"
+	got=$(cd "$tmp/doc" && "$sim" sweep --list grid.ini 2>&1 >/dev/null)
+	[ "$got" = "$line" ] || r="$r [$line != $got]"
+done < <(sed -n '/^cxdvirt-sim: grid.ini:[0-9]*:/p' "$top/docs/tools.md")
+check "docs/tools.md's grid errors are the messages printed" "" "$r"
 bad "empty list" "policy: empty value in the list" \
 	'[traces]' "$gen_line" '[params]' 'policy ='
 bad "empty value in a list" "policy: empty value in the list" \
