@@ -62,7 +62,7 @@ csv() {
 		$2 == name { print $(c[col]) }' "$tmp/local/results.csv"
 }
 
-plan=46
+plan=47
 echo "1..$plan"
 
 if [ ! -x "$sim" ] || [ ! -x "$gen" ]; then
@@ -196,6 +196,10 @@ bad() {
 	fi
 }
 gen_line='t = uniform pages=64 accesses=100'
+# A trace file without an access (only D records) is a bad grid too.
+printf 'D 1\n' >"$tmp/grid/donly.txt"
+bad "a trace of D records only" "donly.txt: only discard (D) records, no access (R or W): nothing to replay" \
+	'[traces]' 'd = donly.txt' '[params]' 'policy = fifo'
 bad "unknown option, listing the own keys" "bad.ini:4: [params] polcy: unknown option (a device option, preset, think, hit-ns, warmup, power-fail-at or faults;" \
 	'[traces]' "$gen_line" '[params]' 'polcy = fifo'
 # docs/tools.md's example lines of a refused grid are the real messages:
