@@ -162,7 +162,7 @@ fuzz: $(FUZZ_BIN)
 	$(FUZZ_BIN) $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
 		-artifact_prefix=tests/fuzz/build/ tests/fuzz/build/corpus
 
-unit: $(MODEL_LIB) $(UTIL_LIB) $(TOOLS) $(GEN_TRACE)
+unit: $(MODEL_LIB) $(UTIL_LIB) $(TOOLS) $(GEN_TRACE) $(WL)
 	$(MAKE) -C tests/unit run
 	prove -e bash tests/tools/*.sh
 

@@ -113,6 +113,9 @@ find "$TOP/driver" -maxdepth 1 -type f \( -name '*.c' -o -name '*.h' \) \
 cp -r "$TOP/driver/model" "$W/driver/"
 rm -f "$W"/driver/model/*.o "$W"/driver/model/.*.cmd "$W"/hotplug/*.o "$W"/hotplug/.*.cmd
 cp -r "$TOP/tests/unit" "$TOP/tests/tools" "$W/tests/"
+# test-sweep-grid.sh runs tools/bench/sweep.sh --list, which sources it.
+mkdir -p "$W/tests/vm"
+cp "$TOP/tests/vm/lib.sh" "$W/tests/vm/"
 rm -rf "$W/tools/obj" "$W/tools/libcxdmodel.a" "$W/tests/unit/build"
 rm -f "$W/tools/cxdvirt-dev" "$W/tools/cxdvirt-bench" "$W/tools/cxdvirt-sim"
 cp "$W"/driver/model/*.[ch] "$SCRATCH/orig/"

@@ -746,6 +746,11 @@ rm -f "$CXDVIRT_CONFIGFS/nd/.online"
 run destroy nd
 expect "destroy of a node-mode device" 0
 
+# calibrate has no -d: -d is --device in cxdvirt-bench, so --dry-run is
+# long only (a usage error before anything is measured or written).
+run calibrate cxd0 -d
+expect "calibrate -d is refused (--dry-run has no short form)" 2 "invalid option -- 'd'"
+
 # disable / destroy, EBUSY
 touch "$CXDVIRT_CONFIGFS/cxd1/.busy"
 run destroy cxd1

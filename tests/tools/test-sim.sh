@@ -34,7 +34,7 @@ jfield() {
 	sed -n "s/^ *\"$1\":\\([^,]*\\),\\{0,1\\}\$/\\1/p" | head -n 1
 }
 
-plan=98
+plan=105
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -182,6 +182,12 @@ check "no TRACE: a one-line reason, then where help is" \
 	"cxdvirt-sim: no TRACE given|Try 'cxdvirt-sim --help'." \
 	"$(tr '\n' '|' <"$tmp/err" | sed 's/|$//')"
 
+# An option missing its value takes the TRACE as its value: the message is
+# about the option's value, not a missing TRACE.
+"$sim" --hit-ns "$tmp/faults" >/dev/null 2>"$tmp/err"
+check "an option missing its value: its value is refused, by name (exit 2)" \
+	"2 1 0" "$? $(grep -c -- "--hit-ns: bad value '$tmp/faults' (a number of ns" "$tmp/err") $(grep -c 'no TRACE' "$tmp/err")"
+
 "$sim" --policy bogus "$tmp/faults" >/dev/null 2>"$tmp/err"
 check "a bad name lists the choices" \
 	"cxdvirt-sim: --policy: bad value 'bogus' (one of: fifo lifo clock lru s3fifo random cflru 2q)" \
@@ -189,6 +195,12 @@ check "a bad name lists the choices" \
 "$sim" --compare bogus=1,2 "$tmp/faults" >/dev/null 2>"$tmp/err"
 check "--compare with an unknown key says so" \
 	"cxdvirt-sim: --compare bogus: bad value '1' (no such option)" "$(cat "$tmp/err")"
+"$sim" --compare policy=lru,lru "$tmp/faults" >/dev/null 2>"$tmp/err"
+check "--compare refuses a value given twice (exit 2)" \
+	"2 cxdvirt-sim: --compare policy: 'lru' given twice" "$? $(cat "$tmp/err")"
+"$sim" --capacity 2M --compare cache-size=8K,1M,1024K "$tmp/faults" >/dev/null 2>"$tmp/err"
+check "--compare refuses two spellings of one value (exit 2)" \
+	"2 cxdvirt-sim: --compare cache-size: '1024K' is the same as '1M'" "$? $(cat "$tmp/err")"
 "$sim" --capacity 2M --cache 8K --compare skip-unwritten=off,on --json "$tmp/faults" >"$tmp/json" 2>&1
 check "--compare takes off/on for a flag" "false true" \
 	"$(sed -n 's/^ *"skip_unwritten":\([a-z0-9]*\),*$/\1/p' "$tmp/json" | tr '\n' ' ' | sed 's/ $//')"
@@ -200,6 +212,33 @@ else
 	if grep -q ':2:' "$tmp/err"; then ok "a bad trace line fails, naming the line"
 	else not_ok "a bad trace line fails, naming the line" "$(cat "$tmp/err")"; fi
 fi
+
+# Exit status: 2 for every usage error (the command line alone is wrong,
+# nothing read), 1 for every error with the trace (cxdvirt-sim(1)).
+printf 'R 0\nR 1\n' >"$tmp/two"
+r=
+for a in "2 --bogus $tmp/two" "2 $tmp/two $tmp/two" "2 --format nosuch $tmp/two" \
+	 "2 --cache-size 4097 $tmp/two" "2 --cache 64K --ways 3 $tmp/two" \
+	 "2 --capacity 1M --cache 2M $tmp/two" "2 --compare policy $tmp/two" \
+	 "2 --compare ways=1,3 --cache 64K $tmp/two" \
+	 "1 $tmp/nosuch" "1 $tmp/bad" "1 --capacity 4K --cache 4K $tmp/two" \
+	 "1 --warmup 2 $tmp/two" "1 --power-fail-at 3 $tmp/two"; do
+	# shellcheck disable=SC2086
+	"$sim" ${a#* } >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = "${a%% *}" ] && [ -s "$tmp/err" ] || r="$r [exit $rc: ${a#* }]"
+done
+check "exit 2 for each usage error, 1 for each error with the trace" "" "$r"
+
+# The record type is upper case (the format's R, W, D): a lower-case one
+# is refused, naming the line and the case.
+r=
+for c in r w d; do
+	printf 'R 1\n%s 2\n' $c >"$tmp/lower"
+	"$sim" "$tmp/lower" >/dev/null 2>"$tmp/err"
+	r="$r $?:$(grep -c "lower:2: record type in lower case: R, W or D: $c 2" "$tmp/err")"
+done
+check "a lower-case record type is refused, naming the line" " 1:1 1:1 1:1" "$r"
 
 "$sim" --policy nosuch "$tmp/seq" >/dev/null 2>"$tmp/err"
 rc=$?
@@ -286,6 +325,28 @@ check "discard --faults: the page misses again, not a native hit" "2 1" \
 "$sim" --cache 16K --capacity 1M --policy fifo --warmup 3 "$tmp/disc" >"$tmp/out" 2>&1
 check "discard: --warmup 3 leaves 4 accesses and the D in the window" "4 1" \
 	"$(field "$tmp/out" accesses) $(field "$tmp/out" 'discard records')"
+# A thread of D records only is not one of the threads (JSON threads,
+# threads_replayed, --convert's count).
+printf 'R 1 0\nW 2 0\nD 1 1\nD 2 1\n' >"$tmp/dthr"
+"$sim" --cache 16K --capacity 1M --json "$tmp/dthr" >"$tmp/json" 2>&1
+"$sim" --convert "$tmp/dthr.bin" "$tmp/dthr" 2>"$tmp/err"
+check "discard: a thread of D records only is not counted" "1 1 1" \
+	"$(jfield threads <"$tmp/json") $(jfield threads_replayed <"$tmp/json") $(grep -c '1 threads (highest 1)' "$tmp/err")"
+# A trace without an access is refused (exit 1), replayed or converted.
+: >"$tmp/empty"
+printf '# nothing\n\n' >"$tmp/comments"
+printf 'D 1\nD 2 1\n' >"$tmp/donly"
+{ printf 'CXDTRACE\001\000\000\000\100\000\000\000'; head -c 48 /dev/zero; } >"$tmp/nobin"
+r=
+for f in empty comments donly nobin; do
+	for a in "" "--convert $tmp/$f.bin"; do
+		# shellcheck disable=SC2086
+		"$sim" $a "$tmp/$f" >/dev/null 2>"$tmp/err"
+		r="$r $?:$(grep -c "$tmp/$f: .*no access (R or W.*nothing to replay" "$tmp/err")"
+	done
+done
+check "a trace without an access (empty, comments, D only, binary) is refused" \
+	" 1:1 1:1 1:1 1:1 1:1 1:1 1:1 1:1" "$r"
 # Binary: version 2 with the count at offset 36, replayed alike.
 "$sim" --convert "$tmp/disc.bin" "$tmp/disc" 2>"$tmp/err"
 check "discard: convert counts accesses and discards" 1 \
@@ -304,7 +365,7 @@ if "$sim" "$tmp/v1big.bin" >/dev/null 2>"$tmp/err"; then not_ok "a version 1 tra
 elif grep -q 'version 1 binary trace with 20000 threads' "$tmp/err"; then ok "a version 1 trace with 20000 threads is refused"
 else not_ok "a version 1 trace with 20000 threads is refused" "$(cat "$tmp/err")"; fi
 printf 'R 1\nD 300\n' >"$tmp/discbig"
-if "$sim" --capacity 1M "$tmp/discbig" >/dev/null 2>"$tmp/err"; then not_ok "a discard beyond the capacity fails"
+if "$sim" --capacity 1M --cache 16K "$tmp/discbig" >/dev/null 2>"$tmp/err"; then not_ok "a discard beyond the capacity fails"
 elif grep -q 'page 300 beyond the capacity' "$tmp/err"; then ok "a discard beyond the capacity fails"
 else not_ok "a discard beyond the capacity fails" "$(cat "$tmp/err")"; fi
 

@@ -62,7 +62,7 @@ csv() {
 		$2 == name { print $(c[col]) }' "$tmp/local/results.csv"
 }
 
-plan=41
+plan=47
 echo "1..$plan"
 
 if [ ! -x "$sim" ] || [ ! -x "$gen" ]; then
@@ -129,6 +129,18 @@ fi
 check "the chart: hit_ratio against cache-size, a line per trace and policy" 4 \
 	"$(grep -c 'index [0-9]* using' "$tmp/local/plot.gp")"
 
+# A failed merge leaves no earlier CSV or chart behind: a copy of the
+# merged folder with one result gone. A bad axis is refused first and
+# changes nothing.
+cp -r "$tmp/local" "$tmp/stale"
+"$sim" sweep --merge "$tmp/stale" --plot-y nosuch >/dev/null 2>"$tmp/err"
+check "--merge --plot-y nosuch: exit 2, the earlier outputs untouched" "2 1 4" \
+	"$? $(grep -c 'plot-y nosuch: not a result column' "$tmp/err") $(ls "$tmp/stale" | grep -c -E '^(results\.csv|plot\.(gp|dat|png))$')"
+rm "$tmp/stale/results/uni__cache-size=4M__policy=fifo.json"
+"$sim" sweep --merge "$tmp/stale" >/dev/null 2>"$tmp/err"
+check "a failed --merge: exit 1, no results.csv or plot.* left" "1 1 0" \
+	"$? $(grep -c '1 of 8 results missing' "$tmp/err") $(ls "$tmp/stale" | grep -c -E '^(results\.csv|plot\.(gp|dat|png))$')"
+
 # Without gnuplot: said on stderr, the CSV and the script still written.
 rm -f "$tmp/local/plot.png" "$tmp/local/results.csv"
 PATH=/nonexistent "$sim" sweep --merge "$tmp/local" >/dev/null 2>"$tmp/err"
@@ -184,8 +196,43 @@ bad() {
 	fi
 }
 gen_line='t = uniform pages=64 accesses=100'
-bad "unknown option" "bad.ini:4: [params] polcy: unknown option" \
+# A trace file without an access (only D records) is a bad grid too.
+printf 'D 1\n' >"$tmp/grid/donly.txt"
+bad "a trace of D records only" "donly.txt: only discard (D) records, no access (R or W): nothing to replay" \
+	'[traces]' 'd = donly.txt' '[params]' 'policy = fifo'
+bad "unknown option, listing the own keys" "bad.ini:4: [params] polcy: unknown option (a device option, preset, think, hit-ns, warmup, power-fail-at or faults;" \
 	'[traces]' "$gen_line" '[params]' 'polcy = fifo'
+# docs/tools.md's example lines of a refused grid are the real messages:
+# grids whose bad line is at the example's line number.
+mkdir -p "$tmp/doc"
+r=
+while IFS= read -r line; do
+	l=${line#cxdvirt-sim: grid.ini:}
+	l=${l%%:*}
+	case $line in
+	*polcy*) body='polcy = lru' ;;
+	*"empty value"*) body='policy = lru,' ;;
+	*app:*) body='app = /data/app.bin' ;;
+	*"duplicate key"*) body='policy = lru' ;;
+	*) r="$r [no grid for: $line]"; continue ;;
+	esac
+	{
+		printf '[traces]\nt = t.txt\n'
+		if [ "$l" = 3 ]; then
+			echo "$body"
+			printf '[params]\ncache-size = 64K\n'
+		else
+			for _ in $(seq 3 $((l - 4))); do echo; done
+			printf '[params]\ncache-size = 64K\n'
+			case $line in *"duplicate key"*) echo 'policy = fifo' ;; *) echo ;; esac
+			echo "$body"
+		fi
+	} >"$tmp/doc/grid.ini"
+	printf 'R 1\n' >"$tmp/doc/t.txt"
+	got=$(cd "$tmp/doc" && "$sim" sweep --list grid.ini 2>&1 >/dev/null)
+	[ "$got" = "$line" ] || r="$r [$line != $got]"
+done < <(sed -n '/^cxdvirt-sim: grid.ini:[0-9]*:/p' "$top/docs/tools.md")
+check "docs/tools.md's grid errors are the messages printed" "" "$r"
 bad "empty list" "policy: empty value in the list" \
 	'[traces]' "$gen_line" '[params]' 'policy ='
 bad "empty value in a list" "policy: empty value in the list" \
@@ -244,6 +291,28 @@ check "a volatile cache of 16 lines loses dirty lines, at most 16" 1 \
 	"$(pfcsv power_fail_lines_lost w__power-fail-at=2000 | awk '{ print ($1 > 0 && $1 <= 16) }')"
 check "--merge: no power-failure columns without --power-fail-at" 0 \
 	"$(head -n 1 "$tmp/local/results.csv" | grep -c power_fail)"
+# The discards (JSON "discards": records, lines, dirty) are the last three
+# columns, after the power failure's; a trace with D records fills them.
+last4() {	# last4 CSV: the last four columns of its header
+	head -n 1 "$1" | awk -F, '{ print $(NF - 3) "," $(NF - 2) "," $(NF - 1) "," $NF }'
+}
+check "--merge: the discard columns come last" \
+	"power_fail_bytes_lost,discard_records,discards,dirty_discards|mshr_waits,discard_records,discards,dirty_discards" \
+	"$(last4 "$tmp/pf/results.csv")|$(last4 "$tmp/local/results.csv")"
+printf 'W 0\nR 1\nR 2\nR 3\nD 0\nR 4\nD 1\nR 1\nR 0\n' >"$tmp/grid/disc.txt"
+cat >"$tmp/grid/disc.ini" <<'EOF'
+[traces]
+d = disc.txt
+[params]
+capacity   = 1M
+cache-size = 16K
+policy     = fifo,lru
+EOF
+"$sim" sweep --out "$tmp/disc" "$tmp/grid/disc.ini" >/dev/null 2>&1 &&
+	"$sim" sweep --merge "$tmp/disc" --no-plot >/dev/null 2>&1
+check "--merge: the discard columns are the JSON's (2 records, 2 lines, 1 dirty)" \
+	"2,2,1|2,2,1" \
+	"$(awk -F, 'NR > 1 { print $(NF - 2) "," $(NF - 1) "," $NF }' "$tmp/disc/results.csv" | paste -sd'|')"
 bad "scatter not a power of two" "[traces] t: scatter is not a power of two from pages to 2^32" \
 	'[traces]' 't = uniform pages=64 accesses=100 scatter=96' '[params]' 'policy = fifo'
 bad "scatter below pages" "[traces] t: scatter is not a power of two from pages to 2^32" \

@@ -6,7 +6,8 @@
 # filtering keeps exactly the accesses in the range as arena offsets
 # (straddling accesses split), zipf is skewed and its memcached and redis
 # clients count hits and misses, exec reports the status,
-# --help prints every option;
+# --help prints every option, numbers are decimal (010 is ten) and a
+# negative or out-of-range one is refused naming the option and its range;
 # trace.sh's node and dax traces replay through cxdvirt-sim --faults.
 # About 3 s (one small valgrind run).
 set -u
@@ -98,6 +99,51 @@ $WL zipf --keys 10 --redis "$T/r.sock" --memcached "$T/mc.sock" > /dev/null 2>&1
 $WL --help > "$T/help" 2>&1 && grep -q -- '--edge-factor' "$T/help" &&
 	$WL zipf --help > "$T/zhelp" 2>&1 && grep -q -- '--redis SOCKET' "$T/zhelp" &&
 	ok "--help and zipf --help: on stdout, exit 0" || not_ok "--help" "$(cat "$T/help" "$T/zhelp")"
+
+# Numbers: decimal or 0x-hex, a leading 0 is not octal; a negative or
+# out-of-range value is a usage error (exit 2, nothing on stdout) whose
+# first line names the option and its range, before where the usage is.
+used() { sed -n 's/.*"used_bytes": \([0-9]*\).*/\1/p' <<< "$1"; }
+a=$($WL chase --pages 010 --steps 100) b=$($WL chase --pages 10 --steps 100) c=$($WL chase --pages 0xa --steps 100)
+[ -n "$(used "$a")" ] && [ "$(used "$a")" = "$(used "$b")" ] && [ "$(used "$a")" = "$(used "$c")" ] &&
+	ok "--pages 010 is ten pages, as 10 and 0xa" || not_ok "--pages 010 is not decimal" "$a / $b / $c"
+nset=$($WL zipf --keys 010 --ops 0 --load | tr -d '\r' | grep -c '^SET$')
+[ "$nset" = 10 ] && ok "zipf --keys 010 is ten keys" || not_ok "zipf --keys 010: $nset SETs"
+for a in "zipf --keys 10 --ops -1|--ops -1: expected a whole number 0 .. 18446744073709551615" \
+	 "zipf --keys 1|--keys 1: expected a whole number 2 .. 1000000000000" \
+	 "zipf --keys 10 --write-pct 101|--write-pct 101: expected a whole number 0 .. 100" \
+	 "zipf --keys 10 --value-size 0|--value-size 0: expected a whole number 1 .. 1048576" \
+	 "zipf --keys 10 --theta 1.5|--theta 1.5: expected a number strictly between 0 and 1" \
+	 "chase --pages -1 --steps 10|--pages -1: expected a whole number 1 .. 16777216" \
+	 "chase --pages 16777217 --steps 10|--pages 16777217: expected a whole number 1 .. 16777216" \
+	 "chase --pages 4 --steps 0|--steps 0: expected a whole number 1 .. 18446744073709551615" \
+	 "bfs --scale 27|--scale 27: expected a whole number 2 .. 26" \
+	 "bfs --scale 4 --edge-factor 65|--edge-factor 65: expected a whole number 1 .. 64" \
+	 "pagerank --scale 4 --iters 4294967296|--iters 4294967296: expected a whole number 1 .. 4294967295" \
+	 "chase --pages 1K --steps 10|--pages 1K: expected a whole number 1 .. 16777216"; do
+	# shellcheck disable=SC2086
+	timeout 10 $WL ${a%%|*} > "$T/o" 2> "$T/e" < /dev/null
+	st=$?
+	first=$(head -n 1 "$T/e")
+	if [ $st = 2 ] && [ ! -s "$T/o" ] && grep -q "^Try 'cxdvirt-wl" "$T/e" &&
+	   { [ "$first" = "cxdvirt-wl: ${a#*|} (decimal or 0x-hex)" ] ||
+	     [ "$first" = "cxdvirt-wl: ${a#*|}" ]; }; then
+		ok "${a%%|*}: refused (exit 2), naming the option and its range"
+	else
+		not_ok "${a%%|*}: refused (exit 2), naming the option and its range" "exit $st: $(cat "$T/e")"
+	fi
+done
+
+# --dax is for the arena of chase, bfs and pagerank: zipf (the server's
+# memory), lackey and exec refuse it rather than ignore it.
+r=
+for c in "zipf --keys 10 --ops 0 --load" "lackey 0 4096" "exec true"; do
+	# shellcheck disable=SC2086
+	$WL --dax "$T/arena" $c > "$T/o" 2> "$T/e" < /dev/null
+	r="$r $?:$(grep -c -- "--dax is for chase, bfs and pagerank, not ${c%% *}" "$T/e"):$(wc -c < "$T/o")"
+done
+[ "$r" = " 2:1:0 2:1:0 2:1:0" ] && ok "--dax refused by zipf, lackey and exec (exit 2)" ||
+	not_ok "--dax refused by zipf, lackey and exec (exit 2)" "$r: $(cat "$T/e")"
 
 o=$($WL exec sh -c 'exit 3'); st=$?
 [ $st = 3 ] && grep -q '"status": 3' <<< "$o" && ok "exec passes the status on" || not_ok "exec status" "$o"

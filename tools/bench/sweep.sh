@@ -37,6 +37,13 @@
 # guest's line) and exit. --grid BLOCK (repeatable): run these blocks
 # instead of GRID, e.g. --grid "target=node pattern=random ratio=0.33,2.1
 # threads=2 write-ratio=0 policy=lru prefetch=none" (every key given).
+#
+# The values: target dax or node; pattern random, seq, chase or stride;
+# ratio a decimal number above 0, at most 32; threads 1 .. 256 (cxdvirt-bench
+# -T); write-ratio 0 .. 1; policy and prefetch the device's names
+# (cxdvirt-sim --help). Every block of the grid is checked before anything
+# is removed, built or booted: a bad key or value, or an option without
+# its value, is a usage error (exit 2, nothing done).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -52,8 +59,9 @@ CACHE=$((4 << 20))
 # the CDF ratios (0.33, 1.06, 2.10) and the ends.
 RATIOS=0.1,0.33,0.67,1.06,1.33,2.1,2.67,4
 # Blocks of the grid; a job is one combination of one block's values. Keys:
-# target (dax, node), pattern (random, seq, chase, stride: chase with a
-# stride of 2 pages), ratio, threads, write-ratio, policy, prefetch.
+# target (dax, node), pattern (random, seq, chase, stride: seq with 2
+# pages between slots, cxdvirt-bench --pattern stride), ratio, threads,
+# write-ratio, policy, prefetch.
 BASE="threads=8 write-ratio=0 policy=lru prefetch=none"
 GRID=(
 	# the bandwidth curves: every pattern on both targets
@@ -76,6 +84,13 @@ SMOKE_GRID=(
 CDF_RATIOS="0.33 1.06 2.1"
 # ------------------------------------------------------------------------------
 
+# A usage error: the message, where help is, exit 2 (nothing done).
+usage_die() {
+	echo "sweep.sh: $*" >&2
+	echo "Try 'tools/bench/sweep.sh --help'." >&2
+	exit 2
+}
+
 smoke=0
 list=0
 grid=()
@@ -85,6 +100,11 @@ kver=
 tmo=2400
 while [ $# -gt 0 ]; do
 	case $1 in
+	--grid|--out|--doc|--kver|--timeout)
+		[ $# -ge 2 ] || usage_die "$1 needs a value"
+		;;
+	esac
+	case $1 in
 	--smoke) smoke=1; shift ;;
 	--list) list=1; shift ;;
 	--grid) grid+=("$2"); shift 2 ;;
@@ -92,30 +112,99 @@ while [ $# -gt 0 ]; do
 	--doc) doc=$2; shift 2 ;;
 	--kver) kver=$2; shift 2 ;;
 	--timeout) tmo=$2; shift 2 ;;
-	-h|--help) sed -n '3,39p' "$0"; exit 0 ;;
-	*) lane_die "unknown argument $1 (see --help)" ;;
+	-h|--help) awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+	*) usage_die "unknown argument $1" ;;
 	esac
 done
+case $tmo in
+''|*[!0-9]*) usage_die "--timeout $tmo: not a number of seconds" ;;
+esac
 if [ $smoke = 1 ]; then
 	GRID=("${SMOKE_GRID[@]}")
 	CDF_RATIOS="0.33 1.06 2.1"
 else
 	doc=${doc:-$REPO_ROOT/docs/performance.md}
 fi
-if [ ${#grid[@]} -gt 0 ]; then
-	GRID=("${grid[@]}")
-	for b in "${GRID[@]}"; do
-		for k in target pattern ratio threads write-ratio policy prefetch; do
-			case " $b" in *" $k="?*) ;; *) lane_die "--grid: $k missing in \"$b\"" ;; esac
-		done
-	done
-fi
-[ -n "$kver" ] || kver=$(lane_default_kver)
+[ ${#grid[@]} -eq 0 ] || GRID=("${grid[@]}")
 SIM=$REPO_ROOT/tools/cxdvirt-sim
 BENCH=$REPO_ROOT/tools/cxdvirt-bench
 for t in "$SIM" "$BENCH"; do
 	[ -x "$t" ] || lane_die "$t not built (make tools)"
 done
+
+# --- the grid's values, before anything is removed, built or booted ---------
+# The device's policies and prefetchers: the model's names, as cxdvirt-sim
+# lists them (the same table as the module's configfs).
+names_of() {	# names_of OPTION: the names --help lists for it, one line
+	"$SIM" --help | sed -n "s/^  --$1 NAME  *\([^ ]*\) .*/\1/p" | tr '|' ' '
+}
+POLICIES=$(names_of policy)
+PREFETCHERS=$(names_of prefetch)
+if [ -z "$POLICIES" ] || [ -z "$PREFETCHERS" ]; then
+	lane_die "cannot read the policy and prefetcher names from $SIM --help"
+fi
+# is_dec V LO HI: V a plain decimal number (digits, one optional point),
+# LO < V <= HI (LO itself when LO is "=LO").
+is_dec() {
+	case $1 in
+	''|.|*.*.*|*[!0-9.]*) return 1 ;;
+	esac
+	awk -v v="$1" -v lo="${2#=}" -v incl="${2%%[!=]*}" -v hi="$3" \
+		'BEGIN { v += 0; exit !((incl == "=" ? v >= lo : v > lo) && v <= hi) }'
+}
+# check_value KEY VALUE BLOCK: one value of one key; a usage error if bad.
+check_value() {
+	local ok=1
+	case $1 in
+	target) case $2 in dax|node) ;; *) ok=0 ;; esac ;;
+	pattern) case $2 in random|seq|chase|stride) ;; *) ok=0 ;; esac ;;
+	ratio) is_dec "$2" 0 32 || ok=0 ;;
+	threads)
+		case $2 in ''|0*|*[!0-9]*) ok=0 ;; *) [ ${#2} -le 3 ] && [ "$2" -le 256 ] || ok=0 ;; esac ;;
+	write-ratio) is_dec "$2" =0 1 || ok=0 ;;
+	policy) case " $POLICIES " in *" $2 "*) ;; *) ok=0 ;; esac ;;
+	prefetch) case " $PREFETCHERS " in *" $2 "*) ;; *) ok=0 ;; esac ;;
+	esac
+	[ $ok = 1 ] && return 0
+	case $1 in
+	target) usage_die "grid: target=$2: not dax or node (in \"$3\")" ;;
+	pattern) usage_die "grid: pattern=$2: not random, seq, chase or stride (in \"$3\")" ;;
+	ratio) usage_die "grid: ratio=$2: not a decimal number above 0, at most 32 (working set / cache; in \"$3\")" ;;
+	threads) usage_die "grid: threads=$2: not a whole number 1 .. 256 (in \"$3\")" ;;
+	write-ratio) usage_die "grid: write-ratio=$2: not a decimal number 0 .. 1 (in \"$3\")" ;;
+	policy) usage_die "grid: policy=$2: not one of $POLICIES (in \"$3\")" ;;
+	prefetch) usage_die "grid: prefetch=$2: not one of $PREFETCHERS (in \"$3\")" ;;
+	esac
+}
+# Every block: KEY=V1,V2,... words, each key once, every key, no empty value.
+KEYS="target pattern ratio threads write-ratio policy prefetch"
+for b in "${GRID[@]}"; do
+	[ -n "${b// /}" ] || usage_die "grid: an empty block"
+	seen=" "
+	for w in $b; do
+		k=${w%%=*}
+		case $w in
+		*=*) ;;
+		*) usage_die "grid: '$w' is not KEY=V1,V2,... (in \"$b\")" ;;
+		esac
+		case " $KEYS " in
+		*" $k "*) ;;
+		*) usage_die "grid: unknown key '$k' (the keys: $KEYS; in \"$b\")" ;;
+		esac
+		case $seen in *" $k "*) usage_die "grid: $k given twice (in \"$b\")" ;; esac
+		seen="$seen$k "
+		v=${w#*=},
+		case $v in ,*|*,,*) usage_die "grid: $k: an empty value (in \"$b\")" ;; esac
+		while [ -n "$v" ]; do
+			check_value "$k" "${v%%,*}" "$b"
+			v=${v#*,}
+		done
+	done
+	for k in $KEYS; do
+		case $seen in *" $k "*) ;; *) usage_die "grid: $k missing (every key in every block; in \"$b\")" ;; esac
+	done
+done
+[ -n "$kver" ] || kver=$(lane_default_kver)
 if [ $list = 1 ]; then
 	# --list prints only: a folder of its own, never the given one's results
 	out=$(mktemp -d "${TMPDIR:-/tmp}/cxdvirt-sweep-list.XXXXXX")

@@ -339,7 +339,8 @@ int cmd_calibrate(int argc, char **argv, struct verb_ctx *ctx)
 	volatile const char *p;
 	void *map;
 
-	while ((ch = getopt_long(argc, argv, "n:djh", opts, NULL)) != -1) {
+	/* --dry-run has no -d: cxdvirt-bench's -d is --device */
+	while ((ch = getopt_long(argc, argv, "n:jh", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'n':
 			if (cxu_parse_u64(optarg, &v) || v < 16 ||

@@ -155,7 +155,7 @@ static const struct verb verbs[] = {
 	  "\n"
 	  "  -n, --faults N  faults (node mode: misses) per round, 16..65536;\n"
 	  "                  devdax: at most half the cache's lines (default 256)\n"
-	  "  -d, --dry-run   measure and print, do not write fault_exit_ns\n"
+	  "      --dry-run   measure and print, do not write fault_exit_ns (no -d)\n"
 	  "  -j, --json      print a JSON object\n" },
 	{ "acpi-tables", cmd_acpi_tables, "node mode without an empty node: SRAT+HMAT override",
 	  "usage: " PROG " acpi-tables [--out FILE] [--range SIZE@ADDR]... [--preset NAME] [--json]\n"

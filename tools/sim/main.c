@@ -127,12 +127,17 @@ int main(int argc, char **argv)
 					     argv[optind - 1]);
 		}
 	}
-	if (optind != argc - 1)
-		return cxu_usage_err(NULL, optind == argc ? "no TRACE given" :
-				     "one TRACE only");
+	/*
+	 * The options' values first: an option missing its value takes the
+	 * TRACE as one ("--hit-ns t.txt"), and its bad value is the error
+	 * to report, not the missing TRACE.
+	 */
 	defaults = base;
 	if (sim_apply_opts(&base, preset, ex_name, ex_val, nex))
 		return 2;
+	if (optind != argc - 1)
+		return cxu_usage_err(NULL, optind == argc ? "no TRACE given" :
+				     "one TRACE only");
 
 	cfgs[0] = base;
 	if (compare) {
@@ -165,12 +170,36 @@ int main(int argc, char **argv)
 					return 2;
 				}
 			}
+			/* A value twice would only print one run twice. */
+			for (i = 0; i < n; i++) {
+				if (!sim_same(&cfgs[i], &cfgs[n]))
+					continue;
+				if (!strcmp(cvals[i], tok))
+					cxu_err("--compare %s: '%s' given twice",
+						ckey, tok);
+				else
+					cxu_err("--compare %s: '%s' is the same as '%s'",
+						ckey, tok, cvals[i]);
+				return 2;
+			}
 			n++;
 		}
 		if (!n) {
 			cxu_err("--compare wants values");
 			return 2;
 		}
+	}
+
+	/* A configuration the model refuses whatever the trace: usage. */
+	for (i = 0; !convert && i < n; i++) {
+		const char *why = sim_check_opts(&cfgs[i]);
+
+		if (why && compare)
+			cxu_err("--compare %s=%s: %s", ckey, cvals[i], why);
+		else if (why)
+			cxu_err("%s", why);
+		if (why)
+			return 2;
 	}
 
 	t0 = now_s(CLOCK_MONOTONIC);

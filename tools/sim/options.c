@@ -121,6 +121,28 @@ uint64_t sim_get(const struct sim_cfg *cfg, int id)
 }
 
 /**
+ * sim_same() - do two configurations replay alike?
+ * @a: one configuration ...
+ * @b: ... and the other.
+ *
+ * Return: true when every device parameter (the table's) and every
+ * replay setting (preset name, think, hit-ns, warmup, faults,
+ * power-fail-at) is the same in both.
+ */
+bool sim_same(const struct sim_cfg *a, const struct sim_cfg *b)
+{
+	size_t i;
+
+	for (i = 0; i < SIM_NPARAMS; i++)
+		if (sim_get(a, sim_params[i].id) != sim_get(b, sim_params[i].id))
+			return false;
+	return !strcmp(a->preset ? a->preset : "", b->preset ? b->preset : "") &&
+	       a->think_ns == b->think_ns && a->hit_ns == b->hit_ns &&
+	       a->warmup == b->warmup && a->warmup_pct == b->warmup_pct &&
+	       a->faults == b->faults && a->power_fail_at == b->power_fail_at;
+}
+
+/**
  * sim_key_canon() - the canonical spelling of a configuration key.
  * @key: option name without the dashes, as sim_set() takes it ("cache",
  *       "cache-size", "preset", "think", "faults").

@@ -80,13 +80,39 @@ const char *sim_check(const struct sim_cfg *cfg, uint64_t max_page,
 }
 
 /**
+ * sim_check_opts() - the checks of sim_check() that hold for every trace.
+ * @cfg: the configuration.
+ *
+ * What sim_check() refuses whatever the trace: with a --capacity, all of
+ * it but a page beyond the capacity; with the trace's extent as the
+ * capacity (0), all of it for the smallest such device (the cache's
+ * size) but the FTL's geometry, which depends on the extent. A @cfg
+ * refused here is a usage error: no trace needs to be read to tell.
+ *
+ * Return: NULL, or why the run would fail (as sim_check()).
+ */
+const char *sim_check_opts(const struct sim_cfg *cfg)
+{
+	struct sim_cfg c = *cfg;
+	uint64_t npages;
+	size_t msize;
+
+	if (!c.p.capacity) {
+		c.p.capacity = c.p.cache_size;
+		c.p.ftl.mode = CXD_FTL_OFF;
+	}
+	return sim_check(&c, 0, &npages, &msize);
+}
+
+/**
  * sim_check_len() - the checks of a trace's length sim_run() makes.
  * @cfg: the configuration (its --warmup and --power-fail-at).
  * @n:   the trace's accesses.
  *
  * A warm-up that leaves nothing to measure, a power failure beyond the
  * trace, or a warm-up that reaches the power failure is refused, in this
- * order; an empty trace passes (it measures nothing). cxdvirt-sim sweep
+ * order; an empty trace passes (trace_load() refuses a trace without an
+ * access, and sweep's generators need one). cxdvirt-sim sweep
  * makes the same checks before any job runs.
  *
  * Return: NULL, or why the run would fail (a static string, valid until
@@ -203,6 +229,7 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 {
 	uint64_t i, j, now, done, end = 0, t0 = 0, ndies, page, rec, npages;
 	uint8_t *mapped = NULL;	/* --faults: 0 unmapped, 1 read-only, 2 writable */
+	uint8_t *acc = NULL;	/* [threads] 1: the thread has an access */
 	uint32_t nth = t->threads ? t->threads : 1, k;
 	const uint64_t *recs = t->recs;
 	struct thread_heap q = { 0 };
@@ -236,8 +263,9 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	clk = calloc(nth, sizeof(*clk));
 	cur = calloc(nth, sizeof(*cur));
 	q.h = calloc(nth, sizeof(*q.h));
+	acc = calloc(nth, 1);
 	if (cxu_lat_hist_init(&lat) || !mem || (cfg->faults && !mapped) ||
-	    !clk || !cur || !q.h ||
+	    !clk || !cur || !q.h || !acc ||
 	    cxd_model_setup(&m, &cfg->p, npages, mem)) {
 		cxu_err("cannot set up the model");
 		goto fail;
@@ -246,19 +274,27 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	memset(out, 0, sizeof(*out));
 	al.total = nacc - warm;
 	al.tenth = al.total / 10;
-	/* Every thread with an access, its first record, clock 0. */
+	/*
+	 * Every thread with a record, its first record, clock 0; seen counts
+	 * the threads with an access (R or W; a thread of D records only is
+	 * replayed, but is not one of the report's threads). acc[k]: thread k
+	 * has an access.
+	 */
 	q.clk = clk;
 	for (k = 0; k < nth; k++)
 		cur[k] = t->n;
 	for (i = 0; i < t->n && seen < nth; i++) {
 		k = trace_thread(recs[i]);
-		if (k < nth && cur[k] == t->n) {
+		if (k >= nth)
+			continue;
+		if (cur[k] == t->n) {
 			cur[k] = i;
 			q.h[q.n++] = k;
+		}
+		if (!trace_discard(recs[i]) && !acc[k]) {
+			acc[k] = 1;
 			seen++;
 		}
-		if (nth == 1)
-			break;
 	}
 	for (k = q.n / 2; k-- > 0;)
 		th_down(&q, k);
@@ -376,7 +412,7 @@ next:
 	out->accesses = na > warm ? na - warm : 0;
 	out->elapsed_ns = end - t0;
 	out->npages = npages;
-	out->threads = seen;	/* distinct threads: nth is the highest + 1 */
+	out->threads = seen;	/* distinct threads with an access */
 	out->st = m.stats;
 	out->ftl = m.ftl_stats;
 	out->erases = m.nand.erases;
@@ -424,6 +460,7 @@ next:
 	free(clk);
 	free(cur);
 	free(q.h);
+	free(acc);
 	return 0;
 fail:
 	free(mem);
@@ -432,5 +469,6 @@ fail:
 	free(clk);
 	free(cur);
 	free(q.h);
+	free(acc);
 	return -1;
 }

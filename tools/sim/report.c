@@ -393,7 +393,7 @@ void sim_print_text(const char *ckey, char **cvals,
  *
  * With @ckey, {"compare": KEY, "runs": [...], "threads": N}; without, the
  * one run's object plus "threads": the trace's distinct thread numbers
- * (@xs[0].threads; every run replays the same trace). A run holds its
+ * with an access (@xs[0].threads; every run replays the same trace). A run holds its
  * configuration, counts, times in ns and ratios as fractions (hit_ratio
  * 0.5, not 50).
  */

@@ -205,6 +205,7 @@ struct option;
 #define SIM_OPT_KEY	0x1000
 
 int sim_set(struct sim_cfg *cfg, const char *key, const char *val);
+bool sim_same(const struct sim_cfg *a, const struct sim_cfg *b);
 /* Why the last sim_set() failed: " (reason)" to append to a message, or "". */
 extern char sim_why[128];
 int sim_apply_opts(struct sim_cfg *cfg, const char *preset,
@@ -223,7 +224,8 @@ uint64_t sim_get(const struct sim_cfg *cfg, int id);
  * @elapsed_ns:	from the first measured access's arrival to the latest
  *		thread clock after its last access and think time, ns.
  * @threads:	the threads replayed, each on its own clock: the distinct
- *		thread numbers of the trace (not the highest + 1).
+ *		thread numbers of the trace with an access (R or W; not
+ *		the highest + 1, not a thread of discards only).
  * @acc_sum:	sum over measured accesses of completion - arrival (hits
  *		included: 0, or --hit-ns's cost), ns ...
  * @acc_first_ns: ... the mean over the first tenth of them ...
@@ -274,6 +276,7 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 	    struct metrics *out);
 const char *sim_check(const struct sim_cfg *cfg, uint64_t max_page,
 		      uint64_t *npages, size_t *msize);
+const char *sim_check_opts(const struct sim_cfg *cfg);
 const char *sim_check_len(const struct sim_cfg *cfg, uint64_t n);
 
 /* report.c: the text and JSON reports; calls options.c only. */

@@ -302,7 +302,7 @@ static int grid_param(struct sweep_grid *g, const char *name, const char *value)
 
 	if (sim_key_canon(name, key, sizeof(key))) {
 		snprintf(g->err, sizeof(g->err),
-			 "[params] %s: unknown option (a device option, preset, think, hit-ns, warmup or faults; cxdvirt-sim --help)",
+			 "[params] %s: unknown option (a device option, preset, think, hit-ns, warmup, power-fail-at or faults; cxdvirt-sim --help)",
 			 name);
 		return -1;
 	}

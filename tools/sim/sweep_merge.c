@@ -75,14 +75,28 @@ static const struct col ftl_cols[] = {
 	{ "ftl_gc_stall_ns", "ftl.gc_stall_ns" },
 };
 
-/* Only when some job has --power-fail-at (its report has "power_fail"). */
+/*
+ * Only when a job's report has "power_fail": the grid has power-fail-at,
+ * a [params] key of values >= 1, so every job has one.
+ */
 static const struct col pf_cols[] = {
 	{ "power_fail_lines_saved", "power_fail.lines_saved" },
 	{ "power_fail_lines_lost", "power_fail.lines_lost" },
 	{ "power_fail_bytes_lost", "power_fail.bytes_lost" },
 };
 
+/*
+ * Always, after every other column (added after them, so that the
+ * others keep their places): the report's "discards".
+ */
+static const struct col disc_cols[] = {
+	{ "discard_records", "discards.records" },
+	{ "discards", "discards.lines" },
+	{ "dirty_discards", "discards.dirty" },
+};
+
 #define NCOLS		(sizeof(cols) / sizeof(cols[0]))
+#define NDISC_COLS	(sizeof(disc_cols) / sizeof(disc_cols[0]))
 #define NFTL_COLS	(sizeof(ftl_cols) / sizeof(ftl_cols[0]))
 #define NPF_COLS	(sizeof(pf_cols) / sizeof(pf_cols[0]))
 
@@ -169,6 +183,25 @@ static size_t dim_pos(const struct dim *d, const char *v)
 	return i;
 }
 
+/* The report path of result column @name, or NULL if there is none. */
+static const char *col_path(const char *name)
+{
+	static const struct {
+		const struct col *c;
+		size_t n;
+	} sets[] = {
+		{ cols, NCOLS }, { ftl_cols, NFTL_COLS }, { pf_cols, NPF_COLS },
+		{ disc_cols, NDISC_COLS },
+	};
+	size_t i, k;
+
+	for (k = 0; k < sizeof(sets) / sizeof(sets[0]); k++)
+		for (i = 0; i < sets[k].n; i++)
+			if (!strcmp(sets[k].c[i].name, name))
+				return sets[k].c[i].path;
+	return NULL;
+}
+
 /* Run gnuplot on DIR/plot.gp in DIR. Return: its status, 127 not found. */
 static int run_gnuplot(const char *dir)
 {
@@ -210,15 +243,7 @@ static int plot(const char *dir, json_object *jobs, json_object **res,
 		cxu_err("out of memory");
 		return 1;
 	}
-	for (i = 0; i < NCOLS; i++)
-		if (!strcmp(cols[i].name, py))
-			ycol = cols[i].path;
-	for (i = 0; i < NFTL_COLS; i++)
-		if (!strcmp(ftl_cols[i].name, py))
-			ycol = ftl_cols[i].path;
-	for (i = 0; i < NPF_COLS; i++)
-		if (!strcmp(pf_cols[i].name, py))
-			ycol = pf_cols[i].path;
+	ycol = col_path(py);
 	if (!ycol) {
 		cxu_err("--plot-y %s: not a result column of the CSV", py);
 		return 2;
@@ -339,14 +364,23 @@ static int plot(const char *dir, json_object *jobs, json_object **res,
  *
  * Columns: job (index), name, trace, every key of the grid's [params]
  * (sorted), then the result columns (cols[]; the FTL's when a job has an
- * FTL). Numbers are copied as the reports have them.
+ * FTL, the power failure's when a job has one), then the discards'
+ * (disc_cols[]). Numbers are copied as the reports have them.
  *
- * Return: the exit status: 0; 1 a result missing or unreadable (no CSV
- * then), or gnuplot failed; 2 a bad --plot-x or --plot-y.
+ * The outputs of an earlier merge (results.csv, plot.gp, plot.dat,
+ * plot.png) are removed once DIR is known to be a sweep's folder and the
+ * axes are good, so a merge that fails leaves none of them behind.
+ *
+ * Return: the exit status: 0; 1 not a sweep's folder, a result missing or
+ * unreadable (no CSV then), or gnuplot failed; 2 a bad --plot-x or
+ * --plot-y (nothing removed).
  */
 int sweep_merge(const char *dir, const char *plot_x, const char *plot_y,
 		bool plot_on)
 {
+	static const char *const outputs[] = {
+		"results.csv", "plot.gp", "plot.dat", "plot.png",
+	};
 	json_object *man, *jobs, *keys, **res, *job, *p;
 	char path[PATH_MAX], tmp[PATH_MAX];
 	size_t i, k, n, nkeys, missing = 0;
@@ -369,6 +403,30 @@ int sweep_merge(const char *dir, const char *plot_x, const char *plot_y,
 	}
 	n = json_object_array_length(jobs);
 	nkeys = json_object_array_length(keys);
+	/* The chart's axes before anything is removed: a bad one changes nothing. */
+	if (plot_on && !col_path(plot_y)) {
+		cxu_err("--plot-y %s: not a result column of the CSV", plot_y);
+		return 2;
+	}
+	for (k = 0; plot_on && plot_x && strcmp(plot_x, "trace") && k < nkeys; k++)
+		if (!strcmp(json_object_get_string(json_object_array_get_idx(keys, k)),
+			    plot_x))
+			break;
+	if (plot_on && plot_x && strcmp(plot_x, "trace") && k == nkeys) {
+		cxu_err("--plot-x %s: not trace or a key of the grid's [params]", plot_x);
+		return 2;
+	}
+	/*
+	 * The outputs of an earlier merge go first: a merge that fails must
+	 * not leave them looking like its results.
+	 */
+	for (k = 0; k < sizeof(outputs) / sizeof(outputs[0]); k++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, outputs[k]);
+		if (unlink(path) && errno != ENOENT) {
+			cxu_err("%s: %s", path, strerror(errno));
+			return 1;
+		}
+	}
 	res = calloc(n ? n : 1, sizeof(*res));
 	dims = calloc(nkeys + 1, sizeof(*dims));
 	if (!res || !dims) {
@@ -431,6 +489,8 @@ int sweep_merge(const char *dir, const char *plot_x, const char *plot_y,
 		csv_field(f, ftl_cols[k].name, false);
 	for (k = 0; pf && k < NPF_COLS; k++)
 		csv_field(f, pf_cols[k].name, false);
+	for (k = 0; k < NDISC_COLS; k++)
+		csv_field(f, disc_cols[k].name, false);
 	fputc('\n', f);
 	for (i = 0; i < n; i++) {
 		job = json_object_array_get_idx(jobs, i);
@@ -444,6 +504,8 @@ int sweep_merge(const char *dir, const char *plot_x, const char *plot_y,
 			csv_field(f, get(res[i], ftl_cols[k].path), false);
 		for (k = 0; pf && k < NPF_COLS; k++)
 			csv_field(f, get(res[i], pf_cols[k].path), false);
+		for (k = 0; k < NDISC_COLS; k++)
+			csv_field(f, get(res[i], disc_cols[k].path), false);
 		fputc('\n', f);
 	}
 	if (fclose(f) || rename(tmp, path)) {

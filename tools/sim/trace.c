@@ -4,7 +4,8 @@
  * the simulator's own text format.
  *
  * Own text format, one record per line: `R|W|D ADDRESS [THREAD]`, R and W
- * an access, D a discard (the page left the device, cxd_model_discard()).
+ * an access, D a discard (the page left the device, cxd_model_discard());
+ * the record type in upper case (a lower-case one is refused, by name).
  * An address written with a 0x prefix is a byte address (its page is
  * address / 4096); a plain decimal number is a page number. Blank lines and lines starting
  * with # are ignored. Anything else is an error naming the line.
@@ -65,11 +66,11 @@ static int parse_line(const char *s, const char *e, uint64_t *page,
 		return -1;
 	*write = false;
 	*discard = false;
-	if (*s == 'W' || *s == 'w')
+	if (*s == 'W')
 		*write = true;
-	else if (*s == 'D' || *s == 'd')
+	else if (*s == 'D')
 		*discard = true;
-	else if (*s != 'R' && *s != 'r')
+	else if (*s != 'R')
 		return -1;
 	s++;
 	if (s == e || !is_space(*s))
@@ -120,6 +121,13 @@ static int parse_text(const char *path, const char *p, const char *end,
 			;
 		if (s == e || *s == '#')
 			continue;
+		if ((*s == 'r' || *s == 'w' || *s == 'd') &&
+		    (s + 1 == e || is_space(s[1]))) {
+			trace_line_error(path, lineno,
+					 "record type in lower case: R, W or D",
+					 s, e);
+			return -1;
+		}
 		if (parse_line(s, e, &page, &write, &discard, &thread)) {
 			trace_line_error(path, lineno,
 					 "not `R|W|D ADDRESS [THREAD]` (page < 2^48, thread < 2^14)",
@@ -223,6 +231,23 @@ fail:
 	return -1;
 }
 
+/*
+ * Refuse a trace @t of @path without an access: an empty one (or comments
+ * only), or one of discards only. Return: 0, or -1 (printed).
+ */
+static int trace_check_accesses(const char *path, const struct trace *t)
+{
+	if (t->n > t->ndiscards)
+		return 0;
+	if (t->n)
+		cxu_err("%s: only discard (D) records, no access (R or W): nothing to replay",
+			path);
+	else
+		cxu_err("%s: no access (R or W record): nothing to replay",
+			path);
+	return -1;
+}
+
 /**
  * trace_load() - read a whole trace file.
  * @path:	file name; "-" is standard input.
@@ -231,6 +256,9 @@ fail:
  *
  * A binary trace of a regular file stays mapped and is replayed from the
  * mapping; anything else ends up as one malloc'd array of 8-byte records.
+ *
+ * A trace without an access (empty, comments only, or discards only) is
+ * refused: it has nothing to replay or convert.
  *
  * Return: 0, or -1 after printing what is wrong (file and line).
  */
@@ -259,6 +287,10 @@ int trace_load(const char *path, const struct trace_opts *o, struct trace *t)
 			t->map_len = len;
 		} else {
 			t->buf = (uint64_t *)data;	/* malloc'd: aligned */
+		}
+		if (trace_check_accesses(path, t)) {
+			trace_free(t);
+			return -1;
 		}
 		return 0;
 	}
@@ -291,6 +323,10 @@ int trace_load(const char *path, const struct trace_opts *o, struct trace *t)
 	t->ndiscards = b.ndiscards;
 	t->max_page = b.max_page;
 	t->threads = b.threads;
+	if (trace_check_accesses(path, t)) {
+		trace_free(t);
+		return -1;
+	}
 	return 0;
 fail:
 	if (mapped)
@@ -309,8 +345,8 @@ fail:
  * stores, the size of the replay's per-thread arrays); a trace of threads
  * 0 and 3 has two threads, not four. O(accesses), 4 KiB of bitmap.
  *
- * Return: the number of thread numbers with at least one access (0 for an
- * empty trace).
+ * Return: the number of thread numbers with at least one access (R or W;
+ * a thread of discards only does not count); 0 for a trace without one.
  */
 uint32_t trace_count_threads(const struct trace *t)
 {
@@ -319,8 +355,10 @@ uint32_t trace_count_threads(const struct trace *t)
 	uint64_t i;
 
 	if (t->threads <= 1)
-		return t->n ? 1 : 0;
+		return t->n > t->ndiscards ? 1 : 0;
 	for (i = 0; i < t->n && n < t->threads; i++) {
+		if (trace_discard(t->recs[i]))
+			continue;
 		k = trace_thread(t->recs[i]);
 		if (!(seen[k / 64] & (1ull << (k % 64)))) {
 			seen[k / 64] |= 1ull << (k % 64);

@@ -7,7 +7,6 @@
  * boundary gives two lines, as cxdvirt-sim's own lackey reader does).
  * Instruction fetches and valgrind's `==PID==` lines are dropped.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,20 +28,18 @@ static void emit(char rw, unsigned long long addr, unsigned long long size,
 
 int wl_lackey_main(int argc, char **argv)
 {
-	unsigned long long base, len, addr, size, lines = 0, kept = 0;
+	unsigned long long addr, size, lines = 0, kept = 0;
+	uint64_t base, len;
 	char buf[256], *end;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: cxdvirt-wl lackey BASE LEN < lackey.log > trace\n");
 		return 2;
 	}
-	errno = 0;
-	base = strtoull(argv[1], &end, 0);
-	if (errno || *end)
-		goto bad;
-	len = strtoull(argv[2], &end, 0);
-	if (errno || *end || !len)
-		goto bad;
+	/* the range must not wrap: BASE + LEN < 2^64 */
+	if (wl_parse_num("lackey BASE", argv[1], 0, UINT64_MAX, &base) ||
+	    wl_parse_num("lackey LEN", argv[2], 1, UINT64_MAX - base, &len))
+		return wl_usage_err(NULL);
 	while (fgets(buf, sizeof(buf), stdin)) {
 		char kind;
 
@@ -67,7 +64,4 @@ int wl_lackey_main(int argc, char **argv)
 	}
 	fprintf(stderr, "cxdvirt-wl lackey: %llu lines, %llu accesses in the range\n", lines, kept);
 	return fflush(stdout) ? 1 : 0;
-bad:
-	fprintf(stderr, "cxdvirt-wl lackey: bad BASE or LEN\n");
-	return 2;
 }

@@ -16,7 +16,6 @@
  * whole workload, generation included) and a checksum that must be the
  * same on every run with the same arguments.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +27,69 @@
 
 struct wl_args {
 	const char *dax;
-	unsigned long long pages, steps, seed, scale, ef, iters;
+	uint64_t pages, steps, seed, scale, ef, iters;
 };
+
+/**
+ * wl_parse_num() - one option's whole number, checked against its range.
+ * @opt: the option, for the message ("--pages").
+ * @s:   the text: decimal digits, or 0x and hex digits (a leading 0 is not
+ *       octal; no sign, blank or suffix).
+ * @lo:  the smallest value accepted ...
+ * @hi:  ... and the largest.
+ * @v:   the value; set only on success.
+ *
+ * Return: 0, or -1 after printing "cxdvirt-wl: OPT S: expected a whole
+ * number LO .. HI (decimal or 0x-hex)" on stderr.
+ */
+int wl_parse_num(const char *opt, const char *s, uint64_t lo, uint64_t hi,
+		 uint64_t *v)
+{
+	const char *p = s;
+	unsigned int base = 10, d;
+	uint64_t x = 0;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	}
+	if (!*p)
+		goto bad;
+	for (; *p; p++) {
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned int)(*p - '0');
+		else if (base == 16 && *p >= 'a' && *p <= 'f')
+			d = (unsigned int)(*p - 'a') + 10;
+		else if (base == 16 && *p >= 'A' && *p <= 'F')
+			d = (unsigned int)(*p - 'A') + 10;
+		else
+			goto bad;
+		if (x > (UINT64_MAX - d) / base)
+			goto bad;
+		x = x * base + d;
+	}
+	if (x < lo || x > hi)
+		goto bad;
+	*v = x;
+	return 0;
+bad:
+	fprintf(stderr, "cxdvirt-wl: %s %s: expected a whole number %llu .. %llu (decimal or 0x-hex)\n",
+		opt, s, (unsigned long long)lo, (unsigned long long)hi);
+	return -1;
+}
+
+/**
+ * wl_usage_err() - end a usage error: where the usage is, exit status 2.
+ * @cmd: the subcommand whose --help has the options, or NULL.
+ *
+ * Return: 2.
+ */
+int wl_usage_err(const char *cmd)
+{
+	fprintf(stderr, "Try 'cxdvirt-wl %s%s--help'.\n", cmd ? cmd : "",
+		cmd ? " " : "");
+	return 2;
+}
 
 static int usage_to(FILE *out, int rc)
 {
@@ -43,24 +103,22 @@ static int usage_to(FILE *out, int rc)
 		"                       [--memcached SOCKET | --redis SOCKET]\n"
 		"       cxdvirt-wl lackey BASE LEN < LACKEY-LOG\n"
 		"       cxdvirt-wl exec CMD [ARG...]\n"
-		"--dax DEV takes the memory from a shared mapping of DEV (devdax);\n"
-		"without it, from anonymous memory (bind it with numactl --membind).\n"
+		"--dax DEV takes the memory of chase, bfs and pagerank from a shared\n"
+		"mapping of DEV (devdax); without it, from anonymous memory (bind it\n"
+		"with numactl --membind). zipf, lackey and exec refuse --dax.\n"
 		"  --dax DEV            the arena is a shared mapping of DEV\n"
 		"  --progress           a progress line on stderr, once a second\n"
 		"  --pages N            chase: 4 KiB pages, 1 .. 16777216\n"
 		"  --steps N            chase: dependent loads, at least 1\n"
 		"  --scale S            bfs, pagerank: 2^S vertices, 2 .. 26\n"
 		"  --edge-factor E      bfs, pagerank: edges per vertex, 1 .. 64 (default 8)\n"
-		"  --iters N            pagerank: iterations (default 10)\n"
-		"  --seed N             the inputs' seed (default 1)\n"
+		"  --iters N            pagerank: iterations, 1 .. 4294967295 (default 10)\n"
+		"  --seed N             the inputs' seed, 0 .. 2^64-1 (default 1)\n"
+		"Numbers are decimal or 0x-hex (a leading 0 is not octal).\n"
 		"  -h, --help           this text (cxdvirt-wl zipf --help: zipf's options)\n");
 	return rc;
 }
 
-static int usage(void)
-{
-	return usage_to(stderr, 2);
-}
 
 /*
  * exec: time an unmodified program (a server's client, sysbench, fio) the
@@ -72,8 +130,10 @@ static int wl_exec_main(int argc, char **argv)
 	int st;
 	pid_t pid;
 
-	if (argc < 2)
-		return usage();
+	if (argc < 2) {
+		fprintf(stderr, "cxdvirt-wl: exec needs a CMD\n");
+		return wl_usage_err(NULL);
+	}
 	t0 = wl_now_ns();
 	pid = fork();
 	if (pid < 0) {
@@ -97,6 +157,10 @@ static int wl_exec_main(int argc, char **argv)
 	return st;
 }
 
+/*
+ * The options of chase, bfs and pagerank, each in its range (the usage's).
+ * Return: 0, or -1 after printing what is wrong.
+ */
 static int parse(int argc, char **argv, struct wl_args *w)
 {
 	static const struct option opts[] = {
@@ -108,30 +172,41 @@ static int parse(int argc, char **argv, struct wl_args *w)
 		{ "iters", required_argument, NULL, 'i' },
 		{ NULL, 0, NULL, 0 }
 	};
-	unsigned long long v;
-	char *end;
-	int c;
+	int c, ret;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == '?')
-			return -1;
-		errno = 0;
-		v = strtoull(optarg, &end, 0);
-		if (errno || *end || end == optarg) {
-			fprintf(stderr, "cxdvirt-wl: bad number '%s'\n", optarg);
-			return -1;
-		}
 		switch (c) {
-		case 'p': w->pages = v; break;
-		case 'n': w->steps = v; break;
-		case 's': w->seed = v; break;
-		case 'g': w->scale = v; break;
-		case 'e': w->ef = v; break;
-		case 'i': w->iters = v; break;
+		case 'p':
+			ret = wl_parse_num("--pages", optarg, 1, 1ULL << 24, &w->pages);
+			break;
+		case 'n':
+			ret = wl_parse_num("--steps", optarg, 1, UINT64_MAX, &w->steps);
+			break;
+		case 's':
+			ret = wl_parse_num("--seed", optarg, 0, UINT64_MAX, &w->seed);
+			break;
+		case 'g':
+			ret = wl_parse_num("--scale", optarg, 2, 26, &w->scale);
+			break;
+		case 'e':
+			ret = wl_parse_num("--edge-factor", optarg, 1, 64, &w->ef);
+			break;
+		case 'i':
+			ret = wl_parse_num("--iters", optarg, 1, UINT32_MAX, &w->iters);
+			break;
+		default:	/* getopt_long() said what */
+			return -1;
 		}
+		if (ret)
+			return -1;
 	}
-	return optind == argc ? 0 : -1;
+	if (optind != argc) {
+		fprintf(stderr, "cxdvirt-wl: %s: unexpected argument '%s'\n",
+			argv[0], argv[optind]);
+		return -1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -145,38 +220,58 @@ int main(int argc, char **argv)
 	int i;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--dax") && i + 1 < argc)
+		if (!strcmp(argv[i], "--dax") && i + 1 < argc) {
 			w.dax = argv[++i];
-		else if (!strcmp(argv[i], "--progress"))
+		} else if (!strcmp(argv[i], "--dax")) {
+			fprintf(stderr, "cxdvirt-wl: --dax needs a value (a devdax device)\n");
+			return wl_usage_err(NULL);
+		} else if (!strcmp(argv[i], "--progress")) {
 			wl_progress_on = true;
-		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			return usage_to(stdout, 0);
-		else
-			return usage();
+		} else {
+			fprintf(stderr, "cxdvirt-wl: unknown option '%s'\n", argv[i]);
+			return wl_usage_err(NULL);
+		}
 	}
-	if (i >= argc)
-		return usage();
+	if (i >= argc) {
+		fprintf(stderr, "cxdvirt-wl: no workload given\n");
+		return wl_usage_err(NULL);
+	}
 	cmd = argv[i];
+	/* zipf's memory is the server's, lackey and exec have none. */
+	if (w.dax && (!strcmp(cmd, "zipf") || !strcmp(cmd, "lackey") ||
+		      !strcmp(cmd, "exec"))) {
+		fprintf(stderr, "cxdvirt-wl: --dax is for chase, bfs and pagerank, not %s (bind a server to the device's node with numactl --membind)\n",
+			cmd);
+		return wl_usage_err(NULL);
+	}
 	if (!strcmp(cmd, "zipf"))
 		return wl_zipf_main(argc - i, argv + i);
 	if (!strcmp(cmd, "exec"))
 		return wl_exec_main(argc - i, argv + i);
 	if (!strcmp(cmd, "lackey"))
 		return wl_lackey_main(argc - i, argv + i);
+	if (strcmp(cmd, "chase") && strcmp(cmd, "bfs") && strcmp(cmd, "pagerank")) {
+		fprintf(stderr, "cxdvirt-wl: unknown workload '%s'\n", cmd);
+		return wl_usage_err(NULL);
+	}
 	if (parse(argc - i, argv + i, &w))
-		return usage();
+		return wl_usage_err(NULL);
 
 	if (!strcmp(cmd, "chase")) {
-		if (!w.pages || w.pages > (1ULL << 24) || !w.steps)
-			return usage();
+		if (!w.pages || !w.steps) {
+			fprintf(stderr, "cxdvirt-wl: chase needs --pages N and --steps N\n");
+			return wl_usage_err(NULL);
+		}
 		need = wl_chase_bytes(w.pages);
-	} else if (!strcmp(cmd, "bfs") || !strcmp(cmd, "pagerank")) {
-		if (w.scale < 2 || w.scale > 26 || !w.ef || w.ef > 64)
-			return usage();
+	} else {
+		if (!w.scale) {
+			fprintf(stderr, "cxdvirt-wl: %s needs --scale S\n", cmd);
+			return wl_usage_err(NULL);
+		}
 		need = wl_kronecker_bytes(w.scale, w.ef) +
 		       (cmd[0] == 'b' ? wl_bfs_bytes(w.scale) : wl_pagerank_bytes(w.scale));
-	} else {
-		return usage();
 	}
 	if (wl_arena_open(&a, w.dax, need))
 		return 1;

@@ -66,6 +66,27 @@ static inline uint64_t wl_rand_below(uint64_t *s, uint64_t n)
 	return (uint64_t)(((unsigned __int128)wl_rand(s) * n) >> 64);
 }
 
+/**
+ * wl_parse_num() - one option's whole number, checked against its range
+ * @opt: the option, for the message ("--pages")
+ * @s: decimal digits, or 0x and hex digits (a leading 0 is not octal)
+ * @lo: the smallest value accepted
+ * @hi: the largest
+ * @v: the value, set only on success
+ *
+ * Return: 0, or -1 after printing the option, the text and the range.
+ */
+int wl_parse_num(const char *opt, const char *s, uint64_t lo, uint64_t hi,
+		 uint64_t *v);
+
+/**
+ * wl_usage_err() - print where the usage is
+ * @cmd: the subcommand with its own --help (zipf), or NULL
+ *
+ * Return: 2, the exit status of a usage error.
+ */
+int wl_usage_err(const char *cmd);
+
 /** wl_now_ns() - CLOCK_MONOTONIC in ns */
 uint64_t wl_now_ns(void);
 

@@ -99,6 +99,9 @@ static void resp_get(uint64_t key)
 	printf("*2\r\n$3\r\nGET\r\n$%d\r\n%s\r\n", kl, k);
 }
 
+/* Keys are key:NNNNNNNNNNNN, 12 digits: at most 10^12 of them. */
+#define ZIPF_MAX_KEYS	1000000000000ULL
+
 static int usage(FILE *out, int rc)
 {
 	fprintf(out,
@@ -110,16 +113,17 @@ static int usage(FILE *out, int rc)
 		"(--redis) on a unix socket, one at a time, and prints a JSON\n"
 		"summary: with --load, one SET per key in key order first; then --ops\n"
 		"requests, GET or (--write-pct %%) SET, keys Zipf(theta) distributed.\n"
-		"  --keys N             key range, keys 0 .. N-1, at least 2\n"
-		"  --ops N              requests after the load (default 0)\n"
+		"  --keys N             key range, keys 0 .. N-1, 2 .. 10^12\n"
+		"  --ops N              requests after the load, 0 .. 2^64-1 (default 0)\n"
 		"  --theta T            Zipf skew, 0 < T < 1 (default 0.99)\n"
 		"  --write-pct P        percent SETs, 0 .. 100 (default 10)\n"
 		"  --value-size BYTES   value size, 1 .. 1048576 (default 1024)\n"
-		"  --seed N             random seed (default 1)\n"
+		"  --seed N             random seed, 0 .. 2^64-1 (default 1)\n"
 		"  --load               SET every key once first\n"
 		"  --memcached SOCKET   send to memcached's unix socket\n"
 		"  --redis SOCKET       send to redis-server's unix socket\n"
-		"  -h, --help           this text\n");
+		"  -h, --help           this text\n"
+		"Numbers are decimal or 0x-hex (a leading 0 is not octal).\n");
 	return rc;
 }
 
@@ -149,28 +153,54 @@ int wl_zipf_main(int argc, char **argv)
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		errno = 0;
+		int bad = 0;
+
 		switch (c) {
-		case 'k': keys = strtoull(optarg, &end, 0); break;
-		case 'n': ops = strtoull(optarg, &end, 0); break;
-		case 'w': wpct = strtoull(optarg, &end, 0); break;
-		case 'v': vsize = strtoull(optarg, &end, 0); break;
-		case 's': seed = strtoull(optarg, &end, 0); break;
-		case 't': theta = strtod(optarg, &end); break;
+		case 'k':
+			bad = wl_parse_num("--keys", optarg, 2, ZIPF_MAX_KEYS, &keys);
+			break;
+		case 'n':
+			bad = wl_parse_num("--ops", optarg, 0, UINT64_MAX, &ops);
+			break;
+		case 'w':
+			bad = wl_parse_num("--write-pct", optarg, 0, 100, &wpct);
+			break;
+		case 'v':
+			bad = wl_parse_num("--value-size", optarg, 1, 1 << 20, &vsize);
+			break;
+		case 's':
+			bad = wl_parse_num("--seed", optarg, 0, UINT64_MAX, &seed);
+			break;
+		case 't':
+			errno = 0;
+			theta = strtod(optarg, &end);
+			if (errno || *end || end == optarg || !(theta > 0 && theta < 1)) {
+				fprintf(stderr, "cxdvirt-wl: --theta %s: expected a number strictly between 0 and 1\n",
+					optarg);
+				bad = -1;
+			}
+			break;
 		case 'l': load = true; continue;
 		case 'm': memc = optarg; continue;
 		case 'r': redis = optarg; continue;
 		case 'h': return usage(stdout, 0);
-		default: return usage(stderr, 2);
+		default: return wl_usage_err("zipf");	/* getopt_long() said what */
 		}
-		if (errno || *end || end == optarg) {
-			fprintf(stderr, "cxdvirt-wl zipf: bad number '%s'\n", optarg);
-			return 2;
-		}
+		if (bad)
+			return wl_usage_err("zipf");
 	}
-	if (optind != argc || keys < 2 || wpct > 100 || vsize == 0 || vsize > (1 << 20) ||
-	    !(theta > 0 && theta < 1) || (memc && redis))
-		return usage(stderr, 2);
+	if (optind != argc) {
+		fprintf(stderr, "cxdvirt-wl: zipf: unexpected argument '%s'\n", argv[optind]);
+		return wl_usage_err("zipf");
+	}
+	if (!keys) {
+		fprintf(stderr, "cxdvirt-wl: zipf needs --keys N\n");
+		return wl_usage_err("zipf");
+	}
+	if (memc && redis) {
+		fprintf(stderr, "cxdvirt-wl: zipf: --memcached and --redis together: pick one\n");
+		return wl_usage_err("zipf");
+	}
 	val = malloc(vsize);
 	if (!val)
 		return 1;
