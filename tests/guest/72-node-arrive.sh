@@ -129,7 +129,11 @@ for how in $HOWS; do
 	# the cache misses on every access under FIFO.
 	cmp_ok "$((p3 * 100))" -ge $((on * 95)) "$how: pass 3 misses on >= 95% of the node's pages ($p3 of $on)"
 	cmp_ok "$wu" -le $((we * 5 / 100)) "$how: victims are found mapped ($wu of $we mapped nowhere)"
-	cmp_ok "$after" -ge "$on" "$how: the pages stay on the node ($after of $on)"
+	# The kernel's own NUMA-balancing scan (numa_balancing=1, Debian's
+	# default) may still move a page it made PROT_NONE itself, which the
+	# model did not evict: a promotion the real kernel makes too. Seen
+	# once on 7.2 under host load (3071 of 3072). Allow 1%.
+	cmp_ok "$((after * 100))" -ge "$((on * 99))" "$how: the pages stay on the node ($after of $on, >= 99%)"
 	is "$(cat "$S/node_latency/thp_untracked_pages")" "$t0" "$how: thp_untracked_pages unchanged"
 	if [ $how = demote-thp ]; then
 		hp=$(got "AnonHugePages kB")
