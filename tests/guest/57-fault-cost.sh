@@ -128,10 +128,13 @@ is "$(dev_get $NL_DEV fault_exit_ns)" "$en" "node: calibrate wrote fault_exit_ns
 w1=$(cat $NL/waited_accesses)
 cmp_ok $((w1 - w0)) -ge $((576 + 7 * 64)) "node: its misses were waited for and timed ($((w1 - w0)))"
 cmp_ok "$(cat $NL/waited_ns_total)" -gt 0 "node: waited_ns_total counts"
-# 3. bad input: a device whose scan cannot miss on every read
-is "$(dev_set $NL_DEV prefetch next)" OK "node: prefetch next"
+# 3. bad input: a device whose scan cannot miss on every read. Random
+#    replacement keeps part of a cyclic scan, so every round of 64 reads
+#    hits somewhere (with a next-page prefetcher instead, every read
+#    still missed on 6.12 and 7.2).
+is "$(dev_set $NL_DEV policy random)" OK "node: policy random"
 cxdvirt-dev calibrate $NL_DEV --faults 64 --dry-run > /tmp/fcn2.out 2>&1
-is $? 1 "node: calibrate with a prefetcher fails (exit 1)"
+is $? 1 "node: calibrate with random replacement fails (exit 1)"
 grep -q "did not miss" /tmp/fcn2.out
 ok $? "node: and says why ($(head -c 160 /tmp/fcn2.out))"
 is "$(dev_get $NL_DEV fault_exit_ns)" "$en" "node: the failed run wrote nothing"
