@@ -110,8 +110,12 @@ NMODEL=$((TR + 3414))	# tR + 4096 bytes at 1200 MB/s
 #    at most 0.7 x (about 1.0 x with fault_exit_ns 0)
 is "$(dev_set $NL_DEV fault_exit_ns $((NMODEL / 2)))" OK \
 	"node: fault_exit_ns = model / 2 ($((NMODEL / 2)))"
+# The debug kernel's own cost after a node-mode wait is about 150 us
+# (calibrate's figure there), so only the lower bound holds there.
+NHI=0.7
+[ "${cxdvirt_debug:-0}" = 1 ] && NHI=100
 run_sub "node: misses end fault_exit_ns early" \
-	"$PROGS/nodelat" lat $NL_NODE $IDX 100 $NMODEL 0.4 0.7
+	"$PROGS/nodelat" lat $NL_NODE $IDX 100 $NMODEL 0.4 $NHI
 is "$(dev_set $NL_DEV fault_exit_ns 0)" OK "node: fault_exit_ns back to 0"
 # 2. calibrate: (2 x 256 + 64) pages, written and read, then 64 timed
 #    misses per round, 7 rounds per CPU
