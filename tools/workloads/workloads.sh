@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# workloads.sh [--smoke] [--out DIR] [--doc FILE] [--kver KVER] [--timeout SECS]
+# workloads.sh [--smoke] [--trace-only] [--out DIR] [--doc FILE] [--kver KVER] [--timeout SECS]
 #
 # `make workloads` (docs/workloads.md): real programs on cxdvirt devices in
 # the test guest, each traced here and replayed in cxdvirt-sim.
@@ -32,6 +32,8 @@
 # ratio differs from the simulator's by more than 5 percentage points.
 # --smoke: chase and bfs at ratio 2.1 only, of the servers a small traced
 # memcached, and FILE untouched unless --doc is given (CI: about 2 minutes).
+# --trace-only: steps 1 and 2 only (no guest, no report): prints each
+# replay's accesses, misses and hit ratio, and leaves DIR/sim/*.json.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -64,6 +66,7 @@ FIO_IO=$((64 << 20))
 # ------------------------------------------------------------------------------
 
 smoke=0
+trace_only=0
 out=$LANE_DIR/out/workloads
 doc=
 kver=
@@ -71,11 +74,12 @@ tmo=1500
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) smoke=1; shift ;;
+	--trace-only) trace_only=1; shift ;;
 	--out) out=$2; shift 2 ;;
 	--doc) doc=$2; shift 2 ;;
 	--kver) kver=$2; shift 2 ;;
 	--timeout) tmo=$2; shift 2 ;;
-	-h|--help) sed -n '3,33p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,36p' "$0"; exit 0 ;;
 	*) lane_die "unknown argument $1 (see --help)" ;;
 	esac
 done
@@ -276,6 +280,15 @@ else
 fi
 rm -f "$out"/trace/*.node.bin "$out"/trace/*.dax.bin
 lane_log "workloads: traces and replays took $((SECONDS - t0)) s"
+if [ $trace_only = 1 ]; then
+	for f in "$out"/sim/*.json; do
+		case $f in *.less1.json) continue ;; esac
+		printf '%s ' "$(basename "$f" .json)"
+		perl -MJSON::PP -0777 -ne '$j = decode_json($_);
+			printf "accesses %d misses %d hit ratio %.4f\n", @$j{qw(accesses misses hit_ratio)}' "$f"
+	done
+	exit 0
+fi
 
 # --- 3: the guest -------------------------------------------------------------
 extras=(--extra "$WL:/bin/cxdvirt-wl")
