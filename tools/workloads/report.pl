@@ -287,6 +287,32 @@ $md .= "\ndevdax: the device sees exactly the arena, and the misses are the\n" .
 my @far = grep { $_->{sim} && !$_->{agree} } @runs;
 $md .= "Beyond $AGREE_PP points: " . join(', ', map { "$_->{id} (" . sprintf('%+.2f', $_->{agree_pp}) . ")" } @far) .
        ".\n" if @far;
+# How the requests reached redis in each run: the server's reads during the
+# requests and its peak memory over its memory after the load (a reply
+# buffer's growth), the traced run's (workloads.sh) beside the guest's.
+my @bat;
+for my $w (grep { /^redis-/ } @wls) {
+	my ($tm, $tb);
+	if (open(my $f, '<', "$out/trace/$w.mem")) { $tm = <$f>; close $f; }
+	if (open(my $f, '<', "$out/trace/$w.batch")) { $tb = <$f>; close $f; }
+	if (defined $tm && defined $tb && $tb =~ /^reads (\d+) peak (\d+)/) {
+		push @bat, [$w, 'traced', $1, $2 - $tm];
+	}
+	for my $r (grep { $_->{workload} eq $w && !$_->{failed} } @runs) {
+		my ($m) = map { /^redis used_memory (\d+)/ ? $1 : () } @{$r->{notes}};
+		my ($n, $p) = map { /^redis batching reads (\d+) peak (\d+)/ ? ($1, $2) : () } @{$r->{notes}};
+		push @bat, [$w, "guest $r->{mode}" . (defined $r->{ratio} ? " $r->{ratio}" : ''), $n, $p - $m]
+			if defined $m && defined $p;
+	}
+}
+if (@bat) {
+	$md .= "\nRequest batching of the redis runs: the reads the server processed during\n" .
+	       "the requests (`INFO`'s total_reads_processed, reset after the load) and its\n" .
+	       "peak memory over its memory after the load (used_memory_peak - used_memory;\n" .
+	       "mostly reply buffers); *traced*: the run replayed above.\n\n" .
+	       "| workload | run | reads | peak over the load, KiB |\n|---|---|---:|---:|\n";
+	$md .= sprintf("| %s | %s | %d | %d |\n", $_->[0], $_->[1], $_->[2], $_->[3] / 1024) for @bat;
+}
 my @png = grep { -f "$out/workloads-$_.png" } qw(time cdf);
 if ($doc) {
 	my $dir = dirname($doc);

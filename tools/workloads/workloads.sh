@@ -168,6 +168,28 @@ trace_server() {
 	rm -f "$log"
 }
 
+# redis_loaded SOCK NAME: after the load, as the guest does it
+# (workloads-guest.sh, redis_run): reset the server's statistics and keep
+# its used_memory (bytes) in trace/NAME.mem.
+# shellcheck disable=SC2317 # called through trace_server's eval
+redis_loaded() {
+	redis-cli -s "$1" config resetstat > /dev/null
+	redis-cli -s "$1" info memory | tr -d '\r' |
+		sed -n 's/^used_memory:\([0-9]*\)$/\1/p' > "$out/trace/$2.mem"
+}
+
+# redis_batching SOCK NAME: after the requests, as the guest does it: the
+# reads the server processed since redis_loaded and its peak memory, as
+# "reads N peak BYTES" in trace/NAME.batch (report.pl: how the requests
+# were batched in the traced run).
+# shellcheck disable=SC2317 # called through trace_server's eval
+redis_batching() {
+	redis-cli -s "$1" info | tr -d '\r' | awk -F: '
+		$1 == "total_reads_processed" { r = $2 }
+		$1 == "used_memory_peak" { p = $2 }
+		END { print "reads " r " peak " p }' > "$out/trace/$2.batch"
+}
+
 # replay NAME ID CACHE [WARMUP]: trace/NAME.node.bin through CACHE bytes of
 # FIFO, with --faults, into sim/ID.json, and one line less.
 replay() {
@@ -218,12 +240,14 @@ if command -v memcached > /dev/null; then
 	TRACED=memcached
 fi
 if [ $smoke = 0 ]; then
+	redis=(redis-server --port 0 --unixsocket "$sock" --save '' \
+		--appendonly no --dir "$out/trace")
+	rstop="redis-cli -s $sock shutdown nosave > /dev/null"
 	lane_log "workloads: tracing redis-server under valgrind lackey"
-	trace_server redis-sync "$sock" "$zipf --ops 0 --load --redis $sock" \
-		"$zipf --ops $REDIS_SYNC_OPS --redis $sock" \
-		"redis-cli -s $sock shutdown nosave > /dev/null" \
-		-- redis-server --port 0 --unixsocket "$sock" --save '' \
-		--appendonly no --dir "$out/trace"
+	trace_server redis-sync "$sock" \
+		"$zipf --ops 0 --load --redis $sock && redis_loaded $sock redis-sync" \
+		"$zipf --ops $REDIS_SYNC_OPS --redis $sock && redis_batching $sock redis-sync" \
+		"$rstop" -- "${redis[@]}"
 	lane_log "workloads: tracing sysbench memory under valgrind lackey"
 	"$HERE/trace.sh" "$out/trace/sysbench" -- sysbench memory --threads=1 \
 		--memory-block-size=$SYSBENCH_BLOCK --memory-total-size=$SYSBENCH_TOTAL \
