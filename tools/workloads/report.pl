@@ -285,10 +285,10 @@ $md .= "\ndevdax: the device sees exactly the arena, and the misses are the\n" .
        "simulator agreement\"). Their rows do not fail the run; a row beyond\n" .
        "$AGREE_PP points is marked below.\n" .
        "redis-zipf and redis-bench are not the same run twice: redis-cli --pipe\n" .
-       "batches as the socket allows, so the traced server got the requests in other\n" .
-       "reads and grew other reply buffers than the guest's; redis-benchmark seeds its\n" .
-       "uniform keys from the clock, so each run draws other keys. The batching of\n" .
-       "each run is below.\n";
+       "batches as the socket allows, so the traced server can get the requests in\n" .
+       "other reads and grow other reply buffers than the guest's; redis-benchmark\n" .
+       "seeds its uniform keys from the clock, so each run draws other keys. The\n" .
+       "batching of each run is below.\n";
 my @far = grep { $_->{sim} && !$_->{agree} } @runs;
 $md .= "Beyond $AGREE_PP points: " . join(', ', map { "$_->{id} (" . sprintf('%+.2f', $_->{agree_pp}) . ")" } @far) .
        ".\n" if @far;
