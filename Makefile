@@ -417,13 +417,14 @@ demo: deps
 
 # Real workloads (tools/workloads/workloads.sh, docs/workloads.md): the own
 # programs (pointer chase, Kronecker BFS and PageRank), memcached, redis
-# (one request at a time), sysbench memory and fio traced here with
-# valgrind lackey and replayed in cxdvirt-sim, then one guest run (QEMU
-# -icount) of them and of redis with redis-cli --pipe and redis-benchmark
-# on plain DRAM and on node-mode and devdax devices at three cache ratios
-# -> the Workloads section of docs/performance.md and its plots (about 12
-# minutes). workloads-smoke: chase, bfs and a small memcached at one
-# ratio, the document untouched (part of make check, about 1.5 minutes).
+# (one request at a time, redis-cli --pipe, redis-benchmark), sysbench
+# memory and fio traced here with valgrind lackey and replayed in
+# cxdvirt-sim, then one guest run (QEMU -icount) of them on plain DRAM and
+# on node-mode and devdax devices at three cache ratios -> the Workloads
+# section of docs/performance.md and its plots (40 minutes in the
+# committed run, 36 of them tracing: docs/workloads.md).
+# workloads-smoke: chase, bfs and a small memcached at one ratio, the
+# document untouched (part of make check, about 1.5 minutes).
 .PHONY: workloads workloads-smoke
 workloads: deps
 	$(MAKE) all

@@ -79,6 +79,8 @@ redis_run() {	# redis_run zipf|bench|sync KEYS OPS
 		cxdvirt-wl zipf --keys "$2" --ops 0 --load --value-size 1024 |
 			redis-cli -s "$SOCK" --pipe > /tmp/redis.load 2>&1
 	fi || { note "load: $(tail -n 1 /tmp/redis.load)"; kill "$REDIS"; return 1; }
+	# the statistics from here on: the reads of the requests (below)
+	redis-cli -s "$SOCK" config resetstat > /dev/null
 	note "redis used_memory $(redis-cli -s "$SOCK" info memory | sed -n 's/^used_memory:\([0-9]*\).*/\1/p')"
 	[ -z "$SYSD" ] || echo 1 > "$SYSD/stats/reset"
 	if [ "$1" = zipf ]; then
@@ -92,6 +94,13 @@ redis_run() {	# redis_run zipf|bench|sync KEYS OPS
 			-c 1 -q > /tmp/wl.out 2>&1
 	fi
 	st=$?
+	# How the requests reached the server: the reads it processed and its
+	# peak memory (a reply buffer's growth), as workloads.sh records them
+	# for the traced run.
+	note "redis batching $(redis-cli -s "$SOCK" info | tr -d '\r' | awk -F: '
+		$1 == "total_reads_processed" { r = $2 }
+		$1 == "used_memory_peak" { p = $2 }
+		END { print "reads " r " peak " p }')"
 	redis-cli -s "$SOCK" shutdown nosave > /dev/null 2>&1
 	wait "$REDIS" 2>/dev/null
 	return $st

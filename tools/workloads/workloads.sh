@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# workloads.sh [--smoke] [--out DIR] [--doc FILE] [--kver KVER] [--timeout SECS]
+# workloads.sh [--smoke] [--trace-only] [--out DIR] [--doc FILE] [--kver KVER] [--timeout SECS]
 #
 # `make workloads` (docs/workloads.md): real programs on cxdvirt devices in
 # the test guest, each traced here and replayed in cxdvirt-sim.
@@ -10,11 +10,12 @@
 #     host under valgrind lackey (trace.sh): a node trace (every data
 #     access) and a devdax trace (the arena's accesses). Same static binary,
 #     same arguments, same seed as in the guest.
-#     The servers that can be traced here run under lackey too, as the
-#     guest runs them: memcached and redis-server (one request at a time,
-#     cxdvirt-wl zipf --memcached/--redis; the load before the measured
-#     window), sysbench memory (whole) and fio (mmap engine; the accesses
-#     to its mapping, as the devdax device sees them).
+#     The servers run under lackey too, driven as the guest drives them:
+#     memcached and redis-server (one request at a time, cxdvirt-wl zipf
+#     --memcached/--redis; piped into redis-cli --pipe; redis-benchmark;
+#     the load before the measured window), sysbench memory (whole) and
+#     fio (mmap engine; the accesses to its mapping, as the devdax device
+#     sees them).
 #  2. For each cache ratio (working set / cache: RATIOS) the traces are
 #     replayed with cxdvirt-sim --faults --policy fifo and that cache.
 #  3. One guest boot under QEMU -icount shift=0,sleep=off runs every
@@ -32,6 +33,8 @@
 # ratio differs from the simulator's by more than 5 percentage points.
 # --smoke: chase and bfs at ratio 2.1 only, of the servers a small traced
 # memcached, and FILE untouched unless --doc is given (CI: about 2 minutes).
+# --trace-only: steps 1 and 2 only (no guest, no report): prints each
+# replay's accesses, misses and hit ratio, and leaves DIR/sim/*.json.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -54,6 +57,10 @@ REDIS_OPS=20000
 # requests cost about 5500 data accesses each under lackey, so fewer of them
 # (with the start and the load, about 37 M accesses, 2 minutes of lackey).
 REDIS_SYNC_OPS=2000
+# redis-benchmark -c 1 sends one request at a time too, the same 5500 data
+# accesses each under lackey; -n is per test (get and set), so 2 x 2000
+# requests (its 20000 would take an hour of lackey).
+REDIS_BENCH_OPS=2000
 # sysbench memory rnd: one random word access per 4 bytes of the total, so
 # 4 MiB is 1 M accesses over the 1 MiB block (at ratio 2.1, half of them
 # misses: about 30 s of the guest).
@@ -64,6 +71,7 @@ FIO_IO=$((64 << 20))
 # ------------------------------------------------------------------------------
 
 smoke=0
+trace_only=0
 out=$LANE_DIR/out/workloads
 doc=
 kver=
@@ -71,11 +79,12 @@ tmo=1500
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) smoke=1; shift ;;
+	--trace-only) trace_only=1; shift ;;
 	--out) out=$2; shift 2 ;;
 	--doc) doc=$2; shift 2 ;;
 	--kver) kver=$2; shift 2 ;;
 	--timeout) tmo=$2; shift 2 ;;
-	-h|--help) sed -n '3,33p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,36p' "$0"; exit 0 ;;
 	*) lane_die "unknown argument $1 (see --help)" ;;
 	esac
 done
@@ -164,6 +173,28 @@ trace_server() {
 	rm -f "$log"
 }
 
+# redis_loaded SOCK NAME: after the load, as the guest does it
+# (workloads-guest.sh, redis_run): reset the server's statistics and keep
+# its used_memory (bytes) in trace/NAME.mem.
+# shellcheck disable=SC2317 # called through trace_server's eval
+redis_loaded() {
+	redis-cli -s "$1" config resetstat > /dev/null
+	redis-cli -s "$1" info memory | tr -d '\r' |
+		sed -n 's/^used_memory:\([0-9]*\)$/\1/p' > "$out/trace/$2.mem"
+}
+
+# redis_batching SOCK NAME: after the requests, as the guest does it: the
+# reads the server processed since redis_loaded and its peak memory, as
+# "reads N peak BYTES" in trace/NAME.batch (report.pl: how the requests
+# were batched in the traced run).
+# shellcheck disable=SC2317 # called through trace_server's eval
+redis_batching() {
+	redis-cli -s "$1" info | tr -d '\r' | awk -F: '
+		$1 == "total_reads_processed" { r = $2 }
+		$1 == "used_memory_peak" { p = $2 }
+		END { print "reads " r " peak " p }' > "$out/trace/$2.batch"
+}
+
 # replay NAME ID CACHE [WARMUP]: trace/NAME.node.bin through CACHE bytes of
 # FIFO, with --faults, into sim/ID.json, and one line less.
 replay() {
@@ -198,10 +229,9 @@ for w in "${OWN[@]}"; do
 	done
 	rm -f "$out/trace/$name.node.bin" "$out/trace/$name.dax.bin"
 done
-# The servers that can be traced here, each as the guest runs it
-# (workloads-guest.sh): memcached and redis (one request at a time) on a
-# unix socket, loaded, then the requests; sysbench memory whole; fio's
-# mmap engine.
+# The servers, each as the guest runs it (workloads-guest.sh): memcached
+# and redis (three clients) on a unix socket, loaded, then the requests;
+# sysbench memory whole; fio's mmap engine.
 sock=$out/trace/kv.sock
 TRACED=
 zipf="$WL zipf --keys $REDIS_KEYS --value-size 1024"
@@ -214,12 +244,31 @@ if command -v memcached > /dev/null; then
 	TRACED=memcached
 fi
 if [ $smoke = 0 ]; then
-	lane_log "workloads: tracing redis-server under valgrind lackey"
-	trace_server redis-sync "$sock" "$zipf --ops 0 --load --redis $sock" \
-		"$zipf --ops $REDIS_SYNC_OPS --redis $sock" \
-		"redis-cli -s $sock shutdown nosave > /dev/null" \
-		-- redis-server --port 0 --unixsocket "$sock" --save '' \
-		--appendonly no --dir "$out/trace"
+	# redis three ways, each loaded and driven as in the guest: one
+	# request at a time (redis-sync), piped (redis-zipf: the requests
+	# made before the window, as there) and redis-benchmark.
+	redis=(redis-server --port 0 --unixsocket "$sock" --save '' \
+		--appendonly no --dir "$out/trace")
+	rstop="redis-cli -s $sock shutdown nosave > /dev/null"
+	lane_log "workloads: tracing redis-server (one request at a time) under valgrind lackey"
+	trace_server redis-sync "$sock" \
+		"$zipf --ops 0 --load --redis $sock && redis_loaded $sock redis-sync" \
+		"$zipf --ops $REDIS_SYNC_OPS --redis $sock && redis_batching $sock redis-sync" \
+		"$rstop" -- "${redis[@]}"
+	lane_log "workloads: tracing redis-server (redis-cli --pipe) under valgrind lackey"
+	trace_server redis-zipf "$sock" \
+		"$zipf --ops 0 --load | redis-cli -s $sock --pipe && redis_loaded $sock redis-zipf &&
+		 $zipf --ops $REDIS_OPS > $out/trace/zipf.resp" \
+		"$WL exec sh -c 'redis-cli -s $sock --pipe < $out/trace/zipf.resp > $out/trace/redis-zipf.client' &&
+		 redis_batching $sock redis-zipf" \
+		"$rstop" -- "${redis[@]}"
+	lane_log "workloads: tracing redis-server (redis-benchmark) under valgrind lackey"
+	trace_server redis-bench "$sock" \
+		"$zipf --ops 0 --load | redis-cli -s $sock --pipe && redis_loaded $sock redis-bench" \
+		"$WL exec redis-benchmark -s $sock -t get,set -r $REDIS_KEYS -n $REDIS_BENCH_OPS \
+		 -d 1024 -c 1 -q 2> /dev/null | grep '^{' && redis_batching $sock redis-bench" \
+		"$rstop" -- "${redis[@]}"
+	rm -f "$out/trace/zipf.resp"
 	lane_log "workloads: tracing sysbench memory under valgrind lackey"
 	"$HERE/trace.sh" "$out/trace/sysbench" -- sysbench memory --threads=1 \
 		--memory-block-size=$SYSBENCH_BLOCK --memory-total-size=$SYSBENCH_TOTAL \
@@ -240,7 +289,7 @@ if [ $smoke = 0 ]; then
 	"$WL" lackey "$base" "$FIO_SIZE" < "$log" 2> /dev/null |
 		"$SIM" --format text --convert "$out/trace/fio.dax.bin" - 2> /dev/null
 	rm -f "$log" "$out/trace/fio.dat"
-	TRACED="$TRACED redis-sync sysbench"
+	TRACED="$TRACED redis-sync redis-zipf redis-bench sysbench"
 fi
 # runs_server KIND BYTES ARGS...: the DRAM run and a node run per ratio
 # (cache: BYTES / ratio), replayed when KIND was traced.
@@ -261,9 +310,10 @@ if [ $smoke = 1 ]; then
 	*" memcached "*) runs_server memcached $((REDIS_KEYS * 1024)) $REDIS_KEYS $REDIS_OPS ;;
 	esac
 else
-	for k in redis-zipf redis-bench memcached; do
+	for k in redis-zipf memcached; do
 		runs_server $k $((REDIS_KEYS * 1024)) $REDIS_KEYS $REDIS_OPS
 	done
+	runs_server redis-bench $((REDIS_KEYS * 1024)) $REDIS_KEYS $REDIS_BENCH_OPS
 	runs_server redis-sync $((REDIS_KEYS * 1024)) $REDIS_KEYS $REDIS_SYNC_OPS
 	runs_server sysbench $SYSBENCH_BLOCK $SYSBENCH_BLOCK $SYSBENCH_TOTAL
 	echo "fio-dram fio dram 0 $FIO_SIZE $FIO_IO" >> "$runs"
@@ -276,6 +326,15 @@ else
 fi
 rm -f "$out"/trace/*.node.bin "$out"/trace/*.dax.bin
 lane_log "workloads: traces and replays took $((SECONDS - t0)) s"
+if [ $trace_only = 1 ]; then
+	for f in "$out"/sim/*.json; do
+		case $f in *.less1.json) continue ;; esac
+		printf '%s ' "$(basename "$f" .json)"
+		perl -MJSON::PP -0777 -ne '$j = decode_json($_);
+			printf "accesses %d misses %d hit ratio %.4f\n", @$j{qw(accesses misses hit_ratio)}' "$f"
+	done
+	exit 0
+fi
 
 # --- 3: the guest -------------------------------------------------------------
 extras=(--extra "$WL:/bin/cxdvirt-wl")
