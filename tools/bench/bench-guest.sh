@@ -85,9 +85,10 @@ run() {
 # key:%012d as redis-benchmark's -r makes them), loaded through
 # redis-cli --pipe; one redis-benchmark client (one connection, no
 # pipelining) then GETs random keys, each run timed by stats/elapsed_ns, at
-# tR = 1 us and at tR = 200 us. Info "redis T1_NS M1 T200_NS M200 GETS".
+# tR = 1 us and at tR = 200 us. Info "redis T1_NS M1 T200_NS M200 GETS
+# MODEL1_NS MODEL200_NS" (stats/model_ns_total of each run).
 redis_row() {
-	local keys gets=${BENCH_REDIS_GETS:-3000} t1 t2 m1 m2
+	local keys gets=${BENCH_REDIS_GETS:-3000} t1 t2 m1 m2 x1 x2
 	if ! command -v redis-server > /dev/null ||
 	   ! command -v redis-benchmark > /dev/null; then
 		echo "# no redis-server or redis-benchmark in the guest: no redis row"
@@ -115,12 +116,14 @@ redis_row() {
 	stats_reset $N
 	$RB > /tmp/rb/t1.log 2>&1
 	t1=$(stat_get $N elapsed_ns); m1=$(stat_get $N misses)
+	x1=$(stat_get $N model_ns_total)
 	dev_set $N t_read_ns 200000 > /dev/null
 	stats_reset $N
 	$RB > /tmp/rb/t200.log 2>&1
 	t2=$(stat_get $N elapsed_ns); m2=$(stat_get $N misses)
+	x2=$(stat_get $N model_ns_total)
 	echo "# run redis: $RB (node 2, $keys keys of 4 KiB), tR 1 us then 200 us"
-	info "redis $t1 $m1 $t2 $m2 $gets"
+	info "redis $t1 $m1 $t2 $m2 $gets $x1 $x2"
 	kill "$REDIS" 2> /dev/null
 	wait "$REDIS" 2> /dev/null
 	dev_set $N t_read_ns 40000 > /dev/null
