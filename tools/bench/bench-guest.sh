@@ -59,12 +59,16 @@ ipis() {
 }
 
 # run ID CMD...: run a bench command, framing its JSON; the interrupts it
-# drew go to an "ipis ID TLB CAL" info line.
+# drew go to an "ipis ID TLB CAL [MISSES]" info line, MISSES being the
+# misses of device $RUNDEV over the whole run (eviction passes included)
+# when RUNDEV names one.
 run() {
 	id=$1
 	shift
 	echo "# run $id: $*"
 	i0=$(ipis)
+	d0=
+	[ -z "${RUNDEV:-}" ] || d0=$(stat_get "$RUNDEV" misses)
 	echo "CXDVIRT-BENCH-JSON $id"
 	"$@" --json > /tmp/out.json 2> /tmp/err.txt
 	rc=$?
@@ -77,7 +81,7 @@ run() {
 		st=1
 	fi
 	set -- $i0 $i1
-	info "ipis $id $(($3 - $1)) $(($4 - $2))"
+	info "ipis $id $(($3 - $1)) $(($4 - $2))${d0:+ $(($(stat_get "$RUNDEV" misses) - d0))}"
 }
 
 # redis_row: row 5g on the node-mode device $N (node 2, online). redis-server
@@ -350,7 +354,9 @@ if dev_create $N mode=node phys_addr=0x100000000 capacity=512M target_node=2 >&2
 			# after the task_work (calibrate's node path: a cyclic
 			# scan bound to the node, every read a miss)
 			cal $N
+			RUNDEV=$N
 			run node_miss numactl --membind=2 $B -t anon -L node-miss $NM
+			RUNDEV=
 			# 5d: the same over shared memory (MAP_SHARED | MAP_ANONYMOUS,
 			# shmem pages): an eviction unmaps the page from every mapping,
 			# the next touch maps it again through shmem's fault.

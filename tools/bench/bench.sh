@@ -439,7 +439,7 @@ for (split /\n/, slurp("$out/info.txt") // "") {
 	my ($k, $v) = split / /, $_, 2; $v //= "";
 	if ($k eq "dev") { push @devs, $v }
 	elsif ($k eq "calibrate") { my ($d, $e) = $v =~ /^(\S+) fault_exit_ns (\d+)/; $cal{$d} = $e if defined $d }
-	elsif ($k eq "ipis") { my ($id, $t, $c) = split / /, $v; $ipi{$id} = [$t, $c] if defined $c }
+	elsif ($k eq "ipis") { my ($id, $t, $c, $m) = split / /, $v; $ipi{$id} = [$t, $c, $m] if defined $c }
 	else { $info{$k} = $v }
 }
 
@@ -596,8 +596,10 @@ row("5e", "node mode, a program that allows THP (--thp; the node refuses huge pa
 	    "within 25%", defined $r5g ? abs($r5g - 1) <= 0.25 : undef, "redis section of bench-guest.sh");
 }
 # 5f: interruptions per miss (/proc/interrupts, all CPUs, over the run)
-sub ipm { my ($id, $m) = @_; my $i = $ipi{$id}; my $n = $m ? $m->{misses}{count} : undef;
-	  return "n/a" unless $i && $n; return sprintf("%.2f (TLB %d, CAL %d / %d misses)", ($i->[0] + $i->[1]) / $n, $i->[0], $i->[1], $n) }
+# the device misses over the whole run when the guest counted them (the
+# eviction passes miss too), else the measured misses of the run
+sub ipm { my ($id, $m) = @_; my $i = $ipi{$id}; my $n = $i && defined $i->[2] ? $i->[2] : $m ? $m->{misses}{count} : undef;
+	  return "n/a" unless $i && $n; return sprintf("%.2f (TLB %d, CAL %d / %d misses%s)", ($i->[0] + $i->[1]) / $n, $i->[0], $i->[1], $n, defined $i->[2] ? " of the device, eviction passes included" : " measured") }
 row("5f", "interruptions per miss, TLB-shootdown + function-call IPIs of all CPUs over the run",
     "node mode (5b): " . ipm("node_miss", $nm) . "; devdax (row 3 femu): " . ipm("miss_femu", $mf), "report", undef, "runs `node_miss`, `miss_femu`");
 
