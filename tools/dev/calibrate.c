@@ -113,21 +113,29 @@ struct cal_stats {
 	uint64_t minor, minor_ns, stamped, misses;
 };
 
+/* Read the @n sysfs counters @rel of device @index into @dst. Return: 0 or -1. */
+static int cal_read_counters(int index, const char *const *rel,
+			     uint64_t *const *dst, unsigned int n)
+{
+	char path[4096];
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (cxu_sysfs_path(index, rel[i], path, sizeof(path)) ||
+		    cxu_read_u64(path, dst[i]))
+			return -1;
+	return 0;
+}
+
 static int cal_read(int index, struct cal_stats *s)
 {
 	static const char *const rel[] = {
 		"stats/minor_faults", "stats/minor_fault_ns_total",
 		"stats/miss_entry_stamped", "stats/misses",
 	};
-	uint64_t *dst[] = { &s->minor, &s->minor_ns, &s->stamped, &s->misses };
-	char path[4096];
-	unsigned int i;
+	uint64_t *const dst[] = { &s->minor, &s->minor_ns, &s->stamped, &s->misses };
 
-	for (i = 0; i < 4; i++)
-		if (cxu_sysfs_path(index, rel[i], path, sizeof(path)) ||
-		    cxu_read_u64(path, dst[i]))
-			return -1;
-	return 0;
+	return cal_read_counters(index, rel, dst, 4);
 }
 
 /*
@@ -179,15 +187,9 @@ static int cal_node_read(int index, struct cal_node_stats *s)
 		"node_latency/waited_accesses", "node_latency/waited_ns_total",
 		"stats/misses",
 	};
-	uint64_t *dst[] = { &s->waited, &s->waited_ns, &s->misses };
-	char path[4096];
-	unsigned int i;
+	uint64_t *const dst[] = { &s->waited, &s->waited_ns, &s->misses };
 
-	for (i = 0; i < 3; i++)
-		if (cxu_sysfs_path(index, rel[i], path, sizeof(path)) ||
-		    cxu_read_u64(path, dst[i]))
-			return -1;
-	return 0;
+	return cal_read_counters(index, rel, dst, 3);
 }
 
 /*
