@@ -15,15 +15,21 @@
 # all pass. A mutant that does not apply (the code it names is gone) or does
 # not compile is an error in the list: the run fails, whatever the score.
 #
-# Usage: tests/mutation/run.sh [-l LIST] [-m MIN_PCT] [-k] [NAME_REGEX]
+# Usage: tests/mutation/run.sh [-l LIST] [-m MIN_PCT] [-k] [-n] [NAME_REGEX]
 #   -l LIST      mutant list (default: tests/mutation/mutants)
 #   -m MIN_PCT   fail below this mutation score in % (default 95)
 #   -k           keep the scratch directory (its path is printed)
+#   -n           check the unmutated scratch copy against the unit tests
+#                only, not also the tools' tests (about a minute less;
+#                make check passes it, having just run make unit)
 #   NAME_REGEX   run only the mutants whose name matches (grep -E); the
 #                score then covers those only and MIN_PCT still applies
 #
-# Environment: MUTATION_TIMEOUT seconds per test program (default 60),
-# TMPDIR for the scratch copy.
+# Environment: MUTATION_TIMEOUT seconds per tools test (default 60),
+# MUTATION_UNIT_TIMEOUT seconds per unit test program (default 10; each
+# takes under a second, so a mutant that loops is killed soon), TMPDIR for
+# the scratch copy, MUTATION_JOBS mutants at a time (default: the number
+# of CPUs).
 #
 # Exit status: 0 score >= MIN_PCT and no list error, 1 score below, 2 list
 # error (bad line, mutant not applying or not compiling) or the unmutated
@@ -39,18 +45,25 @@ LIST=$TOP/tests/mutation/mutants
 MIN_PCT=95
 KEEP=0
 TIMEOUT=${MUTATION_TIMEOUT:-60}
+UNIT_TIMEOUT=${MUTATION_UNIT_TIMEOUT:-10}
+JOBS=${MUTATION_JOBS:-$(nproc)}
+BASE_TOOLS=1
 
-while getopts "l:m:kh" opt; do
+while getopts "l:m:knh" opt; do
 	case "$opt" in
 	l) LIST=$OPTARG ;;
 	m) MIN_PCT=$OPTARG ;;
 	k) KEEP=1 ;;
+	n) BASE_TOOLS=0 ;;
 	h) sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 FILTER=${1-}
+case "$JOBS" in
+''|*[!0-9]*|0) echo "mutation: MUTATION_JOBS wants a positive number, got '$JOBS'" >&2; exit 2 ;;
+esac
 case "$MIN_PCT" in
 ''|*[!0-9]*) echo "mutation: -m wants a whole percentage, got '$MIN_PCT'" >&2; exit 2 ;;
 esac
@@ -122,101 +135,166 @@ cp "$W"/driver/model/*.[ch] "$SCRATCH/orig/"
 
 LOG=$SCRATCH/log
 UNIT_TESTS=$(cd "$W/tests/unit" && ls test_*.c | sed 's/^/build\//; s/\.c$//')
-# The model library and the unit test programs; the tools only when the
-# unit tests passed (most mutants die there, and the tools take longest to
-# link).
+# The model library; each unit test program is linked just before it runs
+# (most mutants die in the first one or two, and linking all of them for
+# every mutant took most of the run); the tools only when the unit tests
+# passed (they take longest to link).
+build_lib() {
+	make -C "$W" -s tools/libcxdmodel.a >"$LOG" 2>&1
+}
 build_unit() {
-	make -C "$W" -s tools/libcxdmodel.a >"$LOG" 2>&1 &&
-		make -C "$W/tests/unit" -s $UNIT_TESTS >>"$LOG" 2>&1
+	build_lib && make -C "$W/tests/unit" -s $UNIT_TESTS >>"$LOG" 2>&1
 }
 build_tools() {
 	make -C "$W" -s tools >"$LOG" 2>&1
 }
 
-# first_failure PROGRAM: run it; 0 if it passes, else 1 with $KILLER naming
-# it (and its first failing test).
+# first_failure SECONDS PROGRAM...: run it for at most SECONDS; 0 if it
+# passes, else 1 with $KILLER naming it (and its first failing test).
 KILLER=
 first_failure() {
-	local rc first
-	CMOCKA_MESSAGE_OUTPUT=TAP timeout "$TIMEOUT" "$@" >"$LOG" 2>&1
+	local rc first secs=$1
+	shift
+	CMOCKA_MESSAGE_OUTPUT=TAP timeout "$secs" "$@" >"$LOG" 2>&1
 	rc=$?
 	[ "$rc" = 0 ] && return 0
 	first=$(grep -m 1 '^not ok' "$LOG" | sed 's/^not ok [0-9]* - //')
 	KILLER="$(basename "${@: -1}")${first:+: $first}"
-	[ "$rc" = 124 ] && KILLER="$(basename "${@: -1}"): timeout ${TIMEOUT}s"
+	[ "$rc" = 124 ] && KILLER="$(basename "${@: -1}"): timeout ${secs}s"
 	return 1
 }
+# run_unit [ORDER...]: link and run the unit tests in ORDER (default: all,
+# by name), stopping at the first failure: 1 with $KILLER set, or 2 with
+# $LINKERR set when a test program does not link.
+LINKERR=
 run_unit() {
-	local t
-	for t in $UNIT_TESTS; do
-		first_failure "$W/tests/unit/$t" || return 1
+	local t list=("$@")
+	# shellcheck disable=SC2206 # a list of file names without blanks
+	[ $# -gt 0 ] || list=($UNIT_TESTS)
+	for t in "${list[@]}"; do
+		if ! make -C "$W/tests/unit" -s "$t" >"$LOG" 2>&1; then
+			LINKERR="$t: $(grep -m 1 'error' "$LOG")"
+			return 2
+		fi
+		first_failure "$UNIT_TIMEOUT" "$W/tests/unit/$t" || return 1
 	done
 }
+# One worker at a time: the tools' tests (the Slurm sweep test among them)
+# are not written to run beside themselves.
 run_tools() {
-	local t
+	local t fd rc=0
+	exec {fd}>"$SCRATCH/tools.lock"
+	flock "$fd"
 	for t in "$W"/tests/tools/*.sh; do
-		first_failure bash "$t" || return 1
+		first_failure "$TIMEOUT" bash "$t" || { rc=1; break; }
 	done
+	exec {fd}>&-
+	return $rc
 }
 
 start=$(date +%s)
 echo "mutation: $total mutants of driver/model/ from ${LIST#"$TOP"/}; scratch copy $W"
-if ! build_unit || ! build_tools; then
+if ! build_unit || { [ "$BASE_TOOLS" = 1 ] && ! build_tools; }; then
 	echo "mutation: the unmutated tree does not build:" >&2
 	tail -n 20 "$LOG" >&2
 	exit 2
 fi
-if ! run_unit || ! run_tools; then
+if ! run_unit || { [ "$BASE_TOOLS" = 1 ] && ! run_tools; }; then
 	echo "mutation: the unmutated tree fails its own tests ($KILLER)" >&2
 	tail -n 20 "$LOG" >&2
 	exit 2
 fi
 
 # -------------------------------------------------------------- the run --
-killed=0 errors=0
-survivors=()
-for i in "${!names[@]}"; do
-	name=${names[$i]} file=${files[$i]}
-	base=$(basename "$file")
-	# Restore every model source (fresh mtimes: make rebuilds what a
-	# previous mutant changed), then mutate one.
-	for f in "$SCRATCH"/orig/*.[ch]; do
-		cmp -s "$f" "$W/driver/model/$(basename "$f")" ||
-			cp "$f" "$W/driver/model/$(basename "$f")"
+# run_range FROM TO RESULTS: mutants FROM..TO-1 (indices) on the tree $W,
+# one line each on stdout; RESULTS gets "killed", "error" or
+# "survived<TAB>name<TAB>description" per mutant.
+run_range() {
+	local i name file base rc k
+	local -A order=()
+	for ((i = $1; i < $2; i++)); do
+		name=${names[$i]} file=${files[$i]}
+		base=$(basename "$file")
+		# Restore every model source (fresh mtimes: make rebuilds what
+		# a previous mutant changed), then mutate one.
+		for f in "$SCRATCH"/orig/*.[ch]; do
+			cmp -s "$f" "$W/driver/model/$(basename "$f")" ||
+				cp "$f" "$W/driver/model/$(basename "$f")"
+		done
+		if ! sed -e "${exprs[$i]}" "$SCRATCH/orig/$base" >"$W/$file" 2>"$LOG"; then
+			printf '%3d/%d %-28s ERROR: bad sed expression: %s\n' $((i + 1)) "$total" "$name" "$(head -n 1 "$LOG")"
+			echo error >>"$3"
+			continue
+		fi
+		if cmp -s "$SCRATCH/orig/$base" "$W/$file"; then
+			printf '%3d/%d %-28s ERROR: does not apply (nothing in %s matches)\n' $((i + 1)) "$total" "$name" "$file"
+			echo error >>"$3"
+			continue
+		fi
+		if ! build_lib; then
+			printf '%3d/%d %-28s ERROR: does not compile: %s\n' $((i + 1)) "$total" "$name" \
+				"$(grep -m 1 'error' "$LOG")"
+			echo error >>"$3"
+			continue
+		fi
+		# The unit tests, the one that last killed a mutant of this
+		# file first (move to front): the verdict is the same, the run
+		# shorter.
+		# shellcheck disable=SC2086 # order[] holds a list of test names
+		run_unit ${order[$base]:-$UNIT_TESTS}
+		rc=$?
+		if [ "$rc" = 2 ]; then
+			printf '%3d/%d %-28s ERROR: does not link: %s\n' $((i + 1)) "$total" "$name" "$LINKERR"
+			echo error >>"$3"
+			continue
+		fi
+		if [ "$rc" = 0 ]; then
+			if ! build_tools; then
+				printf '%3d/%d %-28s ERROR: the tools do not build: %s\n' $((i + 1)) "$total" \
+					"$name" "$(grep -m 1 'error' "$LOG")"
+				echo error >>"$3"
+				continue
+			fi
+			if run_tools; then
+				printf '%3d/%d %-28s SURVIVED  %s\n' $((i + 1)) "$total" "$name" "${descs[$i]}"
+				printf 'survived\t%s\t%s\n' "$name" "${descs[$i]}" >>"$3"
+				continue
+			fi
+		else
+			k=build/${KILLER%%:*}
+			order[$base]="$k $(tr ' ' '\n' <<<"${order[$base]:-$UNIT_TESTS}" | grep -vx -- "$k" | tr '\n' ' ')"
+		fi
+		printf '%3d/%d %-28s killed by %s\n' $((i + 1)) "$total" "$name" "$KILLER"
+		echo killed >>"$3"
 	done
-	if ! sed -e "${exprs[$i]}" "$SCRATCH/orig/$base" >"$W/$file" 2>"$LOG"; then
-		printf '%3d/%d %-28s ERROR: bad sed expression: %s\n' $((i + 1)) "$total" "$name" "$(head -n 1 "$LOG")"
-		errors=$((errors + 1))
-		continue
+}
+
+# JOBS workers, each on its own copy of the built tree, with a contiguous
+# share of the list (mutants of one file stay together, for the order
+# above). The lines come as the mutants finish, so not in list order.
+[ "$JOBS" -le "$total" ] || JOBS=$total
+pids=()
+for ((w = 0; w < JOBS; w++)); do
+	if [ "$w" -gt 0 ]; then
+		cp -a "$SCRATCH/tree" "$SCRATCH/tree$w"
 	fi
-	if cmp -s "$SCRATCH/orig/$base" "$W/$file"; then
-		printf '%3d/%d %-28s ERROR: does not apply (nothing in %s matches)\n' $((i + 1)) "$total" "$name" "$file"
-		errors=$((errors + 1))
-		continue
-	fi
-	if ! build_unit; then
-		printf '%3d/%d %-28s ERROR: does not compile: %s\n' $((i + 1)) "$total" "$name" \
-			"$(grep -m 1 'error' "$LOG")"
-		errors=$((errors + 1))
-		continue
-	fi
-	if run_unit; then
-		if ! build_tools; then
-			printf '%3d/%d %-28s ERROR: the tools do not build: %s\n' $((i + 1)) "$total" \
-				"$name" "$(grep -m 1 'error' "$LOG")"
-			errors=$((errors + 1))
-			continue
-		fi
-		if run_tools; then
-			printf '%3d/%d %-28s SURVIVED  %s\n' $((i + 1)) "$total" "$name" "${descs[$i]}"
-			survivors+=("$name	${descs[$i]}")
-			continue
-		fi
-	fi
-	printf '%3d/%d %-28s killed by %s\n' $((i + 1)) "$total" "$name" "$KILLER"
-	killed=$((killed + 1))
+	(
+		[ "$w" = 0 ] || W=$SCRATCH/tree$w
+		LOG=$SCRATCH/log$w
+		: >"$SCRATCH/results$w"
+		run_range $((w * total / JOBS)) $(((w + 1) * total / JOBS)) "$SCRATCH/results$w"
+	) &
+	pids+=($!)
+done
+for p in "${pids[@]}"; do
+	wait "$p" || { echo "mutation: a worker failed" >&2; exit 2; }
 done
 for f in "$SCRATCH"/orig/*.[ch]; do cp "$f" "$W/driver/model/"; done
+killed=$(cat "$SCRATCH"/results* | grep -cx killed)
+errors=$(cat "$SCRATCH"/results* | grep -cx error)
+mapfile -t survivors < <(cat "$SCRATCH"/results* | sed -n 's/^survived\t//p')
+[ $((killed + errors + ${#survivors[@]})) = "$total" ] ||
+	{ echo "mutation: the workers reported $((killed + errors + ${#survivors[@]})) of $total mutants" >&2; exit 2; }
 
 elapsed=$(($(date +%s) - start))
 valid=$((total - errors))
