@@ -16,7 +16,7 @@
 . /tests/lib.sh
 
 P=/sys/module/cxdvirt/parameters/node_drain_delay_ms
-DELAY=5000
+DELAY=3000
 
 # rmmod_retry: rmmod until it gets through (20 s at most, while a
 # task_work holds the module); prints the seconds the successful one took.
@@ -104,7 +104,7 @@ ok $? "insmod /cxdvirt.ko again"
 # (unload waits for an RCU-tasks grace period). Before that, the task came
 # back into freed code: an oops.
 PD=/sys/module/cxdvirt/parameters/node_put_delay_ms
-PUT=12000
+PUT=6000
 [ -w $PD ] || bail "no $PD"
 nl_power_up cache_size=1M policy=fifo ||
 	bail "power on $NL_DEV in node mode and online it (part 2)"
