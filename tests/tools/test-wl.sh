@@ -160,6 +160,12 @@ if command -v valgrind > /dev/null; then
 			ok "trace.sh $m trace replays: $acc accesses, $mis misses" ||
 			not_ok "trace.sh $m trace" "$j"
 	done
+	# A program that fails under valgrind: exit 1, with its status and
+	# the end of its output.
+	e=$(tools/workloads/trace.sh "$T/f" -- sh -c 'echo last words; exit 3' 2>&1); st=$?
+	[ $st = 1 ] && grep -q 'status 3' <<< "$e" && grep -q 'last words' <<< "$e" &&
+		ok "trace.sh names a failing program's status and output" ||
+		not_ok "trace.sh on a failing program" "exit $st: $e"
 else
 	echo "ok $((n + 1)) # SKIP valgrind missing"; n=$((n + 1))
 fi

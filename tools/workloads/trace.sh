@@ -26,12 +26,24 @@ shift 2
 command -v valgrind > /dev/null || { echo "trace.sh: valgrind is missing (tests/vm/install-deps.sh)" >&2; exit 1; }
 
 log=$out.lackey
-valgrind --tool=lackey --trace-mem=yes --log-file="$log" "$@" > "$out.json"
-"$SIM" --format lackey --convert "$out.node.bin" "$log" 2> /dev/null
+rc=0
+valgrind --tool=lackey --trace-mem=yes --log-file="$log" "$@" > "$out.json" || rc=$?
+if [ $rc != 0 ]; then
+	echo "trace.sh: $1 exited with status $rc under valgrind lackey; the end of its output ($out.json):" >&2
+	tail -n 5 "$out.json" >&2
+	exit 1
+fi
+if ! "$SIM" --format lackey --convert "$out.node.bin" "$log" 2> "$out.convert.err"; then
+	echo "trace.sh: cxdvirt-sim could not convert $log:" >&2
+	cat "$out.convert.err" >&2
+	exit 1
+fi
+rm -f "$out.convert.err"
 if [ $dax = 1 ]; then
 	read -r base len < <(sed -n 's/.*"arena_base": "\([^"]*\)".*"arena_bytes": \([0-9]*\).*/\1 \2/p' "$out.json")
 	[ -n "${len:-}" ] || { echo "trace.sh: $out.json names no arena" >&2; exit 1; }
 	"$WL" lackey "$base" "$len" < "$log" 2> /dev/null |
-		"$SIM" --format text --convert "$out.dax.bin" - 2> /dev/null
+		"$SIM" --format text --convert "$out.dax.bin" - 2> /dev/null ||
+		{ echo "trace.sh: could not turn the arena's accesses in $log into $out.dax.bin" >&2; exit 1; }
 fi
 rm -f "$log"
