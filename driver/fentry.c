@@ -24,8 +24,13 @@
  *
  * A record that does not match is left alone and the fault counts from its
  * handler's entry, as before: another CPU (the task slept in the fault and
- * moved), a fault from the kernel (get_user_pages: no FAULT_FLAG_USER), or
- * a record older than CXD_FENTRY_MAX_NS.
+ * moved), a fault from the kernel (get_user_pages: no FAULT_FLAG_USER), a
+ * record older than CXD_FENTRY_MAX_NS, or one from before the task's last
+ * context switch. The last catches a stale record of an earlier fault on
+ * the same page whose handler ran on another CPU: a fault entered on CPU B
+ * and moved to CPU A before its handler would otherwise take A's old
+ * stamp and start up to CXD_FENTRY_MAX_NS too early (an MSHR wait of over
+ * 100 us seen once in 45-sim-agree on 6.12).
  *
  * Node mode's hooks run inside the same faults (a NUMA hinting fault, a
  * first touch) and take the stamp the same way (cxd_fentry_gap_va()). A matching record is consumed, so
@@ -55,7 +60,14 @@ struct cxd_fentry_rec {
 	struct task_struct *task;	/* NULL: consumed or never set */
 	unsigned long addr;		/* page address of the fault */
 	u64 stamp;			/* rdtsc() at the tracepoint */
+	unsigned long nsw;		/* the task's context switches then */
 };
+
+/* Context switches of @t so far: a record is stale once this moves on. */
+static unsigned long cxd_fentry_switches(const struct task_struct *t)
+{
+	return READ_ONCE(t->nvcsw) + READ_ONCE(t->nivcsw);
+}
 
 static DEFINE_PER_CPU(struct cxd_fentry_rec, cxd_fentry_rec);
 static DEFINE_MUTEX(cxd_fentry_mutex);
@@ -70,6 +82,7 @@ static void cxd_fentry_probe(void *data, unsigned long address,
 
 	r->stamp = rdtsc();
 	r->addr = address & PAGE_MASK;
+	r->nsw = cxd_fentry_switches(current);
 	r->task = current;
 }
 
@@ -158,7 +171,8 @@ u64 cxd_fentry_gap_va(unsigned long addr)
 	u64 gap = 0;
 
 	r = get_cpu_ptr(&cxd_fentry_rec);
-	if (r->task == current && r->addr == (addr & PAGE_MASK)) {
+	if (r->task == current && r->addr == (addr & PAGE_MASK) &&
+	    r->nsw == cxd_fentry_switches(current)) {
 		if (khz)
 			gap = mul_u64_u32_div(rdtsc() - r->stamp,
 					      USEC_PER_SEC, khz);
