@@ -98,10 +98,39 @@ lane_bad_context() {
 # Returns QEMU's status; 124 when the timeout fired, 125 when the guest
 # never reached /init within LANE_BOOT_TMO seconds (default 240; the boot
 # watchdog below).
+#
+# A kernel that stopped before /init wrote its first TAP frame (hung, or
+# died with a splat on the console) ran nothing of ours: /init loads the
+# module after that frame. It is booted again, up to LANE_BOOTS times in
+# all (default 3), saying so; the failed boot's console is kept as
+# CONSOLE.bootN. Seen: the debug kernel idle for minutes in its RCU-tasks
+# self tests; 6.12 dying in sched_clock_cpu with "Oops: int3" when
+# sched_clock_init_late() switched its static key while the other vCPU ran
+# that code (a text patch racing a vCPU under multi-threaded TCG,
+# docs/testing.md). A splat after the first frame fails the run as always.
+lane_boot() {
+	local console=$3 taplog=$4 rc boots=1 why
+	while :; do
+		rc=0
+		lane_boot_once "$@" || rc=$?
+		if [ "$rc" = 125 ]; then
+			why="hung before /init"
+		elif [ ! -s "$taplog" ] && [ -n "$(lane_bad_lines "$console")" ]; then
+			why="died before /init: $(lane_bad_lines "$console" | head -n 1 | cut -c1-120)"
+		else
+			return "$rc"
+		fi
+		[ "$boots" -lt "${LANE_BOOTS:-3}" ] || return "$rc"
+		cp "$console" "$console.boot$boots"
+		lane_log "boot $boots $why (console: $console.boot$boots); nothing of cxdvirt ran: booting once more"
+		boots=$((boots + 1))
+	done
+}
+
 # Environment (tools/bench/bench.sh --icount): LANE_QEMU_ACCEL replaces
 # "tcg,thread=multi"; LANE_QEMU_EXTRA is split into more QEMU arguments;
 # LANE_QEMU_CPU replaces the CPU model "max" (check-debug.sh).
-lane_boot() {
+lane_boot_once() {
 	local kernel=$1 initrd=$2 console=$3 taplog=$4 tmo=$5
 	shift 5
 	local append="console=ttyS0,115200 panic=-1 memmap=1G\$4G mitigations=off"

@@ -91,18 +91,8 @@ t0=$(date +%s.%N)
 boot_rc=0
 lane_boot "$kdir_img/vmlinuz" "$initrd" "$console" "$taplog" "$tmo" \
 	"cxdvirt_test_timeout=$test_timeout" $append_extra || boot_rc=$?
-# A kernel that hung before /init ran nothing: boot it again, up to twice,
-# saying so (the last hung console is kept as console.log.hung). The debug
-# kernel hung so in about one boot of three (docs/testing.md).
-boots=1
-while [ "$boot_rc" = 125 ] && [ $boots -lt 3 ]; do
-	cp "$console" "$console.hung"
-	lane_log "boot hung before /init (console: $console.hung): booting once more"
-	boot_rc=0
-	boots=$((boots + 1))
-	lane_boot "$kdir_img/vmlinuz" "$initrd" "$console" "$taplog" "$tmo" \
-		"cxdvirt_test_timeout=$test_timeout" $append_extra || boot_rc=$?
-done
+# (lane_boot boots again, up to twice, a kernel that hung or died before
+# /init ran anything: tests/vm/lib.sh.)
 t1=$(date +%s.%N)
 if [ -n "$tail_pid" ]; then
 	sleep 0.2

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The guest harness's boot retry (tests/vm/lib.sh, lane_boot): a kernel that
+# hung or died before /init wrote its first TAP frame is booted again, up
+# to LANE_BOOTS times; a splat after that frame is never retried, so a
+# failure of the module always fails the run. QEMU is replaced by a stub
+# of lane_boot_once that plays each boot's console and TAP log. Prints TAP.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/tools/tap.bash
+# shellcheck source=tests/vm/lib.sh
+. tests/vm/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+c=$tmp/console
+t=$tmp/tap
+
+# play BOOT...: boot i gets BOOT i, one of
+#   oops	a splat on the console, no TAP frame (died before /init)
+#   hung	no output, status 125 (the boot watchdog)
+#   late	a TAP frame, then a splat (died in a test)
+#   clean	a TAP frame, no splat
+plays=()
+played=0
+lane_boot_once() {
+	local what=${plays[$played]:-clean}
+	played=$((played + 1))
+	: > "$3"
+	: > "$4"
+	case $what in
+	oops)	echo "[    5.43] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI" > "$3" ;;
+	hung)	return 125 ;;
+	late)	echo "CXDVIRT-GUEST-START" > "$4"
+		echo "[   60.00] BUG: KASAN: slab-use-after-free in cxd_x" > "$3" ;;
+	clean)	echo "CXDVIRT-GUEST-START" > "$4" ;;
+	esac
+	return 0
+}
+
+# check NAME EXPECTED-STATUS EXPECTED-BOOTS BOOT...
+check() {
+	local name=$1 want_rc=$2 want_boots=$3 rc=0 log
+	shift 3
+	plays=("$@")
+	played=0
+	rm -f "$c".boot*
+	lane_boot kernel initrd "$c" "$t" 10 > "$tmp/log" 2>&1 || rc=$?
+	log=$(cat "$tmp/log")
+	if [ "$rc" = "$want_rc" ] && [ "$played" = "$want_boots" ]; then
+		ok "$name: status $rc after $played boots"
+	else
+		not_ok "$name: status $rc after $played boots, want $want_rc after $want_boots" "$log"
+	fi
+}
+
+check "a clean boot runs once" 0 1 clean
+check "a splat after the first frame is not retried" 0 1 late
+check "died before /init, then clean" 0 2 oops clean
+check "hung, then died, then clean" 0 3 hung oops clean
+check "died before /init three times: the last is returned" 0 3 oops oops oops
+check "hung three times: status 125" 125 3 hung hung hung
+check "died before /init, then a splat in a test: not retried" 0 2 oops late
+if grep -q "BUG: KASAN" "$c"; then
+	ok "the test's splat stays on the console, where the run finds it"
+else
+	not_ok "the test's splat stays on the console, where the run finds it"
+fi
+plays=(oops clean)
+played=0
+rm -f "$c".boot*
+lane_boot kernel initrd "$c" "$t" 10 > "$tmp/log" 2>&1
+log=$(cat "$tmp/log")
+if [ -f "$c.boot1" ] && grep -q "Oops: int3" "$c.boot1" &&
+   grep -q "boot 1 died before /init" <<< "$log"; then
+	ok "the failed boot's console is kept and the retry is logged"
+else
+	not_ok "the failed boot's console is kept and the retry is logged" "$log"
+fi
+plays=(oops oops clean)
+played=0
+LANE_BOOTS=1 lane_boot kernel initrd "$c" "$t" 10 > /dev/null 2>&1
+if [ "$played" = 1 ]; then
+	ok "LANE_BOOTS=1: no retry"
+else
+	not_ok "LANE_BOOTS=1: no retry ($played boots)"
+fi
+
+echo "1..$n"
+[ "$fails" -eq 0 ]
