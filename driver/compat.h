@@ -228,43 +228,65 @@ static inline void cxd_flush_tlb_all_cpus(void)
  * With one CPU running the mm, as for a single-threaded program evicting
  * its own pages in its task_work, no other CPU is interrupted. Callers
  * keep the mm's flush-pending count raised from the PTE change to the flush
- * (x86 pte_accessible()). @mask must come from cxd_tlb_batch_init(); if it
- * could not be allocated, the flush falls back to every CPU.
+ * (x86 pte_accessible()). A batch of one mm, the common case, flushes that
+ * mm's mask as read at the flush (as flush_tlb_mm_range() does; a CPU that
+ * joined since the generation bump sees the new generation) and allocates
+ * nothing; from a second mm on the union is kept in a mask allocated then,
+ * and if that allocation fails the flush falls back to every CPU. @b must
+ * come from cxd_tlb_batch_init(), and each mm added must stay alive
+ * (mmget) until the flush.
  * Context: process (the mask allocation may sleep); flush waits for the
  * other CPUs.
  */
 struct cxd_tlb_batch {
-	cpumask_var_t mask;
+	struct mm_struct *mm;	/* the first mm added */
+	cpumask_var_t mask;	/* union of the masks, from a second mm on */
 	bool ok;	/* @mask allocated */
-	bool any;	/* an mm was added */
+	bool all;	/* @mask could not be allocated: flush every CPU */
 };
 
 static inline void cxd_tlb_batch_init(struct cxd_tlb_batch *b)
 {
-	b->ok = zalloc_cpumask_var(&b->mask, GFP_KERNEL);
-	b->any = false;
+	b->mm = NULL;
+	b->ok = false;
+	b->all = false;
 }
 
 static inline void cxd_tlb_batch_add(struct cxd_tlb_batch *b,
 				     struct mm_struct *mm)
 {
 	atomic64_inc_return(&mm->context.tlb_gen);	/* inc_mm_tlb_gen() */
-	if (b->ok)
-		cpumask_or(b->mask, b->mask, mm_cpumask(mm));
-	b->any = true;
+	if (!b->mm) {
+		b->mm = mm;
+		return;
+	}
+	if ((mm == b->mm && !b->ok) || b->all)
+		return;
+	if (!b->ok) {
+		b->ok = zalloc_cpumask_var(&b->mask, GFP_KERNEL);
+		if (!b->ok) {
+			b->all = true;
+			return;
+		}
+		cpumask_copy(b->mask, mm_cpumask(b->mm));
+	}
+	cpumask_or(b->mask, b->mask, mm_cpumask(mm));
 }
 
 static inline void cxd_tlb_batch_flush(struct cxd_tlb_batch *b)
 {
-	if (b->any) {
-		if (b->ok)
-			on_each_cpu_mask(b->mask, cxd_flush_tlb_local, NULL,
-					 true);
-		else
-			cxd_flush_tlb_all_cpus();
-	}
-	if (b->ok)
+	if (!b->mm)
+		return;
+	if (b->all) {
+		cxd_flush_tlb_all_cpus();
+	} else if (b->ok) {
+		on_each_cpu_mask(b->mask, cxd_flush_tlb_local, NULL, true);
 		free_cpumask_var(b->mask);
+	} else {
+		/* as flush_tlb_mm_range() does: the mm's live mask */
+		on_each_cpu_mask(mm_cpumask(b->mm), cxd_flush_tlb_local, NULL,
+				 true);
+	}
 }
 #else
 #define CXD_CAN_FLUSH_TLB	false

@@ -379,23 +379,33 @@ static void cxd_nl_mm_prune(struct cxd_nodelat *nl)
 		cxd_nl_mm_free(m);
 }
 
+/* Tracked mms an eviction snapshots without allocating (cxd_nl_mms_get()). */
+#define CXD_NL_MMS_STACK	8
+
 /*
  * Snapshot the tracked mms, each with a reference on its address space
- * (mmget), into a new array. Context: process. Return: the array (kfree it
- * after cxd_nl_mms_put()) or NULL, and the count in *@n.
+ * (mmget), into @buf (CXD_NL_MMS_STACK entries) when they fit, else into a
+ * new array. Context: process. Return: the array (give it to
+ * cxd_nl_mms_put() with @buf) or NULL, and the count in *@n.
  */
 static struct mm_struct **cxd_nl_mms_get(struct cxd_nodelat *nl,
+					 struct mm_struct **buf,
 					 unsigned int *n)
 {
-	struct mm_struct **v;
+	struct mm_struct **v = buf;
 	struct cxd_nl_mm *m;
-	unsigned int cap = READ_ONCE(nl->nmms) + 4, i = 0;
+	unsigned int cap = READ_ONCE(nl->nmms), i = 0;
 	unsigned long flags;
 
 	*n = 0;
-	v = kmalloc_array(cap, sizeof(*v), GFP_KERNEL);
-	if (!v)
-		return NULL;
+	if (cap > CXD_NL_MMS_STACK) {
+		cap += 4;
+		v = kmalloc_array(cap, sizeof(*v), GFP_KERNEL);
+		if (!v)
+			return NULL;
+	} else {
+		cap = CXD_NL_MMS_STACK;
+	}
 	spin_lock_irqsave(&nl->mm_lock, flags);
 	list_for_each_entry(m, &nl->mms, node) {
 		if (i == cap)
@@ -408,13 +418,15 @@ static struct mm_struct **cxd_nl_mms_get(struct cxd_nodelat *nl,
 	return v;
 }
 
-static void cxd_nl_mms_put(struct mm_struct **v, unsigned int n)
+static void cxd_nl_mms_put(struct mm_struct **v, unsigned int n,
+			   struct mm_struct **buf)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
 		mmput(v[i]);
-	kfree(v);
+	if (v != buf)
+		kfree(v);
 }
 
 /* ------------------------------------------------------------ eviction -- */
@@ -631,6 +643,7 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 		   CXD_MAX_VICTIMS : CXD_NL_DRAIN_BATCH] = { };
 	bool dirty[ARRAY_SIZE(found)] = { };
 	bool file[ARRAY_SIZE(found)];
+	struct mm_struct *mmbuf[CXD_NL_MMS_STACK];
 	struct cxd_live *live = nl->live;
 	struct cxd_nl_pte_batch b;
 	struct mm_struct **mms;
@@ -649,7 +662,7 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 					    &dirty[i]);
 		nanon += !file[i];
 	}
-	mms = nanon ? cxd_nl_mms_get(nl, &nm) : NULL;
+	mms = nanon ? cxd_nl_mms_get(nl, mmbuf, &nm) : NULL;
 	if (!mms)
 		nm = 0;
 	/*
@@ -694,7 +707,7 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 	}
 	cxd_nl_pte_batch_finish(&b, mms, nm);
 	if (mms)
-		cxd_nl_mms_put(mms, nm);
+		cxd_nl_mms_put(mms, nm, mmbuf);
 
 	now = ktime_get_ns();
 	for (i = 0; i < n; i++) {
@@ -837,33 +850,28 @@ static void cxd_nl_charge(struct cxd_nodelat *nl, u64 page, unsigned int flags,
 			  u64 t0, bool wait)
 {
 	struct cxd_live *live = nl->live;
-	struct cxd_access *acc;
+	struct cxd_access acc;	/* about 400 bytes, as in cxd_fault() */
 	u64 gen;
 
-	acc = kmalloc(sizeof(*acc), GFP_KERNEL);
-	if (!acc) {
-		atomic64_inc(&nl->st.dropped);
-		return;
-	}
 	if (atomic_read(&nl->departing))
 		cxd_nl_departures(nl);
 	cxd_model_lock(live);
 	/* departed since the walk: the frame's earlier page goes first */
 	cxd_nl_depart_locked(nl, page, t0);
-	cxd_model_access(&live->model, page, flags, t0, acc);
+	cxd_model_access(&live->model, page, flags, t0, &acc);
 	gen = live->stats_gen;
 	spin_unlock(&live->lock);
-	cxd_trace_access(live, page, t0, acc);
+	cxd_trace_access(live, page, t0, &acc);
 	/* The queued drain holds a reference: this task_work's may be the last. */
-	if (acc->drain && !READ_ONCE(nl->stopping)) {
+	if (acc.drain && !READ_ONCE(nl->stopping)) {
 		kref_get(&nl->ref);
 		cxd_nl_test_delay();
 		if (!queue_work(cxd_wq, &nl->drain_work))
 			cxd_nl_put(nl);
 	}
 
-	cxd_nl_evict(nl, acc->victims, acc->nvictims, false, gen);
-	if (wait && (!acc->hit || acc->late)) {
+	cxd_nl_evict(nl, acc.victims, acc.nvictims, false, gen);
+	if (wait && (!acc.hit || acc.late)) {
 		/*
 		 * Less the wake-up's lateness and the work after it (miss.c),
 		 * and the return to user space after this task_work, which
@@ -872,15 +880,14 @@ static void cxd_nl_charge(struct cxd_nodelat *nl, u64 page, unsigned int flags,
 		 */
 		u64 early = READ_ONCE(live->miss_tail_ns) +
 			    READ_ONCE(live->cfg_dev->cfg.fault_exit_ns);
-		u64 end = acc->done_ns - min(early, acc->done_ns - t0);
+		u64 end = acc.done_ns - min(early, acc.done_ns - t0);
 		bool waits = ktime_get_ns() < end;
 		u64 t1;
 
 		cxd_wait_until(end);
-		if (!acc->hit)
+		if (!acc.hit)
 			cxd_account_miss(live, page, flags & CXD_ACC_WRITE,
-					 t0, acc, NULL);
-		kfree(acc);
+					 t0, &acc, NULL);
 		t1 = ktime_get_ns();
 		/* calibrate's measure: the user's timing less this */
 		atomic64_inc(&nl->st.waited);
@@ -889,9 +896,9 @@ static void cxd_nl_charge(struct cxd_nodelat *nl, u64 page, unsigned int flags,
 			cxd_tail_update(live, t1 - end);
 		return;
 	}
-	if (!acc->hit)
-		cxd_account_miss(live, page, flags & CXD_ACC_WRITE, t0, acc, NULL);
-	kfree(acc);
+	if (!acc.hit)
+		cxd_account_miss(live, page, flags & CXD_ACC_WRITE, t0, &acc,
+				 NULL);
 }
 
 /*
@@ -911,7 +918,8 @@ static void cxd_nl_access(struct cxd_nodelat *nl, u64 page, unsigned long va,
 			 !cxd_nl_restored_clean(nl, mm, page, va)))
 		return;
 	WRITE_ONCE(nl->va[page], va);
-	if (mm == current->mm) {
+	/* an entry is allocated only for an address space not tracked yet */
+	if (mm == current->mm && !cxd_nl_tracks(nl, mm)) {
 		m = kmalloc(sizeof(*m), GFP_KERNEL);
 		if (m && !cxd_nl_mm_add(nl, mm, m))
 			kfree(m);
@@ -1761,12 +1769,13 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 {
 	struct cxd_live *live = nl->live;
 	u64 touched[CXD_NL_SCAN_BATCH], dirtied[CXD_NL_SCAN_BATCH];
+	struct mm_struct *mmbuf[CXD_NL_MMS_STACK];
 	unsigned int nt = 0, nd = 0, i, j, nm;
 	struct cxd_nl_pte_batch b;
 	struct mm_struct **mms;
 	u64 page;
 
-	mms = cxd_nl_mms_get(nl, &nm);
+	mms = cxd_nl_mms_get(nl, mmbuf, &nm);
 	cxd_nl_pte_batch_init(&b);
 	for (j = 0; j < nm; j++) {
 		struct mm_struct *mm = mms[j];
@@ -1831,7 +1840,7 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 	/* The accessed and dirty bits are set again only on a TLB fill. */
 	cxd_nl_pte_batch_finish(&b, mms, nm);
 	if (mms)
-		cxd_nl_mms_put(mms, nm);
+		cxd_nl_mms_put(mms, nm, mmbuf);
 }
 
 static void cxd_nl_scan_work(struct work_struct *work)
