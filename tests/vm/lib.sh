@@ -109,14 +109,16 @@ lane_bad_context() {
 # that code (a text patch racing a vCPU under multi-threaded TCG,
 # docs/testing.md). A splat after the first frame fails the run as always.
 lane_boot() {
-	local console=$3 taplog=$4 rc boots=1 why
+	local console=$3 taplog=$4 rc boots=1 why bad
 	while :; do
 		rc=0
 		lane_boot_once "$@" || rc=$?
+		bad=
+		[ -s "$taplog" ] || bad=$(lane_bad_lines "$console" | head -n 1)
 		if [ "$rc" = 125 ]; then
 			why="hung before /init"
-		elif [ ! -s "$taplog" ] && [ -n "$(lane_bad_lines "$console")" ]; then
-			why="died before /init: $(lane_bad_lines "$console" | head -n 1 | cut -c1-120)"
+		elif [ -n "$bad" ]; then
+			why="died before /init: $(echo "$bad" | cut -c1-120)"
 		else
 			return "$rc"
 		fi
