@@ -85,5 +85,18 @@ else
 	not_ok "LANE_BOOTS=1: no retry ($played boots)"
 fi
 
+# A failed run names its failed subtests with their diagnostics: prove's
+# summary alone gives only their numbers.
+mkdir -p "$tmp/taps"
+printf 'ok 1 - fine\nnot ok 2 - waits agree\n#   got: 3242\n#   expected: 3241\nok 3 - after\n# not this one\n' > "$tmp/taps/45-x.tap"
+printf 'ok 1 - all fine\n' > "$tmp/taps/46-y.tap"
+out=$(lane_failed_subtests "$tmp/taps" 45-x 46-y)
+want=$(printf -- '---- 45-x: failed subtests ----\nnot ok 2 - waits agree\n#   got: 3242\n#   expected: 3241')
+if [ "$out" = "$want" ]; then
+	ok "a failed subtest is shown with its diagnostics, nothing else"
+else
+	not_ok "a failed subtest is shown with its diagnostics, nothing else" "$out"
+fi
+
 echo "1..$n"
 [ "$fails" -eq 0 ]

@@ -240,6 +240,24 @@ lane_split_tap() {
 	'
 }
 
+# lane_failed_subtests TAPDIR NAME...: for each test NAME whose TAP has a
+# "not ok" line, its name, then every "not ok" line with the diagnostic
+# ("#") lines that follow it, at most LANE_FAIL_LINES (default 120) lines in
+# all. prove's summary gives only the numbers of the failed subtests; CI's
+# log is all a reader of a failed run has.
+lane_failed_subtests() {
+	local dir=$1 n
+	shift
+	for n in "$@"; do
+		[ -f "$dir/$n.tap" ] || continue
+		awk -v n="$n" '
+			/^not ok/ { if (!shown++) print "---- " n ": failed subtests ----"
+				print; diag = 1; next }
+			diag && /^[ \t]*#/ { print; next }
+			{ diag = 0 }' "$dir/$n.tap"
+	done | head -n "${LANE_FAIL_LINES:-120}"
+}
+
 # lane_times TAPDIR OUT LABEL NAME...: each test's seconds against its
 # budget (the NAME.time files of lane_split_tap), in the order given, into
 # OUT as

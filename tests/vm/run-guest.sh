@@ -151,6 +151,8 @@ if [ $failed = 1 ]; then
 		echo "---- last 40 console lines ($console) ----"
 		tr -d '\r' < "$console" | tail -n 40
 	fi
+	# shellcheck disable=SC2086 # one name per word
+	lane_failed_subtests "$out/tap" $names
 	# Last, so that a log cut to its tail (CI) still shows them: each
 	# offending line with the test that was running and what followed.
 	if [ -n "$bad" ]; then
