@@ -445,8 +445,8 @@ void cxd_tail_update(struct cxd_live *live, u64 ns);
 /* fentry.c */
 int cxd_fentry_get(void);
 void cxd_fentry_exit(void);
-u64 cxd_fentry_gap_va(unsigned long addr);
-u64 cxd_fentry_gap(const struct vm_fault *vmf);
+u64 cxd_fentry_gap_va(unsigned long addr, u64 *now_ns);
+u64 cxd_fentry_gap(const struct vm_fault *vmf, u64 *now_ns);
 
 /* trace.c */
 void cxd_trace_miss(struct cxd_live *live, u64 page, bool write, u64 t0,

@@ -154,33 +154,47 @@ void cxd_fentry_exit(void)
 
 /**
  * cxd_fentry_gap_va() - how long ago the current task's user page fault
- * at @addr entered the kernel, in ns, if its entry was stamped on this CPU.
+ * at @addr entered the kernel, in ns, if its entry was stamped on this CPU,
+ * and the time it is measured to.
  * @addr:	the fault's user address.
+ * @now_ns:	if not NULL, set to ktime_get_ns() read after the TSC the gap
+ *		ends at.
+ *
+ * The fault entered at *@now_ns - gap, never earlier than it really did:
+ * the gap ends at a TSC read made before *@now_ns is read, so time lost
+ * between the two (an interrupt; under TCG, a vCPU the host descheduled
+ * for a few hundred us) delays the entry, never advances it. (Reading the
+ * clock first and the TSC after would put such a stall into the gap and
+ * the entry before the previous fault's end: an MSHR wait that never
+ * happened, seen in 45-sim-agree.)
  *
  * Consumes the stamp. For callers that know the fault is the current
  * task's own user fault (node mode's hooks on the fault path); a fault
  * handler uses cxd_fentry_gap().
  * Context: any; preemption is disabled inside. Return: ns from the
- * tracepoint to now (TSC cycles of this CPU at tsc_khz), or 0 when
- * unknown (see the file's comment).
+ * tracepoint to the TSC read (TSC cycles of this CPU at tsc_khz), or 0
+ * when unknown (see the file's comment).
  */
-u64 cxd_fentry_gap_va(unsigned long addr)
+u64 cxd_fentry_gap_va(unsigned long addr, u64 *now_ns)
 {
 	unsigned int khz = READ_ONCE(tsc_khz);
 	struct cxd_fentry_rec *r;
-	u64 gap = 0;
+	u64 gap = 0, tsc;
 
 	r = get_cpu_ptr(&cxd_fentry_rec);
+	tsc = rdtsc_ordered();
 	if (r->task == current && r->addr == (addr & PAGE_MASK) &&
 	    r->nsw == cxd_fentry_switches(current)) {
 		if (khz)
-			gap = mul_u64_u32_div(rdtsc() - r->stamp,
-					      USEC_PER_SEC, khz);
+			gap = mul_u64_u32_div(tsc - r->stamp, USEC_PER_SEC,
+					      khz);
 		r->task = NULL;
 		if (gap > CXD_FENTRY_MAX_NS)
 			gap = 0;
 	}
 	put_cpu_ptr(&cxd_fentry_rec);
+	if (now_ns)
+		*now_ns = ktime_get_ns();
 	return gap;
 }
 
@@ -188,12 +202,16 @@ u64 cxd_fentry_gap_va(unsigned long addr)
  * cxd_fentry_gap() - cxd_fentry_gap_va() for the fault @vmf, if it is a
  * user fault (not get_user_pages()).
  * @vmf:	the fault, in a ->fault or ->page_mkwrite handler.
+ * @now_ns:	if not NULL, set to ktime_get_ns() (see cxd_fentry_gap_va()).
  *
  * Context: process (a fault handler). Return: ns, or 0 when unknown.
  */
-u64 cxd_fentry_gap(const struct vm_fault *vmf)
+u64 cxd_fentry_gap(const struct vm_fault *vmf, u64 *now_ns)
 {
-	if (!(vmf->flags & FAULT_FLAG_USER))
+	if (!(vmf->flags & FAULT_FLAG_USER)) {
+		if (now_ns)
+			*now_ns = ktime_get_ns();
 		return 0;
-	return cxd_fentry_gap_va(vmf->address);
+	}
+	return cxd_fentry_gap_va(vmf->address, now_ns);
 }

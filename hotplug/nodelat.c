@@ -1024,6 +1024,7 @@ static void cxd_nl_event(const struct cxd_nl_hook_args *a, enum cxd_nl_ev ev)
 	struct mm_struct *mm = a->vma ? a->vma->vm_mm : a->mm;
 	struct cxd_nodelat *nl;
 	struct cxd_nl_work *w;
+	u64 now, gap;
 
 	rcu_read_lock();
 	nl = cxd_nl_find(a->pfn);
@@ -1055,9 +1056,13 @@ static void cxd_nl_event(const struct cxd_nl_hook_args *a, enum cxd_nl_ev ev)
 		goto out;
 	}
 	/* from the fault's entry where it was stamped (driver/fentry.c) */
-	w->t_fault = ktime_get_ns();
-	if (mm == current->mm)
-		w->t_fault -= cxd_fentry_gap_va(a->addr);
+	if (mm == current->mm) {
+		gap = cxd_fentry_gap_va(a->addr, &now);
+	} else {
+		gap = 0;
+		now = ktime_get_ns();
+	}
+	w->t_fault = now - gap;
 	w->page = a->pfn - nl->pfn_lo;
 	w->va = a->addr & PAGE_MASK;
 	w->mm = mm;

@@ -360,9 +360,8 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 			return VM_FAULT_NOPAGE;	/* fatal signal: let it be delivered */
 	}
 
-	t0 = ktime_get_ns();
 	/* The access reaches the device when the fault entered the kernel. */
-	st.entry_ns = cxd_fentry_gap(vmf);
+	st.entry_ns = cxd_fentry_gap(vmf, &t0);
 	entry = t0 - st.entry_ns;
 	/* A record in a shared slot (NAND image) may be another page's. */
 	filled = READ_ONCE(ps->page) == pgoff && cxd_fill_clear(live, pf, vma);
@@ -521,7 +520,7 @@ static vm_fault_t cxd_page_mkwrite(struct vm_fault *vmf)
 	vm_fault_t ret;
 
 	/* this write fault's entry stamp serves no miss: consume it */
-	cxd_fentry_gap(vmf);
+	cxd_fentry_gap(vmf, NULL);
 	lock_page(vmf->page);
 	ret = cxd_mkwrite(vmf);
 	if (ret) {
