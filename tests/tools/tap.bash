@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# TAP for the host tool tests (sourced by test-sim, test-sweep, test-lane,
+# TAP for the host tool tests (sourced by test-sim, test-sweep, test-lane, test-bench-report,
 # test-sweep-grid, test-cmmh, test-fidelity and test-wl):
 # ok DESCRIPTION passes a test, not_ok DESCRIPTION [DETAIL] fails one and
 # shows the first 20 lines of DETAIL; n counts the tests, fails the

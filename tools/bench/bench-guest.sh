@@ -36,14 +36,16 @@ mk() {
 	dev_node "$name"
 }
 
-# cal NAME: measure the device's fault remainder (cxdvirt-dev calibrate:
-# fault_exit_ns), so that its misses cost the model, not the model plus the
-# fault (docs/interface.md); the device's counters are reset by the run.
+# cal NAME [LABEL]: measure the device's fault remainder (cxdvirt-dev
+# calibrate: fault_exit_ns), so that its misses cost the model, not the
+# model plus the fault (docs/interface.md); the device's counters are reset
+# by the run. The info line names LABEL (default NAME); CALPIN, if set, is
+# put in front of the command (numactl binding it to a CPU).
 cal() {
-	e=$(cxdvirt-dev calibrate "$1" --json 2> /tmp/cal.err |
+	e=$($CALPIN cxdvirt-dev calibrate "$1" --json 2> /tmp/cal.err |
 		sed -n 's/^ *"fault_exit_ns": \([0-9]*\),\{0,1\}$/\1/p')
 	if [ -n "$e" ]; then
-		info "calibrate $1 fault_exit_ns $e"
+		info "calibrate ${2:-$1} fault_exit_ns $e"
 	else
 		echo "# calibrate $1 failed: $(cat /tmp/cal.err)"
 		st=1
@@ -58,21 +60,33 @@ ipis() {
 	} END { printf "%d %d\n", n["TLB:"], n["CAL:"] }' /proc/interrupts
 }
 
+# ipis_cpu C: the TLB-shootdown, function-call and rescheduling interrupts
+# CPU C took (its column of /proc/interrupts): "TLB CAL RES".
+ipis_cpu() {
+	awk -v c="$1" '$1 == "TLB:" || $1 == "CAL:" || $1 == "RES:" { n[$1] = $(c + 2) }
+		END { printf "%d %d %d\n", n["TLB:"], n["CAL:"], n["RES:"] }' /proc/interrupts
+}
+
 # run ID CMD...: run a bench command, framing its JSON; the interrupts it
 # drew go to an "ipis ID TLB CAL [MISSES]" info line, MISSES being the
 # misses of device $RUNDEV over the whole run (eviction passes included)
-# when RUNDEV names one.
+# when RUNDEV names one; with IPICPU=C, those CPU C took to an
+# "ipis_cpu ID C TLB CAL RES MISSES" line too.
 run() {
 	id=$1
 	shift
 	echo "# run $id: $*"
 	i0=$(ipis)
+	c0=
+	[ -z "${IPICPU:-}" ] || c0=$(ipis_cpu "$IPICPU")
 	d0=
 	[ -z "${RUNDEV:-}" ] || d0=$(stat_get "$RUNDEV" misses)
 	echo "CXDVIRT-BENCH-JSON $id"
 	"$@" --json > /tmp/out.json 2> /tmp/err.txt
 	rc=$?
 	i1=$(ipis)
+	c1=
+	[ -z "$c0" ] || c1=$(ipis_cpu "$IPICPU")
 	cat /tmp/out.json
 	echo "CXDVIRT-BENCH-END"
 	if [ $rc != 0 ]; then
@@ -82,6 +96,10 @@ run() {
 	fi
 	set -- $i0 $i1
 	info "ipis $id $(($3 - $1)) $(($4 - $2))${d0:+ $(($(stat_get "$RUNDEV" misses) - d0))}"
+	if [ -n "$c1" ]; then
+		set -- $c0 $c1
+		info "ipis_cpu $id $IPICPU $(($4 - $1)) $(($5 - $2)) $(($6 - $3)) $(($(stat_get "$RUNDEV" misses) - d0))"
+	fi
 }
 
 # redis_row: row 5g on the node-mode device $N (node 2, online). redis-server
@@ -133,6 +151,88 @@ redis_row() {
 	dev_set $N t_read_ns 40000 > /dev/null
 }
 
+# node_up: power the node-mode device $N at 4 GiB (512 MiB, target node 2)
+# and online it as system RAM (daxctl); DAX names its dax device. Fails, with
+# st=1 and a comment line, if any step fails.
+node_up() {
+	if ! dev_create $N mode=node phys_addr=0x100000000 capacity=512M target_node=2 >&2 ||
+	   [ "$(dev_set $N power 1)" != OK ]; then
+		echo "# cannot power a node-mode device"
+		dev_rm $N 2>/dev/null
+		st=1
+		return 1
+	fi
+	DAX=$(cat "$(dev_sys $N)/dax_device")
+	if ! daxctl reconfigure-device --mode=system-ram "$DAX" > /dev/null 2>&1; then
+		echo "# daxctl reconfigure-device $DAX failed"
+		st=1
+		node_power_off
+		return 1
+	fi
+	info "node $N $DAX node 2 online $(cat "$(dev_sys $N)/online")"
+}
+
+node_power_off() {
+	dev_set $N power 0 > /dev/null
+	rmdir "$CFS/$N"
+}
+
+# node_down: offline node 2 and remove $N.
+node_down() {
+	daxctl offline-memory "$DAX" > /dev/null 2>&1 || echo "# offline-memory $DAX failed"
+	node_power_off
+}
+
+# node_miss_setup: tR 40 us (femu's) on $N, the model's miss time in an
+# "info nodemodel" line, NM the miss runs' arguments (an eviction region
+# of twice the 16384-line cache before each pass, misses above 20 us), and
+# node mode's rest of the fault calibrated (the return to user space after
+# the task_work; calibrate's node path: a cyclic scan bound to the node,
+# every read a miss). Fails if node_latency is off on this kernel.
+node_miss_setup() {
+	if [ "$(dev_get $N node_latency)" != on ]; then
+		echo "# node_latency is off on this kernel: no node-mode miss rows"
+		return 1
+	fi
+	d=$CFS/$N
+	dev_set $N t_read_ns 40000 > /dev/null
+	info "nodemodel $(( $(cat $d/t_read_ns) + ($(cat $d/nand_page_size) * 1000 + $(cat $d/channel_mbps) - 1) / $(cat $d/channel_mbps) ))"
+	NM="-n 1024 -p 3 --pattern chase --evict --evict-pages 16384 --threshold 20000"
+	cal $N
+}
+
+# mt_row: row 5h, under multi-threaded TCG: the measured program bound to
+# CPU 0 and a busy process (a shell loop) to CPU 1, node-mode misses on $N
+# (node_mt, as node_miss) and devdax femu misses (femu_mt, as miss_femu),
+# each device calibrated on CPU 0 beside the busy CPU first (info
+# "calibrate b_node_mt", "calibrate b_femu_mt"); run records the IPIs CPU 1
+# took (IPICPU). Under icount the vCPUs take
+# turns on one host thread, so a busy vCPU costs an IPI nothing there.
+mt_row() {
+	if [ "$(grep -c ^processor /proc/cpuinfo)" -lt 2 ]; then
+		echo "# one CPU online: no row 5h"
+		return
+	fi
+	F=$(mk b_femu_mt preset=femu capacity=64M cache_size=8M backing_node=1) || { st=1; return; }
+	numactl --physcpubind=1 sh -c 'while :; do :; done' &
+	busy=$!
+	# calibrated as measured: on CPU 0, beside the busy CPU
+	CALPIN="numactl --physcpubind=0"
+	cal $N b_node_mt
+	cal b_femu_mt
+	CALPIN=
+	IPICPU=1
+	RUNDEV=$N
+	run node_mt numactl --membind=2 --physcpubind=0 $B -t anon -L node-miss-mt $NM
+	RUNDEV=b_femu_mt
+	run femu_mt numactl --physcpubind=0 $B -t "$F" -L femu-mt -n 1024 -p 5 --evict --warmup 1
+	RUNDEV=
+	IPICPU=
+	kill $busy
+	wait $busy 2> /dev/null
+	dev_rm b_femu_mt
+}
+
 # bench.sh --icount boots with maxcpus=1 (an SMP bring-up under icount
 # hangs): the other vCPUs come online here.
 if [ -n "${bench_online_cpus:-}" ]; then
@@ -148,6 +248,16 @@ info "kernel $(uname -r)"
 info "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 info "cpus $(grep -c ^processor /proc/cpuinfo)"
 info "timer $TIMER"
+
+# bench.sh --icount: a second, multi-threaded TCG guest runs row 5h alone.
+if [ "${bench_only:-}" = mt ]; then
+	N=b_node
+	if node_up; then
+		node_miss_setup && mt_row
+		node_down
+	fi
+	exit $st
+fi
 
 # --- 2b. anonymous first-touch faults, first: before any device powers on,
 # so the module's fault-entry probe (attached from the first power-on
@@ -330,58 +440,36 @@ for i in 1 2 3 4 5 6 7 8; do dev_rm b_m$i; done
 
 # --- 5. node mode: the same chase on the emulated node under --membind ------
 N=b_node
-if dev_create $N mode=node phys_addr=0x100000000 capacity=512M target_node=2 >&2 &&
-   [ "$(dev_set $N power 1)" = OK ]; then
-	DAX=$(cat "$(dev_sys $N)/dax_device")
-	if daxctl reconfigure-device --mode=system-ram "$DAX" > /dev/null 2>&1; then
-		info "node $N $DAX node 2 online $(cat "$(dev_sys $N)/online")"
-		for r in 1 2 3 4; do
-			if [ $((r % 2)) = 1 ]; then
-				run node_r$r numactl --membind=2 $B -t anon -L emulated-node-2 -t node:1 -L node1-plain $HA
-			else
-				run node_r$r numactl --membind=2 $B -t node:1 -L node1-plain -t anon -L emulated-node-2 $HA
-			fi
-		done
-		# 5b/5c: node-mode misses (node_latency), tR 40 us as femu's:
-		# an eviction region of twice the 16384-line cache before each pass.
-		if [ "$(dev_get $N node_latency)" = on ]; then
-			d=$CFS/$N
-			nl=$(dev_sys $N)/node_latency
-			dev_set $N t_read_ns 40000 > /dev/null
-			info "nodemodel $(( $(cat $d/t_read_ns) + ($(cat $d/nand_page_size) * 1000 + $(cat $d/channel_mbps) - 1) / $(cat $d/channel_mbps) ))"
-			NM="-n 1024 -p 3 --pattern chase --evict --evict-pages 16384 --threshold 20000"
-			# node mode's rest of the fault: the return to user space
-			# after the task_work (calibrate's node path: a cyclic
-			# scan bound to the node, every read a miss)
-			cal $N
-			RUNDEV=$N
-			run node_miss numactl --membind=2 $B -t anon -L node-miss $NM
-			RUNDEV=
-			# 5d: the same over shared memory (MAP_SHARED | MAP_ANONYMOUS,
-			# shmem pages): an eviction unmaps the page from every mapping,
-			# the next touch maps it again through shmem's fault.
-			run node_miss_shm numactl --membind=2 $B -t shm -L node-miss-shm $NM
-			# 5e: a program that allows THP (--thp: no MADV_NOHUGEPAGE).
-			# The node refuses huge pages and the faults fall back to 4 KiB
-			# pages, so the misses should be node_miss's.
-			r0=$(cat "$nl"/thp_refused_pages 2>/dev/null || echo 0)
-			run node_miss_thp numactl --membind=2 $B -t anon -L node-miss-thp $NM --thp
-			r1=$(cat "$nl"/thp_refused_pages 2>/dev/null || echo 0)
-			info "nodethp enabled=$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled) refused_pages=$((r1 - r0))"
-			redis_row
+if node_up; then
+	for r in 1 2 3 4; do
+		if [ $((r % 2)) = 1 ]; then
+			run node_r$r numactl --membind=2 $B -t anon -L emulated-node-2 -t node:1 -L node1-plain $HA
 		else
-			echo "# node_latency is off on this kernel: no node-mode miss rows"
+			run node_r$r numactl --membind=2 $B -t node:1 -L node1-plain -t anon -L emulated-node-2 $HA
 		fi
-		daxctl offline-memory "$DAX" > /dev/null 2>&1 || echo "# offline-memory $DAX failed"
-	else
-		echo "# daxctl reconfigure-device $DAX failed"
-		st=1
+	done
+	# 5b/5c: node-mode misses (node_latency), tR 40 us as femu's
+	if node_miss_setup; then
+		RUNDEV=$N
+		run node_miss numactl --membind=2 $B -t anon -L node-miss $NM
+		RUNDEV=
+		# 5d: the same over shared memory (MAP_SHARED | MAP_ANONYMOUS,
+		# shmem pages): an eviction unmaps the page from every mapping,
+		# the next touch maps it again through shmem's fault.
+		run node_miss_shm numactl --membind=2 $B -t shm -L node-miss-shm $NM
+		# 5e: a program that allows THP (--thp: no MADV_NOHUGEPAGE).
+		# The node refuses huge pages and the faults fall back to 4 KiB
+		# pages, so the misses should be node_miss's.
+		nl=$(dev_sys $N)/node_latency
+		r0=$(cat "$nl"/thp_refused_pages 2>/dev/null || echo 0)
+		run node_miss_thp numactl --membind=2 $B -t anon -L node-miss-thp $NM --thp
+		r1=$(cat "$nl"/thp_refused_pages 2>/dev/null || echo 0)
+		info "nodethp enabled=$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled) refused_pages=$((r1 - r0))"
+		redis_row
+		# 5h: only where the vCPUs run at once (not under icount;
+		# bench.sh --icount boots a second guest for it)
+		[ -n "${bench_icount:-}" ] || mt_row
 	fi
-	dev_set $N power 0 > /dev/null
-	rmdir "$CFS/$N"
-else
-	echo "# cannot power a node-mode device"
-	dev_rm $N 2>/dev/null
-	st=1
+	node_down
 fi
 exit $st

@@ -3,7 +3,7 @@
 #
 # bench.sh [--kver KVER] [--out DIR] [--timeout SECS] [--doc FILE]
 #          [--from TAPLOG] [--kernels 'SUITE...'] [--keep-going]
-#          [--icount SPEC] [--pin] [--no-model]
+#          [--icount SPEC] [--pin] [--no-model] [--mt-only]
 #
 # `make bench`: boot the test guest once, run every row of
 # docs/performance.md there (tools/bench/bench-guest.sh), then write the
@@ -33,6 +33,10 @@
 # (docs/performance.md, "Reproducibility"). --pin: pin each vCPU thread of
 # multi-threaded TCG to its own host CPU (taskset) once QEMU has started.
 # --no-model: skip row 6 (make bench-model, host only; bench-repro.sh).
+# Row 5h needs the vCPUs to run at once: with --icount a second, short guest
+# boot under multi-threaded TCG runs it alone (bench_only=mt, into OUT/mt/;
+# its runs and lines join the main run's). --mt-only: only that boot, then
+# the document again from the main run saved in OUT.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -49,6 +53,7 @@ keep_going=0
 icount=
 pin=0
 model=1
+mt_only=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kver) kver=$2; shift 2 ;;
@@ -61,7 +66,8 @@ while [ $# -gt 0 ]; do
 	--icount) icount=$2; shift 2 ;;
 	--pin) pin=1; shift ;;
 	--no-model) model=0; shift ;;
-	-h|--help) sed -n '3,34p' "$0"; exit 0 ;;
+	--mt-only) mt_only=1; shift ;;
+	-h|--help) sed -n '3,38p' "$0"; exit 0 ;;
 	*) lane_die "unknown argument $1 (see --help)" ;;
 	esac
 done
@@ -120,6 +126,7 @@ bench_boot() {
 		pinner=$!
 		extra+=(bench_pinned=1)
 	fi
+	[ -z "${BENCH_ONLY:-}" ] || extra+=("bench_only=$BENCH_ONLY")
 	lane_boot "$kdir_img/vmlinuz" "$dir/initramfs.cpio.gz" "$dir/console.log" \
 		"$dir/guest-tap.log" "$tmo" cxdvirt_mode=demo ${extra[@]+"${extra[@]}"} || rc=$?
 	[ -z "$pinner" ] || kill "$pinner" 2>/dev/null || true
@@ -157,6 +164,19 @@ bench_other() {
 	[ -z "$why" ] || lane_log "$s: FAILED: $why (see $d/)"
 }
 
+# bench_mt KERNEL-DIR KVER: row 5h's own guest under multi-threaded TCG
+# (bench_only=mt) into OUT/mt/; a failure only leaves the row empty (it is
+# report-only) and says why in OUT/mt/status.
+bench_mt() {
+	local why
+	rm -rf "$out/mt"
+	mkdir -p "$out/mt"
+	lane_log "row 5h: a second guest under multi-threaded TCG"
+	why=$(icount=; BENCH_ONLY=mt bench_boot "$1" "$2" "$out/mt")
+	echo "${why:-ok}" > "$out/mt/status"
+	[ -z "$why" ] || lane_log "row 5h: the guest FAILED: $why (see $out/mt/); the row stays empty"
+}
+
 if [ -z "$from" ]; then
 	[ -n "$kver" ] || kver=$(lane_default_kver)
 	[ -n "$kver" ] || lane_die "no kernel version"
@@ -165,12 +185,21 @@ if [ -z "$from" ]; then
 			lane_die "the module does not build with -Werror"
 	fi
 	kdir_img=$("$LANE_DIR/fetch-kernel.sh" "$kver")
-	why=$(bench_boot "$kdir_img" "$kver" "$out")
-	[ -z "$why" ] || lane_die "$why; see $out/console.log"
+	if [ $mt_only = 1 ]; then
+		[ -s "$out/guest-tap.log" ] ||
+			lane_die "--mt-only: no saved main run in $out (run bench.sh without it first)"
+		bench_mt "$kdir_img" "$kver"
+	else
+		why=$(bench_boot "$kdir_img" "$kver" "$out")
+		[ -z "$why" ] || lane_die "$why; see $out/console.log"
+		# the main run has row 5h itself unless it ran under icount
+		rm -rf "$out/mt"
+		[ -z "$icount" ] || bench_mt "$kdir_img" "$kver"
+		for s in ${others[@]+"${others[@]}"}; do
+			bench_other "$s"
+		done
+	fi
 	from=$out/guest-tap.log
-	for s in ${others[@]+"${others[@]}"}; do
-		bench_other "$s"
-	done
 fi
 
 # split_log TAPLOG DIR: DIR/runs/ID.json, runs/ID.cmd, cdf.txt, info.txt.
@@ -191,6 +220,16 @@ split_log() {
 	return 0
 }
 split_log "$from" "$out"
+# Row 5h's own guest (bench_mt): its runs and their lines join the main
+# run's (not its node_miss_setup calibration: row 5c keeps the main run's).
+if [ -s "$out/mt/guest-tap.log" ] && [ "$(dirname "$from")" = "$out" ]; then
+	split_log "$out/mt/guest-tap.log" "$out/mt"
+	cp "$out"/mt/runs/* "$out/runs/" 2>/dev/null || true
+	{
+		grep -E '^(ipis_cpu|ipis (node|femu)_mt|calibrate b_(node|femu)_mt|dev b_femu_mt) ' "$out/mt/info.txt"
+		echo "mt_boot $(cat "$out/mt/status")"
+	} >> "$out/info.txt"
+fi
 
 # The plot, on the host, with the same code as `cxdvirt-bench --plot`.
 plot_ok=0
@@ -298,6 +337,18 @@ cat > "$out/static.md" <<'EOF_STATIC'
   kernel (`unmap_mapping_pages()`), which interrupts the CPUs that ran
   the mapping. Under icount the other vCPU idles, so an IPI is cheap
   here, but it counts the same.
+- **Row 5h (a busy neighbour, multi-threaded TCG).** Rows 5c and 5f
+  under icount cannot show what a miss costs another CPU: the vCPUs take
+  turns on one host thread, so a flush IPI to an idle vCPU is cheap. 5h
+  runs the misses of 5b and of row 3's femu with the program bound to
+  vCPU 0 while a busy loop holds vCPU 1, both vCPUs running at once on
+  their own host threads, and counts the TLB-shootdown, function-call
+  and rescheduling interrupts vCPU 1 took per device miss (eviction
+  passes included). A program bound to one CPU leaves its address space
+  on that CPU alone, so both modes should send the busy CPU nothing; an
+  IPI per miss there is what a 64-core host would pay on every core.
+  Host load enters these figures (no icount), so the overheads are a
+  report, not a goal.
 - **Row 2f (the entry probe's cost).** From the first power-on of a
   devdax device until the module unloads, every user page fault on the
   system passes the module's probe (rdtsc and three stores); the row
@@ -414,6 +465,7 @@ frequency fixed, `cxdvirt-dev doctor` clean):
 | 5c | about 1, or both overheads within 0.3 of a bare fault |
 | 5f | devdax about 0 for a single-threaded program (its mapping lives on one CPU); node mode at most one flush IPI per eviction batch to each other CPU that ran the address space |
 | 5g | T200 within 25% of T1 + M x 199 us |
+| 5h | overheads as in 5c; the busy CPU about 0 interruptions per miss in both modes (the program's address space never ran there) |
 | 6 | as in the guest: it runs on the host already |
 
 A figure outside these on hardware is worth a report with the
@@ -434,12 +486,13 @@ sub us { my $v = shift; return defined $v ? sprintf("%.2f", $v / 1000) : "n/a" }
 sub div { my ($a, $b) = @_; return (defined $a && defined $b && $b) ? $a / $b : undef }
 sub verdict { my ($ok) = @_; return !defined $ok ? "n/a" : $ok ? "met" : "**missed**" }
 
-my %info; my @devs; my %cal; my %ipi;
+my %info; my @devs; my %cal; my %ipi; my %ipc;
 for (split /\n/, slurp("$out/info.txt") // "") {
 	my ($k, $v) = split / /, $_, 2; $v //= "";
 	if ($k eq "dev") { push @devs, $v }
 	elsif ($k eq "calibrate") { my ($d, $e) = $v =~ /^(\S+) fault_exit_ns (\d+)/; $cal{$d} = $e if defined $d }
 	elsif ($k eq "ipis") { my ($id, $t, $c, $m) = split / /, $v; $ipi{$id} = [$t, $c, $m] if defined $c }
+	elsif ($k eq "ipis_cpu") { my ($id, $cpu, $t, $c, $r, $m) = split / /, $v; $ipc{$id} = [$cpu, $t, $c, $r, $m] if defined $m }
 	else { $info{$k} = $v }
 }
 
@@ -602,6 +655,21 @@ sub ipm { my ($id, $m) = @_; my $i = $ipi{$id}; my $n = $i && defined $i->[2] ? 
 	  return "n/a" unless $i && $n; return sprintf("%.2f (TLB %d, CAL %d / %d misses%s)", ($i->[0] + $i->[1]) / $n, $i->[0], $i->[1], $n, defined $i->[2] ? " of the device, eviction passes included" : " measured") }
 row("5f", "interruptions per miss, TLB-shootdown + function-call IPIs of all CPUs over the run",
     "node mode (5b): " . ipm("node_miss", $nm) . "; devdax (row 3 femu): " . ipm("miss_femu", $mf), "report", undef, "runs `node_miss`, `miss_femu`");
+# 5h: multi-threaded TCG, the program on vCPU 0, a busy process on vCPU 1
+# (the main run, or under icount a guest of its own: info mt_boot)
+sub ipc { my $id = shift; my $i = $ipc{$id}; return "n/a" unless $i && $i->[4];
+	  return sprintf("%.3f (TLB %d, CAL %d, RES %d / %d misses of the device)", ($i->[1] + $i->[2] + $i->[3]) / $i->[4], $i->[1], $i->[2], $i->[3], $i->[4]) }
+{
+	my $nt5 = tgt(run("node_mt"), 0); my $ft5 = tgt(run("femu_mt"), 0);
+	my $on5 = defined mp50($nt5) && $nmodel ? mp50($nt5) - $nmodel : undef;
+	my $of5 = ovh($ft5);
+	my $how = defined $info{mt_boot} ? "a guest of its own under multi-threaded TCG" . ($info{mt_boot} eq "ok" ? "" : " (failed: $info{mt_boot})") : "this run";
+	my $val = $info{icount} && !defined $info{mt_boot} ? "n/a (needs the vCPUs to run at once: bench.sh --icount boots a second guest for it)" :
+	    f(div($on5, $of5), 2) . " (node " . f($on5, 0) . " ns: P50 " . us(mp50($nt5)) . " us, model " . us($nmodel) . " us; devdax " . f($of5, 0) . " ns: P50 " . us(mp50($ft5)) . " us" .
+	    "; node fault_exit_ns " . ($cal{b_node_mt} // "n/a") . ", devdax " . ($cal{b_femu_mt} // "n/a") . "); vCPU 1 (busy) interruptions per miss: node " . ipc("node_mt") . ", devdax " . ipc("femu_mt");
+	row("5h", "multi-threaded TCG, the measured program bound to vCPU 0 and a busy process to vCPU 1: node-mode per-miss overhead / devdax per-miss overhead (miss P50 - model, tR = 40 us, each miss evicts), and the busy vCPU'"'"'s IPIs per miss",
+	    $val, "report", undef, "runs `node_mt`, `femu_mt`: $how");
+}
 
 if ($ENV{BENCH_TABLE}) {
 	print "Guest kernel " . ($info{kernel} // "?") . ", clocksource " . ($info{clocksource} // "?") . ", " .
