@@ -118,25 +118,26 @@ fi
 # 4. make bench-repro's comparison: a report-only row (5h, under
 # multi-threaded TCG even in an --icount pair) is shown, not compared; a
 # ratio row still fails the pair when the runs are apart
+# compare WANT-STATUS LINE-RE NAME: bench-repro.sh --compare of c1 and c2
+# exits WANT-STATUS and prints a line that matches LINE-RE
+compare() {
+	local rc=0 out
+	out=$(tools/bench/bench-repro.sh --compare "$tmp/c1" "$tmp/c2" 2>&1) || rc=$?
+	if [ $rc = "$1" ] && grep -q "$2" <<< "$out"; then
+		ok "$3"
+	else
+		not_ok "$3 (status $rc)" "$out"
+	fi
+}
 mkdir -p "$tmp/c1" "$tmp/c2"
 cp "$tmp/tcg/perf.md" "$tmp/c1/perf.md"
 sed 's/^| 5h | \(.*\) | 1\.66 (node/| 5h | \1 | 3.10 (node/' "$tmp/tcg/perf.md" > "$tmp/c2/perf.md"
-rc=0
-out=$(tools/bench/bench-repro.sh --compare "$tmp/c1" "$tmp/c2" 2>&1) || rc=$?
-if [ $rc = 0 ] && grep -q '^| 5h | .* | 1.66 | 3.10 | - | - | report only |' <<< "$out"; then
-	ok "bench-repro: row 5h apart by x1.9 is shown, not compared"
-else
-	not_ok "bench-repro: row 5h apart by x1.9 is shown, not compared (status $rc)" "$out"
-fi
+compare 0 '^| 5h | .* | 1.66 | 3.10 | - | - | report only |' \
+	"bench-repro: row 5h apart by x1.9 is shown, not compared"
 sed -i 's/^| 5c | \(.*\) | n\/a (/| 5c | \1 | 1.50 (/' "$tmp/c2/perf.md"
 sed -i 's/^| 5c | \(.*\) | n\/a (/| 5c | \1 | 1.00 (/' "$tmp/c1/perf.md"
-rc=0
-out=$(tools/bench/bench-repro.sh --compare "$tmp/c1" "$tmp/c2" 2>&1) || rc=$?
-if [ $rc = 1 ] && grep -q '^| 5c | .* | 1.00 | 1.50 | 40.0% | 5% | \*\*apart\*\* |' <<< "$out"; then
-	ok "bench-repro: a ratio row apart by 40% fails the pair"
-else
-	not_ok "bench-repro: a ratio row apart by 40% fails the pair (status $rc)" "$out"
-fi
+compare 1 '^| 5c | .* | 1.00 | 1.50 | 40.0% | 5% | \*\*apart\*\* |' \
+	"bench-repro: a ratio row apart by 40% fails the pair"
 
 echo "1..$n"
 [ "$fails" -eq 0 ]
