@@ -39,6 +39,7 @@ while [ $# -gt 0 ]; do
 	--doc) doc=$2; shift 2 ;;
 	--parallel) parallel=1; shift ;;
 	--compare) cmp1=$2; cmp2=$3; shift 3 ;;
+	--mt-only) lane_die "--mt-only: run tools/bench/bench.sh --mt-only --out DIR/runN on a saved run (here it would delete the pair first)" ;;
 	-h|--help) sed -n '3,21p' "$0"; exit 0 ;;
 	*) args+=("$1"); shift ;;
 	esac

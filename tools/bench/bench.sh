@@ -67,7 +67,7 @@ while [ $# -gt 0 ]; do
 	--pin) pin=1; shift ;;
 	--no-model) model=0; shift ;;
 	--mt-only) mt_only=1; shift ;;
-	-h|--help) sed -n '3,38p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,39p' "$0"; exit 0 ;;
 	*) lane_die "unknown argument $1 (see --help)" ;;
 	esac
 done
@@ -177,6 +177,11 @@ bench_mt() {
 	[ -z "$why" ] || lane_log "row 5h: the guest FAILED: $why (see $out/mt/); the row stays empty"
 }
 
+if [ $mt_only = 1 ]; then
+	[ -z "$from" ] || lane_die "--mt-only and --from: pick one"
+	[ -s "$out/guest-tap.log" ] ||
+		lane_die "--mt-only: no saved main run in $out (run bench.sh without it first)"
+fi
 if [ -z "$from" ]; then
 	[ -n "$kver" ] || kver=$(lane_default_kver)
 	[ -n "$kver" ] || lane_die "no kernel version"
@@ -186,8 +191,6 @@ if [ -z "$from" ]; then
 	fi
 	kdir_img=$("$LANE_DIR/fetch-kernel.sh" "$kver")
 	if [ $mt_only = 1 ]; then
-		[ -s "$out/guest-tap.log" ] ||
-			lane_die "--mt-only: no saved main run in $out (run bench.sh without it first)"
 		bench_mt "$kdir_img" "$kver"
 	else
 		why=$(bench_boot "$kdir_img" "$kver" "$out")
@@ -222,13 +225,15 @@ split_log() {
 split_log "$from" "$out"
 # Row 5h's own guest (bench_mt): its runs and their lines join the main
 # run's (not its node_miss_setup calibration: row 5c keeps the main run's).
-if [ -s "$out/mt/guest-tap.log" ] && [ "$(dirname "$from")" = "$out" ]; then
-	split_log "$out/mt/guest-tap.log" "$out/mt"
-	cp "$out"/mt/runs/* "$out/runs/" 2>/dev/null || true
-	{
-		grep -E '^(ipis_cpu|ipis (node|femu)_mt|fault_exit_mt|dev b_femu_mt) ' "$out/mt/info.txt"
-		echo "mt_boot $(cat "$out/mt/status")"
-	} >> "$out/info.txt"
+if [ -f "$out/mt/status" ] &&
+   [ "$(cd "$(dirname "$from")" && pwd -P)" = "$(cd "$out" && pwd -P)" ]; then
+	if [ -s "$out/mt/guest-tap.log" ]; then
+		split_log "$out/mt/guest-tap.log" "$out/mt"
+		cp "$out"/mt/runs/* "$out/runs/" 2>/dev/null || true
+		grep -E '^(ipis_cpu|ipis (node|femu)_mt|fault_exit_mt|dev b_femu_mt) ' \
+			"$out/mt/info.txt" >> "$out/info.txt" || true
+	fi
+	echo "mt_boot $(cat "$out/mt/status")" >> "$out/info.txt"
 fi
 
 # The plot, on the host, with the same code as `cxdvirt-bench --plot`.
@@ -904,6 +909,7 @@ endm="<!-- bench: end (make bench, tools/bench/bench.sh: the part above is gener
 if [ -f "$doc" ] && grep -q '^<!-- bench: end' "$doc"; then
 	sed '1,/^<!-- bench: end/d' "$doc" >> "$doc.tmp"
 else
+	[ ! -f "$doc" ] || lane_log "warning: $doc has no bench end marker: only the bench-sim and bench-repro sections are kept"
 	for sec in bench-repro bench-repro-tcg bench-sim; do
 		if [ -f "$doc" ] && grep -q "^<!-- $sec: begin" "$doc"; then
 			{ echo; sed -n "/^<!-- $sec: begin/,/^<!-- $sec: end/p" "$doc"; } >> "$doc.tmp"
