@@ -15,26 +15,34 @@
  * counts the device's time from there.
  *
  * The probe's cost, paid by every user page fault on the system from then
- * on: one static call, rdtsc and three stores to a per-CPU record (the raw
- * TSC, not local_clock(): with a TSC the kernel does not trust as stable,
- * as in a TCG guest, local_clock() takes a slow path of about a hundred
- * instructions); the handler, on the same CPU, converts the difference
- * with tsc_khz; docs/performance.md row 2f measures it. Nothing is
- * attached before the first power-on.
+ * on: one static call and eight instructions (rdtsc and four stores to a
+ * per-CPU record: the TSC's low half, the address as it came, the task and
+ * its migration count). The raw TSC, not local_clock(): with a TSC the
+ * kernel does not trust as stable, as in a TCG guest, local_clock() takes
+ * a slow path of about a hundred instructions. The low 32 bits suffice:
+ * the handler, on the same CPU, takes the difference modulo 2^32 and
+ * converts it with tsc_khz; a fault that really waited 2^32 cycles or more
+ * (over a second) before its handler reads as a shorter wait, so it counts
+ * from a later entry, never an earlier one. docs/performance.md row 2f
+ * measures the cost. Nothing is attached before the first power-on.
  *
  * A record that does not match is left alone and the fault counts from its
- * handler's entry, as before: another CPU (the task slept in the fault and
- * moved), a fault from the kernel (get_user_pages: no FAULT_FLAG_USER), a
- * record older than CXD_FENTRY_MAX_NS, or one from before the task's last
- * context switch. The last catches a stale record of an earlier fault on
- * the same page whose handler ran on another CPU: a fault entered on CPU B
- * and moved to CPU A before its handler would otherwise take A's old
+ * handler's entry, as before: another task's or another page's fault, a
+ * fault from the kernel (get_user_pages: no FAULT_FLAG_USER), a record
+ * older than CXD_FENTRY_MAX_NS, or one from before the task's last
+ * migration to another CPU. The last catches a stale record of an earlier
+ * fault on the same page whose handler never took it: a fault entered on
+ * CPU B and moved to CPU A before its handler would otherwise take A's old
  * stamp and start up to CXD_FENTRY_MAX_NS too early (an MSHR wait of over
- * 100 us seen once in 45-sim-agree on 6.12).
+ * 100 us seen once in 45-sim-agree on 6.12). A task that stayed on its CPU
+ * wrote that CPU's record at each of its faults, so a record of its own
+ * with its migration count unchanged is the current fault's, even if the
+ * fault slept before its handler (that sleep is then part of the fault's
+ * own cost, inside the modeled time, up to CXD_FENTRY_MAX_NS).
  *
  * Node mode's hooks run inside the same faults (a NUMA hinting fault, a
- * first touch) and take the stamp the same way (cxd_fentry_gap_va()). A matching record is consumed, so
- * that one exception serves one fault.
+ * first touch) and take the stamp the same way (cxd_fentry_gap_va()). A
+ * matching record is consumed, so that one exception serves one fault.
  */
 #include <linux/math64.h>
 #include <linux/mm.h>
@@ -58,15 +66,15 @@
 
 struct cxd_fentry_rec {
 	struct task_struct *task;	/* NULL: consumed or never set */
-	unsigned long addr;		/* page address of the fault */
-	u64 stamp;			/* rdtsc() at the tracepoint */
-	unsigned long nsw;		/* the task's context switches then */
+	unsigned long addr;		/* the fault's address, not masked */
+	u64 nmig;			/* the task's migrations then */
+	u32 tsc;			/* rdtsc() at the tracepoint, low half */
 };
 
-/* Context switches of @t so far: a record is stale once this moves on. */
-static unsigned long cxd_fentry_switches(const struct task_struct *t)
+/* Migrations of @t between CPUs so far: a record is stale once this moves on. */
+static u64 cxd_fentry_migrations(const struct task_struct *t)
 {
-	return READ_ONCE(t->nvcsw) + READ_ONCE(t->nivcsw);
+	return READ_ONCE(t->se.nr_migrations);
 }
 
 static DEFINE_PER_CPU(struct cxd_fentry_rec, cxd_fentry_rec);
@@ -74,16 +82,35 @@ static DEFINE_MUTEX(cxd_fentry_mutex);
 static struct tracepoint *cxd_fentry_tp;
 static bool cxd_fentry_attached;
 
-/* exceptions:page_fault_user. Context: exception entry, interrupts off. */
-static void cxd_fentry_probe(void *data, unsigned long address,
-			     struct pt_regs *regs, unsigned long error_code)
+/*
+ * The TSC's low 32 bits. rdtsc() would join EDX to them first: two more
+ * instructions at every user fault, for bits the handler does not use.
+ */
+static __always_inline u32 cxd_rdtsc_lo(void)
 {
-	struct cxd_fentry_rec *r = this_cpu_ptr(&cxd_fentry_rec);
+	u32 lo, hi;
 
-	r->stamp = rdtsc();
-	r->addr = address & PAGE_MASK;
-	r->nsw = cxd_fentry_switches(current);
-	r->task = current;
+	asm volatile("rdtsc" : "=a" (lo), "=d" (hi));
+	return lo;
+}
+
+/*
+ * exceptions:page_fault_user. Context: exception entry, interrupts off.
+ * Every user page fault on the system runs this: eight instructions
+ * (notrace: no ftrace call site; %gs-relative stores; the TSC's low half;
+ * the address as it came), docs/performance.md row 2f.
+ */
+static notrace void cxd_fentry_probe(void *data, unsigned long address,
+				     struct pt_regs *regs,
+				     unsigned long error_code)
+{
+	struct task_struct *t = current;
+
+	/* %gs-relative stores: no address of the record to compute */
+	this_cpu_write(cxd_fentry_rec.tsc, cxd_rdtsc_lo());
+	this_cpu_write(cxd_fentry_rec.addr, address);
+	this_cpu_write(cxd_fentry_rec.nmig, cxd_fentry_migrations(t));
+	this_cpu_write(cxd_fentry_rec.task, t);
 }
 
 static void cxd_fentry_find(struct tracepoint *tp, void *priv)
@@ -171,9 +198,9 @@ void cxd_fentry_exit(void)
  * Consumes the stamp. For callers that know the fault is the current
  * task's own user fault (node mode's hooks on the fault path); a fault
  * handler uses cxd_fentry_gap().
- * Context: any; preemption is disabled inside. Return: ns from the
- * tracepoint to the TSC read (TSC cycles of this CPU at tsc_khz), or 0
- * when unknown (see the file's comment).
+ * Context: any; preemption is disabled inside.
+ * Return: ns from the tracepoint to the TSC read (TSC cycles of this CPU
+ * at tsc_khz), or 0 when unknown (see the file's comment).
  */
 u64 cxd_fentry_gap_va(unsigned long addr, u64 *now_ns)
 {
@@ -183,10 +210,11 @@ u64 cxd_fentry_gap_va(unsigned long addr, u64 *now_ns)
 
 	r = get_cpu_ptr(&cxd_fentry_rec);
 	tsc = rdtsc_ordered();
-	if (r->task == current && r->addr == (addr & PAGE_MASK) &&
-	    r->nsw == cxd_fentry_switches(current)) {
+	if (r->task == current &&
+	    (r->addr & PAGE_MASK) == (addr & PAGE_MASK) &&
+	    r->nmig == cxd_fentry_migrations(current)) {
 		if (khz)
-			gap = mul_u64_u32_div(tsc - r->stamp, USEC_PER_SEC,
+			gap = mul_u64_u32_div((u32)tsc - r->tsc, USEC_PER_SEC,
 					      khz);
 		r->task = NULL;
 		if (gap > CXD_FENTRY_MAX_NS)
@@ -204,7 +232,8 @@ u64 cxd_fentry_gap_va(unsigned long addr, u64 *now_ns)
  * @vmf:	the fault, in a ->fault or ->page_mkwrite handler.
  * @now_ns:	if not NULL, set to ktime_get_ns() (see cxd_fentry_gap_va()).
  *
- * Context: process (a fault handler). Return: ns, or 0 when unknown.
+ * Context: process (a fault handler).
+ * Return: ns, or 0 when unknown.
  */
 u64 cxd_fentry_gap(const struct vm_fault *vmf, u64 *now_ns)
 {

@@ -360,7 +360,8 @@ cat > "$out/static.md" <<'EOF_STATIC'
   report, not a goal.
 - **Row 2f (the entry probe's cost).** From the first power-on of a
   devdax device until the module unloads, every user page fault on the
-  system passes the module's probe (rdtsc and three stores); the row
+  system passes the module's probe (a static call, rdtsc and four
+  stores: eight instructions); the row
   compares an anonymous first-touch fault with it and before any device
   powered on (runs `bare_anon` first).
 - **Row 4 (thread scaling).** Two threads of one process on two vCPUs: every
@@ -467,7 +468,7 @@ frequency fixed, `cxdvirt-dev doctor` clean):
 |---|---|
 | 1, 1b, 5 | 1.00-1.02: hits and node-mode resident pages are plain DRAM accesses (TLB misses included); 1b only adds a rare refault after the scan |
 | 2, 2c | 0.0-0.3 after calibrating: what is left is the calibration's error; uncalibrated, about the fault's return path (0.3-1 us) over a bare fault of 1-3 us |
-| 2f | <= 1.02: the probe is one `rdtsc` and three stores, 10-30 ns of a 1-2 us fault |
+| 2f | <= 1.02: the probe is a static call and eight instructions (`rdtsc`, four stores), 10-30 ns of a 1-2 us fault |
 | 3 | 1.00-1.02 at znand and femu after calibrating; uncalibrated, the model plus 0.3-1 us |
 | 4 | distinct dies <= 1.2 (more on a loaded machine: the TLB-shootdown IPI waits for the other CPU), same die ~2 (the modeled queueing) |
 | 5b, 5d, 5e | 1.00-1.02 after `cxdvirt-dev calibrate` on the node-mode device |
