@@ -58,6 +58,15 @@ ipis() {
 	} END { printf "%d %d\n", n["TLB:"], n["CAL:"] }' /proc/interrupts
 }
 
+uptime_ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
+
+# ticks: the local timer interrupts of /proc/interrupts (LOC), summed over
+# the CPUs.
+ticks() {
+	awk '$1 == "LOC:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i }
+		END { printf "%d\n", n }' /proc/interrupts
+}
+
 # ipis_cpu C: the TLB-shootdown, function-call and rescheduling interrupts
 # CPU C took (its column of /proc/interrupts): "TLB CAL RES".
 ipis_cpu() {
@@ -66,7 +75,9 @@ ipis_cpu() {
 }
 
 # run ID CMD...: run a bench command, framing its JSON; the interrupts it
-# drew go to an "ipis ID TLB CAL [MISSES]" info line, MISSES being the
+# drew go to a "ticks ID LOC MS" info line (local timer interrupts, and
+# the run's duration in ms from /proc/uptime, 10 ms steps) and an
+# "ipis ID TLB CAL [MISSES]" info line, MISSES being the
 # misses of device $RUNDEV over the whole run (eviction passes included)
 # when RUNDEV names one; with IPICPU=C, those CPU C took to an
 # "ipis_cpu ID C TLB CAL RES MISSES" line too.
@@ -75,6 +86,8 @@ run() {
 	shift
 	echo "# run $id: $*"
 	i0=$(ipis)
+	tk0=$(ticks)
+	u0=$(uptime_ms)
 	c0=
 	[ -z "${IPICPU:-}" ] || c0=$(ipis_cpu "$IPICPU")
 	d0=
@@ -83,6 +96,8 @@ run() {
 	"$@" --json > /tmp/out.json 2> /tmp/err.txt
 	rc=$?
 	i1=$(ipis)
+	tk1=$(ticks)
+	u1=$(uptime_ms)
 	c1=
 	[ -z "$c0" ] || c1=$(ipis_cpu "$IPICPU")
 	cat /tmp/out.json
@@ -92,6 +107,7 @@ run() {
 		sed 's/^/#   /' /tmp/err.txt
 		st=1
 	fi
+	info "ticks $id $((tk1 - tk0)) $((u1 - u0))"
 	set -- $i0 $i1
 	info "ipis $id $(($3 - $1)) $(($4 - $2))${d0:+ $(($(stat_get "$RUNDEV" misses) - d0))}"
 	if [ -n "$c1" ]; then
@@ -367,7 +383,6 @@ dev_rm c_tlc
 # before minus after (the backing pages plus the module's own state).
 mem_free_kb() { awk '$1 == "MemFree:" { print $2 }' /proc/meminfo; }
 mem_avail_kb() { awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo; }
-uptime_ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
 # scale_one TAG G ATTR=V...: power a znand device of G GiB with a 64 MiB
 # cache (and ATTRs); report "TAG G power_ms MS mem_kb KB capacity_kb KB".
 scale_one() {

@@ -315,9 +315,21 @@ cat > "$out/static.md" <<'EOF_STATIC'
   (docs/interface.md, "The fault's own cost inside the modeled time").
   What remains in row 2 is the calibration's error and the clock
   reads. The bare fault (t_read_ns=0) has no wait to hide anything in.
-  P99.9 under TCG is set by the host descheduling the vCPU threads
-  (milliseconds), not by the module. On a host, calibrate once per boot
-  and expect rows 3 within 1-2%.
+  On a host, calibrate once per boot and expect rows 3 within 1-2%.
+- **Row 3 tails (P99.9 / P50).** Under icount they are set by the
+  guest's own timer tick, not by the module or the host: a busy CPU takes
+  a local timer interrupt every 4 ms (Debian's HZ=250), and the whole tick
+  (timekeeping, the scheduler tick, RCU, timer softirqs) costs 5-9 us of
+  guest instructions at 1 ns each. At znand a tick lands in about 0.16% of
+  the measured misses (the row shows the count), more than the 0.1% above
+  P99.9; one landing in the wait is absorbed by the deadline, one in the
+  fault's own work is not, so P99.9 is a miss plus most of a tick, while
+  P99 stays within 1-2% of P50. femu's 40 us wait absorbs most ticks. On
+  real hardware a tick takes about a microsecond. `nohz_full` on the
+  measuring CPU did not remove them (still 37 ticks per run) and made
+  every fault dearer (context tracking: P50 +230 ns), so the guest keeps
+  the default. Without icount, P99.9 follows the host descheduling the
+  vCPU threads (milliseconds).
 - **Row 5c (node over devdax overhead).** Both modes hide their
   calibrated fault remainder (`fault_exit_ns`): devdax the handler's
   return and the return to user space, node mode the return to user
@@ -496,13 +508,14 @@ sub us { my $v = shift; return defined $v ? sprintf("%.2f", $v / 1000) : "n/a" }
 sub div { my ($a, $b) = @_; return (defined $a && defined $b && $b) ? $a / $b : undef }
 sub verdict { my ($ok) = @_; return !defined $ok ? "n/a" : $ok ? "met" : "**missed**" }
 
-my %info; my @devs; my %cal; my %ipi; my %ipc;
+my %info; my @devs; my %cal; my %ipi; my %ipc; my %tick;
 for (split /\n/, slurp("$out/info.txt") // "") {
 	my ($k, $v) = split / /, $_, 2; $v //= "";
 	if ($k eq "dev") { push @devs, $v }
 	elsif ($k eq "calibrate") { my ($d, $e) = $v =~ /^(\S+) fault_exit_ns (\d+)/; $cal{$d} = $e if defined $d }
 	elsif ($k eq "ipis") { my ($id, $t, $c, $m) = split / /, $v; $ipi{$id} = [$t, $c, $m] if defined $c }
 	elsif ($k eq "ipis_cpu") { my ($id, $cpu, $t, $c, $r, $m) = split / /, $v; $ipc{$id} = [$cpu, $t, $c, $r, $m] if defined $m }
+	elsif ($k eq "ticks") { my ($id, $n, $ms) = split / /, $v; $tick{$id} = [$n, $ms] if defined $ms }
 	else { $info{$k} = $v }
 }
 
@@ -594,7 +607,14 @@ for my $p ([ "znand", $mz, "3 us", 0.05 ], [ "femu", $mf, "40 us", 0.02 ]) {
 	row(3, "accuracy at tR = $tr ($name): miss P50 / model",
 	    f($med, 3) . " (P50 " . us($m && $m->{misses}{p50_ns}) . " us, model " . us($model) . " us; minus the bare fault: " . f($net, 3) . "; in-kernel mean / model: " . f($kern, 3) . "; fault_exit_ns " . ($cal{"b_$name"} // "n/a") . ")",
 	    "error <= " . (100 * $err) . "%", defined $med ? abs($med - 1) <= $err : undef, "run `miss_$name`");
-	row(3, "tail at tR = $tr ($name): miss P99.9 / P50", f($tail, 3), "<= 1.5", defined $tail ? $tail <= 1.5 : undef, "run `miss_$name`");
+	# The timer ticks of the guest in the run (all CPUs) and how many of
+	# them, at the rate of the run, land inside the measured misses: each stretches
+	# its miss by the instructions of the tick.
+	my $tk = $tick{"miss_$name"}; my $p99 = div($m && $m->{misses}{p99_ns}, $m && $m->{misses}{p50_ns});
+	my $hit = $tk && $tk->[1] && $m ? $tk->[0] / $tk->[1] * $m->{misses}{count} * $m->{misses}{mean_ns} / 1e6 : undef;
+	row(3, "tail at tR = $tr ($name): miss P99.9 / P50",
+	    f($tail, 3) . " (P99 / P50 " . f($p99, 3) . (defined $hit ? sprintf("; %d timer ticks in the %d ms of the run, about %.1f of them inside the %d measured misses: %.2f%%", $tk->[0], $tk->[1], $hit, $m->{misses}{count}, 100 * $hit / $m->{misses}{count}) : "") . ")",
+	    "<= 1.5", defined $tail ? $tail <= 1.5 : undef, "run `miss_$name`");
 }
 
 # 3i. the same with a NAND image on tmpfs: miss P50 against the RAM-backed row
