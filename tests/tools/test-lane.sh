@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The guest harness's boot retry (tests/vm/lib.sh, lane_boot): a kernel that
-# hung or died before /init wrote its first TAP frame is booted again, up
-# to LANE_BOOTS times; a splat after that frame is never retried, so a
+# The guest harness (tests/vm/lib.sh). Its boot retry (lane_boot): a kernel
+# that hung or died before /init wrote its first TAP frame is booted again,
+# up to LANE_BOOTS times; a splat after that frame is never retried, so a
 # failure of the module always fails the run. QEMU is replaced by a stub
-# of lane_boot_once that plays each boot's console and TAP log. Prints TAP.
+# of lane_boot_once that plays each boot's console and TAP log. Then the
+# failed-subtest report, the initramfs's reproducible bytes and the QEMU
+# options of lane_icount. Prints TAP.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/tools/tap.bash
@@ -96,6 +98,43 @@ if [ "$out" = "$want" ]; then
 	ok "a failed subtest is shown with its diagnostics, nothing else"
 else
 	not_ok "a failed subtest is shown with its diagnostics, nothing else" "$out"
+fi
+
+# An initramfs has reproducible bytes: the same files packed at another
+# time, with other mtimes, make the same image (an icount guest replays
+# only what it boots); other content makes another.
+for d in a b; do
+	mkdir -p "$tmp/st$d/bin" "$tmp/st$d/etc"
+	echo 'echo hi' > "$tmp/st$d/bin/x"
+	echo 6.1 > "$tmp/st$d/etc/kver"
+	ln -s x "$tmp/st$d/bin/y"
+done
+touch -d @1000000 "$tmp/stb/bin/x" "$tmp/stb/etc"
+lane_pack_cpio "$tmp/sta" "$tmp/a.gz"
+lane_pack_cpio "$tmp/stb" "$tmp/b.gz"
+echo 6.12 > "$tmp/stb/etc/kver"
+lane_pack_cpio "$tmp/stb" "$tmp/c.gz"
+if cmp -s "$tmp/a.gz" "$tmp/b.gz" && ! cmp -s "$tmp/a.gz" "$tmp/c.gz" &&
+   [ "$(gzip -dc "$tmp/a.gz" | cpio -i --to-stdout --quiet etc/kver)" = 6.1 ]; then
+	ok "the same files make the same initramfs bytes, other files other bytes"
+else
+	not_ok "the same files make the same initramfs bytes, other files other bytes" "$(cmp "$tmp/a.gz" "$tmp/b.gz"; cmp "$tmp/a.gz" "$tmp/c.gz"; gzip -dc "$tmp/a.gz" | cpio -i --to-stdout --quiet etc/kver 2>&1)"
+fi
+
+# lane_icount: single-threaded TCG, -icount, and none of the host inputs
+# that made two icount boots of one image differ (randomness, the RTC).
+(
+	unset LANE_QEMU_ACCEL LANE_QEMU_EXTRA LANE_SEED
+	lane_icount shift=0,sleep=off
+	echo "$LANE_QEMU_ACCEL|$LANE_QEMU_EXTRA"
+	LANE_SEED=7 lane_icount shift=3
+	echo "$LANE_QEMU_EXTRA"
+) > "$tmp/icount"
+if grep -qx 'tcg,thread=single|-icount shift=0,sleep=off -seed 1 -rtc base=2026-01-01T00:00:00,clock=vm' "$tmp/icount" &&
+   grep -qx -- '-icount shift=3 -seed 7 -rtc base=2026-01-01T00:00:00,clock=vm' "$tmp/icount"; then
+	ok "lane_icount: -icount SPEC with a fixed seed and a guest-clocked RTC"
+else
+	not_ok "lane_icount: -icount SPEC with a fixed seed and a guest-clocked RTC" "$(cat "$tmp/icount")"
 fi
 
 echo "1..$n"

@@ -208,7 +208,6 @@ echo "$kver" > "$stage/etc/kver"
 echo 'root:x:0:0:root:/root:/bin/sh' > "$stage/etc/passwd"
 echo 'root:x:0:' > "$stage/etc/group"
 
-(cd "$stage" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --quiet -R 0:0) |
-	gzip -1 > "$out.tmp"
+lane_pack_cpio "$stage" "$out.tmp"
 mv "$out.tmp" "$out"
 lane_log "initramfs $out ($(du -h "$out" | cut -f1), $ntests guest tests)"

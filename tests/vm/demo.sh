@@ -84,7 +84,7 @@ lane_log "booting the demo guest (console: $console)"
 rc=0
 extra=()
 if [ -n "$icount" ]; then
-	export LANE_QEMU_ACCEL=tcg,thread=single LANE_QEMU_EXTRA="-icount $icount"
+	lane_icount "$icount"
 	extra=(maxcpus=1 demo_online_cpus=1)
 	how="QEMU -icount $icount: guest time = instructions executed (1 ns each) + modeled waits"
 else

@@ -129,7 +129,33 @@ lane_boot() {
 	done
 }
 
-# Environment (tools/bench/bench.sh --icount): LANE_QEMU_ACCEL replaces
+# lane_pack_cpio DIR OUT: DIR as a gzip'd newc cpio (an initramfs) in OUT,
+# with reproducible bytes: the same files make the same image (every mtime
+# set to 0, files in byte order, cpio's inode numbers from 1, no name or
+# time in the gzip header). An icount guest is deterministic only if what
+# it boots is: a different image decompresses in a different number of
+# instructions, and the whole run shifts (lane_icount).
+lane_pack_cpio() {
+	find "$1" -exec touch -h -d @0 {} +
+	(cd "$1" && find . -print0 | LC_ALL=C sort -z |
+		cpio --null -o -H newc --quiet -R 0:0 --reproducible) |
+		gzip -n -1 > "$2"
+}
+
+# lane_icount SPEC: the next boots run under single-threaded TCG with QEMU
+# -icount SPEC (guest time = instructions executed) and without the host's
+# other inputs, so that one initramfs boots to the same instruction-exact
+# run twice, whatever the host's load (docs/performance.md,
+# "Reproducibility"): -seed fixes the randomness QEMU hands the guest
+# (RDRAND, the boot's RNG seed, and through them KASLR), and the RTC
+# starts at a fixed date and runs on the guest's clock instead of the
+# host's. LANE_SEED (default 1) picks another, equally reproducible run.
+lane_icount() {
+	export LANE_QEMU_ACCEL=tcg,thread=single
+	export LANE_QEMU_EXTRA="-icount $1 -seed ${LANE_SEED:-1} -rtc base=2026-01-01T00:00:00,clock=vm"
+}
+
+# Environment (tools/bench/bench.sh --icount, lane_icount): LANE_QEMU_ACCEL replaces
 # "tcg,thread=multi"; LANE_QEMU_EXTRA is split into more QEMU arguments;
 # LANE_QEMU_CPU replaces the CPU model "max" (check-debug.sh).
 lane_boot_once() {

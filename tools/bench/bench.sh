@@ -116,7 +116,7 @@ bench_boot() {
 	t0=$(date +%s)
 	local extra=() pinner=
 	if [ -n "$icount" ]; then
-		export LANE_QEMU_ACCEL=tcg,thread=single LANE_QEMU_EXTRA="-icount $icount"
+		lane_icount "$icount"
 		extra=(maxcpus=1 bench_online_cpus=1 "bench_icount=$icount")
 	fi
 	if [ $pin = 1 ]; then
