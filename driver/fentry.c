@@ -15,11 +15,13 @@
  * counts the device's time from there.
  *
  * The probe's cost, paid by every user page fault on the system from then
- * on: one static call and eight instructions (rdtsc and four stores to a
- * per-CPU record: the TSC's low half, the address as it came, the task and
- * its migration count). The raw TSC, not local_clock(): with a TSC the
- * kernel does not trust as stable, as in a TCG guest, local_clock() takes
- * a slow path of about a hundred instructions. The low 32 bits suffice:
+ * on: one static call and eight instructions (nine with 7.2's IBT
+ * endbr64): rdtsc and four stores to a per-CPU record, the TSC's low
+ * half, the address as it came, the task and its migration count. The
+ * raw TSC, not local_clock(): with a TSC the kernel does not trust as
+ * stable, as in a TCG guest, local_clock() takes a slow path of about a
+ * hundred instructions. The low 32 bits suffice for the current fault's
+ * own record:
  * the handler, on the same CPU, takes the difference modulo 2^32 and
  * converts it with tsc_khz; a fault that really waited 2^32 cycles or more
  * (over a second) before its handler reads as a shorter wait, so it counts
@@ -28,9 +30,10 @@
  *
  * A record that does not match is left alone and the fault counts from its
  * handler's entry, as before: another task's or another page's fault, a
- * fault from the kernel (get_user_pages: no FAULT_FLAG_USER), a record
- * older than CXD_FENTRY_MAX_NS, or one from before the task's last
- * migration to another CPU. The last catches a stale record of an earlier
+ * fault from the kernel (get_user_pages: no FAULT_FLAG_USER; for node
+ * mode's hooks, which see no fault flags, any fault inside a system
+ * call), a record older than CXD_FENTRY_MAX_NS, or one from before the
+ * task's last migration to another CPU. The last catches a stale record of an earlier
  * fault on the same page whose handler never took it: a fault entered on
  * CPU B and moved to CPU A before its handler would otherwise take A's old
  * stamp and start up to CXD_FENTRY_MAX_NS too early (an MSHR wait of over
@@ -44,12 +47,14 @@
  * first touch) and take the stamp the same way (cxd_fentry_gap_va()). A
  * matching record is consumed, so that one exception serves one fault.
  */
+#include <linux/errno.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/printk.h>
 #include <linux/sched.h>
+#include <linux/sched/task_stack.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <asm/tsc.h>
@@ -179,6 +184,20 @@ void cxd_fentry_exit(void)
 	mutex_unlock(&cxd_fentry_mutex);
 }
 
+/*
+ * Is @t inside a system call? Its user registers' ax holds -ENOSYS from the
+ * syscall's entry until its return value replaces it (x86-64 entry code, the
+ * same on 6.1, 6.12 and 7.2); at a user page fault it holds the program's
+ * rax, which is -ENOSYS only by chance (the stamp is then not used: the
+ * safe side). A fault that the kernel takes on a user address inside a
+ * system call (copy_to_user into a page the program had only read) fires
+ * no page_fault_user, so the record it would find is an older exception's.
+ */
+static bool cxd_fentry_in_syscall(struct task_struct *t)
+{
+	return task_pt_regs(t)->ax == (unsigned long)-ENOSYS;
+}
+
 /**
  * cxd_fentry_gap_va() - how long ago the current task's user page fault
  * at @addr entered the kernel, in ns, if its entry was stamped on this CPU,
@@ -195,9 +214,10 @@ void cxd_fentry_exit(void)
  * the entry before the previous fault's end: an MSHR wait that never
  * happened, seen in 45-sim-agree.)
  *
- * Consumes the stamp. For callers that know the fault is the current
- * task's own user fault (node mode's hooks on the fault path); a fault
- * handler uses cxd_fentry_gap().
+ * Consumes the stamp. For node mode's hooks on the fault path, which
+ * cannot tell a user fault from the kernel's: no stamp inside a system
+ * call (see cxd_fentry_in_syscall()); a fault handler uses
+ * cxd_fentry_gap(), which has FAULT_FLAG_USER.
  * Context: any; preemption is disabled inside.
  * Return: ns from the tracepoint to the TSC read (TSC cycles of this CPU
  * at tsc_khz), or 0 when unknown (see the file's comment).
@@ -210,7 +230,7 @@ u64 cxd_fentry_gap_va(unsigned long addr, u64 *now_ns)
 
 	r = get_cpu_ptr(&cxd_fentry_rec);
 	tsc = rdtsc_ordered();
-	if (r->task == current &&
+	if (r->task == current && !cxd_fentry_in_syscall(current) &&
 	    (r->addr & PAGE_MASK) == (addr & PAGE_MASK) &&
 	    r->nmig == cxd_fentry_migrations(current)) {
 		if (khz)

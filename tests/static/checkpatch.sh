@@ -57,11 +57,16 @@ fi
 XMACRO=COMPLEX_MACRO,MULTISTATEMENT_MACRO_USE_DO_WHILE,TRAILING_SEMICOLON
 XMACRO=$XMACRO,TRAILING_STATEMENTS,SINGLE_STATEMENT_DO_WHILE_MACRO,SPACING
 XMACRO=$XMACRO,MACRO_WITH_FLOW_CONTROL
+# driver/fentry.c reads the -ENOSYS that x86's syscall entry leaves in the
+# user registers' ax until the return value replaces it, to tell a fault
+# inside a system call from a user fault: the ENOSYS check ("ENOSYS means
+# invalid syscall nr") is off for that one file.
 rc=0
-files=() tables=()
+files=() tables=() nosys=()
 for f in "$@"; do
 	case $f in
 	include/cxdvirt/params.h) tables+=("$f") ;;
+	driver/fentry.c) nosys+=("$f") ;;
 	*) files+=("$f") ;;
 	esac
 done
@@ -76,6 +81,12 @@ if [ ${#tables[@]} -gt 0 ]; then
 $(perl "$dir/scripts/checkpatch.pl" --no-tree --terse --show-types \
 		--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON,ARRAY_SIZE,$XMACRO \
 		-f "${tables[@]}")" || rc=$?
+fi
+if [ ${#nosys[@]} -gt 0 ]; then
+	out="$out
+$(perl "$dir/scripts/checkpatch.pl" --no-tree --terse --show-types \
+		--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON,ARRAY_SIZE,ENOSYS \
+		-f "${nosys[@]}")" || rc=$?
 fi
 printf '%s\n' "$out" | grep -v ' total: 0 errors, 0 warnings' || true
 [ "$rc" -eq 0 ] && lane_log "checkpatch: clean ($# files)"
