@@ -5,7 +5,8 @@
 # run, or from the second guest that an --icount run boots for it (OUT/mt/),
 # whose runs join the main run's while the main run keeps its own
 # calibration of the node device. The logs are made up, in the format
-# tools/bench/bench-guest.sh prints. Prints TAP.
+# tools/bench/bench-guest.sh prints. Then make bench-repro's comparison
+# and bench.sh --mt-only's kernel check. Prints TAP.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/tools/tap.bash
@@ -147,6 +148,35 @@ sed -i 's/^| 5c | \(.*\) | n\/a (/| 5c | \1 | 1.50 (/' "$tmp/c2/perf.md"
 sed -i 's/^| 5c | \(.*\) | n\/a (/| 5c | \1 | 1.00 (/' "$tmp/c1/perf.md"
 compare 1 '^| 5c | .* | 1.00 | 1.50 | 40.0% | 5% | \*\*apart\*\* |' \
 	"bench-repro: a ratio row apart by 40% fails the pair"
+
+# a negative figure is a figure (row 5c when the calibration overshoots),
+# compared by its size
+sed -i 's/^| 5c | \(.*\) | 1\.00 (/| 5c | \1 | -4.00 (/' "$tmp/c1/perf.md"
+sed -i 's/^| 5c | \(.*\) | 1\.50 (/| 5c | \1 | -4.10 (/' "$tmp/c2/perf.md"
+compare 0 '^| 5c | .* | -4.00 | -4.10 | 2.5% | 5% | agree |' \
+	"bench-repro: negative figures are compared, not taken as n/a"
+# the model-cost tables below the rows (### Row 6) are not rows
+for c in c1 c2; do
+	awk '/^## / && r && !done { print "### Row 6: model cost\n\n| FTL, pages per block | Ir |\n|---|---:|\n| 2 | 1616.6 |\n| 64 | 1697.6 |\n"; done = 1 }
+		/^## Results/ { r = 1 } { print }' "$tmp/$c/perf.md" > "$tmp/$c/p" && mv "$tmp/$c/p" "$tmp/$c/perf.md"
+done
+if grep -q '^| 64 | 1697.6 |' "$tmp/c1/perf.md" &&
+   ! tools/bench/bench-repro.sh --compare "$tmp/c1" "$tmp/c2" 2>&1 | grep -q '^| 64 \|^| 2 | 1616'; then
+	ok "bench-repro: the rows of the model-cost tables are not compared"
+else
+	not_ok "bench-repro: the rows of the model-cost tables are not compared" "$(grep -n 'Row 6' -A6 "$tmp/c1/perf.md")"
+fi
+
+# 5. bench.sh --mt-only adds row 5h to a saved run of the same kernel only
+mkdir -p "$tmp/mtk"
+printf 'CXDVIRT-BENCH-INFO kernel 9.9.9-test\n' > "$tmp/mtk/guest-tap.log"
+rc=0
+out=$(tools/bench/bench.sh --mt-only --kver 6.1.0-test --out "$tmp/mtk" --kernels '' 2>&1) || rc=$?
+if [ $rc != 0 ] && grep -q "saved run in .* is of kernel 9.9.9-test, not 6.1.0-test" <<< "$out"; then
+	ok "bench.sh --mt-only refuses a saved run of another kernel"
+else
+	not_ok "bench.sh --mt-only refuses a saved run of another kernel (status $rc)" "$out"
+fi
 
 echo "1..$n"
 [ "$fails" -eq 0 ]

@@ -185,6 +185,12 @@ fi
 if [ -z "$from" ]; then
 	[ -n "$kver" ] || kver=$(lane_default_kver)
 	[ -n "$kver" ] || lane_die "no kernel version"
+	if [ $mt_only = 1 ]; then
+		# row 5h beside the saved rows: only of the same kernel
+		saved=$(tr -d '\r' < "$out/guest-tap.log" | sed -n 's/^CXDVIRT-BENCH-INFO kernel //p' | head -n 1)
+		[ "$saved" = "$kver" ] ||
+			lane_die "--mt-only: the saved run in $out is of kernel ${saved:-unknown}, not $kver (pass --kver ${saved:-KVER})"
+	fi
 	if [ $main_werror = 1 ]; then
 		"$LANE_DIR/matrix.sh" --build-only bookworm ||
 			lane_die "the module does not build with -Werror"
