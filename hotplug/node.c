@@ -752,6 +752,7 @@ CXD_NODELAT_ATTR(scan_rearmed);
 CXD_NODELAT_ATTR(thp_untracked_pages);
 CXD_NODELAT_ATTR(thp_refused_pages);
 CXD_NODELAT_ATTR(thp_collapse_refused);
+CXD_NODELAT_ATTR(probes_missed);
 CXD_NODELAT_ATTR(waited_accesses);
 CXD_NODELAT_ATTR(waited_ns_total);
 CXD_NODELAT_ATTR(kernel_accesses);
@@ -781,6 +782,7 @@ static struct attribute *cxd_nodelat_attrs[] = {
 	&dev_attr_thp_untracked_pages.attr,
 	&dev_attr_thp_refused_pages.attr,
 	&dev_attr_thp_collapse_refused.attr,
+	&dev_attr_probes_missed.attr,
 	&dev_attr_waited_accesses.attr,
 	&dev_attr_waited_ns_total.attr,
 	&dev_attr_kernel_accesses.attr,

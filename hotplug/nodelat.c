@@ -1591,6 +1591,7 @@ static int cxd_nl_kretprobe_add(struct kretprobe *rp, const char *name)
 
 	rp->kp.addr = NULL;
 	rp->kp.flags = 0;
+	rp->kp.nmissed = 0;
 	rp->nmissed = 0;
 	ret = register_kretprobe(rp);
 	if (ret) {
@@ -1639,6 +1640,7 @@ static int cxd_nl_kprobe_add(struct kprobe *kp, const char *name)
 
 	kp->addr = NULL;
 	kp->flags = 0;
+	kp->nmissed = 0;
 	ret = register_kprobe(kp);
 	if (ret) {
 		pr_warn(CXD_NAME ": %s: power: node_latency: cannot probe %s (%d): this kernel is not supported\n",
@@ -1762,6 +1764,34 @@ static void cxd_nl_hooks_put(void)
 	unregister_kprobe(&cxd_nl_kp_hint);
 	tracepoint_probe_unregister(cxd_nl_tp_newtask, cxd_nl_newtask, NULL);
 	tracepoint_synchronize_unregister();
+}
+
+/*
+ * Calls of the hooked functions that ran without their hook since the
+ * hooks were registered (shared by all devices): a kretprobe that found no
+ * free instance (more calls in flight than maxactive) or a probe hit while
+ * another probe ran on the CPU. Each is an access, a huge page or a
+ * collapse the model did not see. Context: any.
+ */
+static u64 cxd_nl_probes_missed(void)
+{
+	static struct kprobe *const kps[] = {
+		&cxd_nl_kp_hint, &cxd_nl_kp_new, &cxd_nl_kp_dirty,
+		&cxd_nl_kp_around, &cxd_nl_kp_anon, &cxd_nl_kp_migrate,
+		&cxd_nl_kp_file,
+	};
+	static struct kretprobe *const krps[] = {
+		&cxd_nl_krp_alloc, &cxd_nl_krp_check, &cxd_nl_krp_migalloc,
+		&cxd_nl_krp_promote,
+	};
+	u64 n = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(kps); i++)
+		n += READ_ONCE(kps[i]->nmissed);
+	for (i = 0; i < ARRAY_SIZE(krps); i++)
+		n += READ_ONCE(krps[i]->nmissed) + READ_ONCE(krps[i]->kp.nmissed);
+	return n;
 }
 
 /* ---------------------------------------------------------------- scan -- */
@@ -1993,6 +2023,7 @@ void cxd_nodelat_get_stats(struct cxd_nodelat *nl,
 	st->thp_untracked_pages = atomic64_read(&nl->st.thp_pages);
 	st->thp_refused_pages = atomic64_read(&nl->st.thp_refused);
 	st->thp_collapse_refused = atomic64_read(&nl->st.collapse_refused);
+	st->probes_missed = cxd_nl_probes_missed();
 	st->kernel_accesses = atomic64_read(&nl->st.kernel_accesses);
 	st->events_dropped = atomic64_read(&nl->st.dropped);
 	st->evicted_ptes = atomic64_read(&nl->st.evict_ptes);

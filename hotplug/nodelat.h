@@ -58,6 +58,11 @@ struct cxd_nodelat;
  *			back to 4 KiB, the migration split the folio.
  * @thp_collapse_refused: khugepaged or MADV_COLLAPSE checks answered "no
  *			huge page" for an address space the device tracks.
+ * @probes_missed:	calls of the hooked kernel functions that ran without
+ *			their hook (a kretprobe short of instances, a probe
+ *			hit inside another), summed over the hooks, which all
+ *			devices share, since they were registered: accesses,
+ *			huge pages or collapses the model did not see.
  * @waited_accesses:	accesses a task waited for in its task_work: misses,
  *			and hits on lines still being filled.
  * @waited_ns_total:	their time from the fault's entry (x86's
@@ -92,6 +97,7 @@ struct cxd_nodelat_stats {
 	u64 thp_untracked_pages;
 	u64 thp_refused_pages;
 	u64 thp_collapse_refused;
+	u64 probes_missed;
 	u64 waited_accesses;
 	u64 waited_ns_total;
 	u64 kernel_accesses;

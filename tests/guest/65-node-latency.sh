@@ -118,13 +118,18 @@ for how in always madvise; do
 		"THP $how: ... by the collapse check"
 done
 # (a load-sensitive flake here saw 32 and 242 of 512: the counters below
-# say whether the background drain or other evictions took the lines)
+# say whether the background drain or other evictions took the lines, and
+# whether a hook missed calls: probes_missed, the collapse check's answers)
 e0=$(stat_get $NL_DEV evictions) d0=$(stat_get $NL_DEV drain_evictions)
+m0=$(cat "$S/node_latency/probes_missed")
+c0=$(cat "$S/node_latency/thp_collapse_refused")
+u0=$(cat "$S/node_latency/thp_untracked_pages")
 out=$(numactl --membind=$NL_NODE "$PROGS/nodelat" thp $NL_NODE $IDX 512 always 0)
 echo "$out" | grep -q "^not ok" && fail "thp resident: the program's checks"
 p2=$(echo "$out" | sed -n 's/^pass 2 misses //p')
-diag "thp resident: $(echo "$out" | grep '^pass' | paste -sd' '); evictions +$(($(stat_get $NL_DEV evictions) - e0)), drain_evictions +$(($(stat_get $NL_DEV drain_evictions) - d0))"
+diag "thp resident: $(echo "$out" | grep '^pass' | paste -sd' '); evictions +$(($(stat_get $NL_DEV evictions) - e0)), drain_evictions +$(($(stat_get $NL_DEV drain_evictions) - d0)), probes_missed +$(($(cat "$S/node_latency/probes_missed") - m0)), thp_collapse_refused +$(($(cat "$S/node_latency/thp_collapse_refused") - c0)), thp_untracked_pages +$(($(cat "$S/node_latency/thp_untracked_pages") - u0))"
 cmp_ok "${p2:-99}" -le $((512 * 2 / 100)) "THP always: a scan within the cache misses on <= 2% ($p2 of 512)"
+cmp_ok "$(cat "$S/node_latency/probes_missed")" -ge 0 "node_latency/probes_missed is a count"
 echo always > $NL_THP
 
 section "hot page under fifo and lru"

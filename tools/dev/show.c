@@ -263,7 +263,7 @@ static const char *const nodelat_files[] = {
 	"evicted_ptes", "evicted_unmaps", "evictions_unmapped",
 	"late_writebacks", "evictions_uncovered", "scan_rearmed",
 	"thp_untracked_pages", "thp_refused_pages", "thp_collapse_refused",
-	"waited_accesses", "waited_ns_total", "kernel_accesses", "events_dropped", "pending",
+	"probes_missed", "waited_accesses", "waited_ns_total", "kernel_accesses", "events_dropped", "pending",
 };
 
 static void add_nodelat(struct json_object *obj, int index)
