@@ -61,7 +61,9 @@ if [ -z "$cmp1" ]; then
 		mkdir -p "$d"
 		date -u +%FT%TZ > "$d/start"
 		"$HERE/bench.sh" --kernels '' --no-model --out "$d" --doc "$d/perf.md" \
-			${args[@]+"${args[@]}"} > "$d/bench.log" 2>&1
+			${args[@]+"${args[@]}"} > "$d/bench.log" 2>&1 || return
+		# the host's load over the run (5-minute average at its end)
+		echo "$(cut -d' ' -f2 /proc/loadavg) $(nproc)" > "$d/load"
 	}
 	lane_log "benchmark twice ($mode); logs: $out/run1/bench.log, $out/run2/bench.log"
 	if [ $parallel = 1 ]; then
@@ -141,6 +143,11 @@ awk -F' [|] ' '
 	}' f1="$cmp1/perf.md" "$cmp1/perf.md" "$cmp2/perf.md" || rc=1
 echo
 echo "Runs: $(cat "$cmp1/start" 2>/dev/null || echo "?") and $(cat "$cmp2/start" 2>/dev/null || echo "?") (UTC start)."
+if [ -s "$cmp1/load" ] && [ -s "$cmp2/load" ]; then
+	read -r l1 ncpu < "$cmp1/load"
+	read -r l2 _ < "$cmp2/load"
+	echo "Host load over the runs (5-minute load average at their ends, $ncpu CPUs): $l1 and $l2."
+fi
 [ $marker = bench-repro ] && cat <<'EOF_NOTES'
 
 What QEMU -icount shows, and what it cannot:
@@ -148,12 +155,21 @@ What QEMU -icount shows, and what it cannot:
 - **Guest time is the instruction count.** At shift=0 each guest
   instruction advances the guest's clock (and its TSC) by 1 ns, and with
   sleep=off idle time jumps straight to the next timer. Host load,
-  descheduling and other guests do not enter the figures. It is not a
-  bit-exact replay (that is QEMU's record/replay mode): some host-timed
-  event still reaches the guest, so a median can move by a few dozen
-  instructions between runs (the steady znand miss P50 was 8758 ns in five
-  of six runs of this machine, 8706 in one), a few percent of a ratio at
-  most. A latency is the instructions of the
+  descheduling and other guests do not enter the figures: two runs of one
+  commit are one run, instruction for instruction, even beside other
+  work. That takes the guest's inputs fixed, not only its clock:
+  `lane_icount` (tests/vm/lib.sh) gives QEMU -seed (RDRAND and the boot's
+  RNG seed, and through them KASLR and the kernel's random state) and an
+  RTC that starts at a fixed date and runs on the guest's clock, and the
+  initramfs is packed with reproducible bytes (`lane_pack_cpio`: a
+  different image decompresses in a different number of instructions).
+  Before that (until 2026-12-04) a median moved by a few dozen
+  instructions between runs and a P99.9 by up to 1.3 times; two boots of
+  one image with the inputs fixed printed the same figures while two
+  other QEMUs loaded both host CPUs. `LANE_SEED=N` draws another run
+  (another kernel layout and random state), as reproducible; the spread
+  over seeds is what a real machine shows from boot to boot. A latency is
+  the instructions of the
   fault path (exception entry, page-table walk, the module, the timer
   reads) at 1 ns each, plus the modeled wait, which the module spins or
   sleeps in guest time and so gets exactly.
@@ -169,10 +185,10 @@ What QEMU -icount shows, and what it cannot:
 - **Row 4**: the vCPUs run round-robin on one host thread, so two guest
   threads never run at the same time; the row shows the modeled queueing
   and the interleaving, not parallel hardware.
-- **Tails** (P99.9 / P50) are short and stable under icount (timer
-  interrupts landing in a timed access are the remaining spread), where
-  multi-threaded TCG gives factors of 30 to several thousand that change
-  from run to run.
+- **Tails** (P99.9 / P50) under icount are the guest's own timer ticks
+  landing in timed accesses (Limits, row 3 tails), the same in every run
+  of one seed, where multi-threaded TCG gives factors of 30 to several
+  thousand that change from run to run.
 - **SMP boot.** With -smp 2, a boot under icount hangs at "x86: Booting SMP
   configuration" (QEMU 7.2; tried shift=0,sleep=off; shift=0,sleep=on;
   shift=3,sleep=off). It is not the TSC synchronisation check: the kernel
@@ -183,7 +199,9 @@ What QEMU -icount shows, and what it cannot:
 - **Cost.** Single-threaded TCG with instruction counting runs the guest
   about 5 times slower than multi-threaded TCG (a short subset: 500 s
   against 97 s), but host load does not change the figures, so the two
-  runs of `make bench-repro` boot in parallel.
+  runs of `make bench-repro` boot in parallel. A pair that is apart at all
+  means an input from the host reached a guest: find it before trusting
+  either run.
 
 The results at the top of docs/performance.md are run 1 of the pair, every
 row and the scale figures (`tools/bench/bench.sh --from OUT/run1/guest-tap.log
