@@ -1789,8 +1789,16 @@ static u64 cxd_nl_probes_missed(void)
 
 	for (i = 0; i < ARRAY_SIZE(kps); i++)
 		n += READ_ONCE(kps[i]->nmissed);
-	for (i = 0; i < ARRAY_SIZE(krps); i++)
-		n += READ_ONCE(krps[i]->nmissed) + READ_ONCE(krps[i]->kp.nmissed);
+	/*
+	 * The promotion kretprobe shares its function with cxd_nl_kp_hint:
+	 * the kernel merges the two, and a call that misses them counts in
+	 * both kprobes' nmissed. Count it once.
+	 */
+	for (i = 0; i < ARRAY_SIZE(krps); i++) {
+		n += READ_ONCE(krps[i]->nmissed);
+		if (krps[i] != &cxd_nl_krp_promote)
+			n += READ_ONCE(krps[i]->kp.nmissed);
+	}
 	return n;
 }
 

@@ -60,11 +60,19 @@ ipis() {
 
 uptime_ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
 
-# ticks: the local timer interrupts of /proc/interrupts (LOC), summed over
-# the CPUs.
+# ticks: the local timer interrupts of /proc/interrupts (LOC), one count
+# per CPU: "N0 N1 ...".
 ticks() {
-	awk '$1 == "LOC:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i }
-		END { printf "%d\n", n }' /proc/interrupts
+	awk '$1 == "LOC:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) printf "%s%d", i > 2 ? " " : "", $i; print "" }' /proc/interrupts
+}
+
+# ticks_max "BEFORE" "AFTER": the most timer interrupts one CPU took
+# between two ticks snapshots: the rate of the CPU that ran the measured
+# program, which a busy CPU ticks at HZ and an idle one hardly at all.
+ticks_max() {
+	echo "$1
+$2" | awk 'NR == 1 { for (i = 1; i <= NF; i++) a[i] = $i; next }
+		{ for (i = 1; i <= NF; i++) if ($i - a[i] > m) m = $i - a[i] } END { print m + 0 }'
 }
 
 # ipis_cpu C: the TLB-shootdown, function-call and rescheduling interrupts
@@ -75,8 +83,9 @@ ipis_cpu() {
 }
 
 # run ID CMD...: run a bench command, framing its JSON; the interrupts it
-# drew go to a "ticks ID LOC MS" info line (local timer interrupts, and
-# the run's duration in ms from /proc/uptime, 10 ms steps) and an
+# drew go to a "ticks ID LOC MS" info line (the local timer interrupts of
+# the CPU that took the most, and the run's duration in ms from
+# /proc/uptime, 10 ms steps) and an
 # "ipis ID TLB CAL [MISSES]" info line, MISSES being the
 # misses of device $RUNDEV over the whole run (eviction passes included)
 # when RUNDEV names one; with IPICPU=C, those CPU C took to an
@@ -107,7 +116,7 @@ run() {
 		sed 's/^/#   /' /tmp/err.txt
 		st=1
 	fi
-	info "ticks $id $((tk1 - tk0)) $((u1 - u0))"
+	info "ticks $id $(ticks_max "$tk0" "$tk1") $((u1 - u0))"
 	set -- $i0 $i1
 	info "ipis $id $(($3 - $1)) $(($4 - $2))${d0:+ $(($(stat_get "$RUNDEV" misses) - d0))}"
 	if [ -n "$c1" ]; then

@@ -613,13 +613,13 @@ for my $p ([ "znand", $mz, "3 us", 0.05 ], [ "femu", $mf, "40 us", 0.02 ]) {
 	row(3, "accuracy at tR = $tr ($name): miss P50 / model",
 	    f($med, 3) . " (P50 " . us($m && $m->{misses}{p50_ns}) . " us, model " . us($model) . " us; minus the bare fault: " . f($net, 3) . "; in-kernel mean / model: " . f($kern, 3) . "; fault_exit_ns " . ($cal{"b_$name"} // "n/a") . ")",
 	    "error <= " . (100 * $err) . "%", defined $med ? abs($med - 1) <= $err : undef, "run `miss_$name`");
-	# The timer ticks of the guest in the run (all CPUs) and how many of
-	# them, at the rate of the run, land inside the measured misses: each stretches
-	# its miss by the instructions of the tick.
+	# The timer ticks of the busiest CPU in the run and how many of them,
+	# at the rate of the run, land inside the measured misses: each
+	# stretches its miss by the instructions of the tick.
 	my $tk = $tick{"miss_$name"}; my $p99 = div($m && $m->{misses}{p99_ns}, $m && $m->{misses}{p50_ns});
-	my $hit = $tk && $tk->[1] && $m ? $tk->[0] / $tk->[1] * $m->{misses}{count} * $m->{misses}{mean_ns} / 1e6 : undef;
+	my $hit = $tk && $tk->[1] && $m && $m->{misses}{count} ? $tk->[0] / $tk->[1] * $m->{misses}{count} * $m->{misses}{mean_ns} / 1e6 : undef;
 	row(3, "tail at tR = $tr ($name): miss P99.9 / P50",
-	    f($tail, 3) . " (P99 / P50 " . f($p99, 3) . (defined $hit ? sprintf("; %d timer ticks in the %d ms of the run, about %.1f of them inside the %d measured misses: %.2f%%", $tk->[0], $tk->[1], $hit, $m->{misses}{count}, 100 * $hit / $m->{misses}{count}) : "") . ")",
+	    f($tail, 3) . " (P99 / P50 " . f($p99, 3) . (defined $hit ? sprintf("; %d timer ticks on the busiest CPU in the %d ms of the run, about %.1f of them inside the %d measured misses: %.2f%%", $tk->[0], $tk->[1], $hit, $m->{misses}{count}, 100 * $hit / $m->{misses}{count}) : "") . ")",
 	    "<= 1.5", defined $tail ? $tail <= 1.5 : undef, "run `miss_$name`");
 }
 

@@ -356,7 +356,7 @@ kdir_img=$("$LANE_DIR/fetch-kernel.sh" "$kver")
 console=$out/console.log
 taplog=$out/guest-tap.log
 icount=shift=0,sleep=off
-export LANE_QEMU_ACCEL=tcg,thread=single LANE_QEMU_EXTRA="-icount $icount"
+lane_icount "$icount"
 lane_log "workloads: booting the guest, $(wc -l < "$runs") runs (console: $console)"
 rc=0
 lane_boot "$kdir_img/vmlinuz" "$out/initramfs.cpio.gz" "$console" "$taplog" "$tmo" \
