@@ -63,7 +63,7 @@ uptime_ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
 # ticks: the local timer interrupts of /proc/interrupts (LOC), one count
 # per CPU: "N0 N1 ...".
 ticks() {
-	awk '$1 == "LOC:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) printf "%s%d", i > 2 ? " " : "", $i; print "" }' /proc/interrupts
+	awk '$1 == "LOC:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) printf "%s%d", (i > 2 ? " " : ""), $i; print "" }' /proc/interrupts
 }
 
 # ticks_max "BEFORE" "AFTER": the most timer interrupts one CPU took
