@@ -137,5 +137,26 @@ else
 	not_ok "lane_icount: -icount SPEC with a fixed seed and a guest-clocked RTC" "$(cat "$tmp/icount")"
 fi
 
+# A retried icount boot draws the next seed: with the same one it would
+# repeat the hang instruction for instruction.
+seeds=()
+lane_boot_once() {
+	seeds+=("$(sed -n 's/.*-seed \([0-9]*\).*/\1/p' <<< "$LANE_QEMU_EXTRA")")
+	: > "$3"
+	: > "$4"
+	[ ${#seeds[@]} -lt 2 ] && return 125
+	echo "CXDVIRT-GUEST-START" > "$4"
+}
+(
+	lane_icount shift=0,sleep=off
+	lane_boot k i "$c" "$t" 60 > /dev/null 2>&1
+	echo "${seeds[*]}"
+) > "$tmp/seeds"
+if [ "$(cat "$tmp/seeds")" = "1 2" ]; then
+	ok "a retried icount boot draws the next seed"
+else
+	not_ok "a retried icount boot draws the next seed" "seeds: $(cat "$tmp/seeds")"
+fi
+
 echo "1..$n"
 [ "$fails" -eq 0 ]

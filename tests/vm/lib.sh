@@ -110,6 +110,8 @@ lane_bad_context() {
 # docs/testing.md). A splat after the first frame fails the run as always.
 lane_boot() {
 	local console=$3 taplog=$4 rc boots=1 why bad
+	# a retry's seed (below) stays with this boot, not the caller's next
+	local LANE_QEMU_EXTRA=${LANE_QEMU_EXTRA:-}
 	while :; do
 		rc=0
 		lane_boot_once "$@" || rc=$?
@@ -125,6 +127,15 @@ lane_boot() {
 		[ "$boots" -lt "${LANE_BOOTS:-3}" ] || return "$rc"
 		cp "$console" "$console.boot$boots"
 		lane_log "boot $boots $why (console: $console.boot$boots); nothing of cxdvirt ran: booting once more"
+		# An icount boot of one image and seed repeats itself exactly
+		# (lane_icount): the retry draws the next seed, or it would hang
+		# the same way. The run is then another, as reproducible.
+		case " ${LANE_QEMU_EXTRA:-} " in
+		*" -seed "*)
+			LANE_QEMU_EXTRA=$(sed "s/-seed [0-9]*/-seed $((${LANE_SEED:-1} + boots))/" <<< "$LANE_QEMU_EXTRA")
+			lane_log "the retry boots with -seed $((${LANE_SEED:-1} + boots))"
+			;;
+		esac
 		boots=$((boots + 1))
 	done
 }
