@@ -185,10 +185,13 @@ What QEMU -icount shows, and what it cannot:
 - **Row 4**: the vCPUs run round-robin on one host thread, so two guest
   threads never run at the same time; the row shows the modeled queueing
   and the interleaving, not parallel hardware.
-- **Tails** (P99.9 / P50) under icount are the guest's own timer ticks
-  landing in timed accesses (Limits, row 3 tails), the same in every run
-  of one seed, where multi-threaded TCG gives factors of 30 to several
-  thousand that change from run to run.
+- **Tails** (P99.9 / P50) under icount are the guest's own background
+  work (timer ticks, the device's accessed-bit scan) landing in timed
+  accesses (Limits, row 3 tails): the same in every run of one commit and
+  seed, but another seed or a changed guest script moves them (the femu
+  tail read 1.27 and 5.27 in pairs a guest-script change apart), where
+  multi-threaded TCG gives factors of 30 to several thousand that change
+  from run to run.
 - **SMP boot.** With -smp 2, a boot under icount hangs at "x86: Booting SMP
   configuration" (QEMU 7.2; tried shift=0,sleep=off; shift=0,sleep=on;
   shift=3,sleep=off). It is not the TSC synchronisation check: the kernel

@@ -323,19 +323,24 @@ cat > "$out/static.md" <<'EOF_STATIC'
   reads. The bare fault (t_read_ns=0) has no wait to hide anything in.
   On a host, calibrate once per boot and expect rows 3 within 1-2%.
 - **Row 3 tails (P99.9 / P50).** Under icount they are set by the
-  guest's own timer tick, not by the module or the host: a busy CPU takes
-  a local timer interrupt every 4 ms (Debian's HZ=250), and the whole tick
-  (timekeeping, the scheduler tick, RCU, timer softirqs) costs 5-9 us of
-  guest instructions at 1 ns each. At znand a tick lands in about 0.16% of
-  the measured misses (the row shows the count), more than the 0.1% above
-  P99.9; one landing in the wait is absorbed by the deadline, one in the
-  fault's own work is not, so P99.9 is a miss plus most of a tick, while
-  P99 stays within 1-2% of P50. femu's 40 us wait absorbs most ticks. On
-  real hardware a tick takes about a microsecond. `nohz_full` on the
-  measuring CPU did not remove them (still 37 ticks per run) and made
-  every fault dearer (context tracking: P50 +230 ns), so the guest keeps
-  the default. Without icount, P99.9 follows the host descheduling the
-  vCPU threads (milliseconds).
+  guest's own background work, not by the host or the miss path, and
+  they differ from one guest input to the next (the pair below agrees
+  because it is one run). Two kinds: the timer tick, a local timer
+  interrupt every 4 ms on a busy CPU (Debian's HZ=250) whose whole
+  handler costs 5-9 us of guest instructions at 1 ns each, lands in more
+  of the measured misses than the 0.1% above P99.9 (the row estimates
+  how many), and stretches a znand miss by most of itself; and the
+  device's accessed-bit scan, a pass every 100 ms (the default
+  scan_interval_ms) of about 200 us of instructions, which under
+  single-threaded icount is charged to a miss in progress even when the
+  other vCPU runs it, as the vCPUs take turns (in 25 runs of 5120 femu or
+  znand misses with the scan on, the largest miss was 200-210 us in 14;
+  in 4 with scan_interval_ms=0, 19-51 us). P99 stays within 1-2% of
+  P50. On a host, a tick takes about a microsecond and the scan runs on
+  another core. `nohz_full` on the measuring CPU did not remove the
+  ticks (still 37 per run) and made every fault dearer (context
+  tracking: P50 +230 ns), so the guest keeps the default. Without icount,
+  P99.9 follows the host descheduling the vCPU threads (milliseconds).
 - **Row 5c (node over devdax overhead).** Both modes hide their
   calibrated fault remainder (`fault_exit_ns`): devdax the handler's
   return and the return to user space, node mode the return to user
