@@ -21,27 +21,28 @@
  * raw TSC, not local_clock(): with a TSC the kernel does not trust as
  * stable, as in a TCG guest, local_clock() takes a slow path of about a
  * hundred instructions. The low 32 bits suffice for the current fault's
- * own record:
- * the handler, on the same CPU, takes the difference modulo 2^32 and
- * converts it with tsc_khz; a fault that really waited 2^32 cycles or more
- * (over a second) before its handler reads as a shorter wait, so it counts
- * from a later entry, never an earlier one. docs/performance.md row 2f
- * measures the cost. Nothing is attached before the first power-on.
+ * own record: the handler, on the same CPU, takes the difference modulo
+ * 2^32 and converts it with tsc_khz; a fault that really waited 2^32
+ * cycles or more (over a second) before its handler reads as a shorter
+ * wait, so it counts from a later entry, never an earlier one.
+ * docs/performance.md row 2f measures the cost. Nothing is attached
+ * before the first power-on.
  *
  * A record that does not match is left alone and the fault counts from its
  * handler's entry, as before: another task's or another page's fault, a
  * fault from the kernel (get_user_pages: no FAULT_FLAG_USER; for node
  * mode's hooks, which see no fault flags, any fault inside a system
  * call), a record older than CXD_FENTRY_MAX_NS, or one from before the
- * task's last migration to another CPU. The last catches a stale record of an earlier
- * fault on the same page whose handler never took it: a fault entered on
- * CPU B and moved to CPU A before its handler would otherwise take A's old
- * stamp and start up to CXD_FENTRY_MAX_NS too early (an MSHR wait of over
- * 100 us seen once in 45-sim-agree on 6.12). A task that stayed on its CPU
- * wrote that CPU's record at each of its faults, so a record of its own
- * with its migration count unchanged is the current fault's, even if the
- * fault slept before its handler (that sleep is then part of the fault's
- * own cost, inside the modeled time, up to CXD_FENTRY_MAX_NS).
+ * task's last migration to another CPU. The last catches a stale record
+ * of an earlier fault on the same page whose handler never took it: a
+ * fault entered on CPU B and moved to CPU A before its handler would
+ * otherwise take A's old stamp and start up to CXD_FENTRY_MAX_NS too
+ * early (an MSHR wait of over 100 us seen once in 45-sim-agree on 6.12).
+ * A task that stayed on its CPU wrote that CPU's record at each of its
+ * faults, so a record of its own with its migration count unchanged is
+ * the current fault's, even if the fault slept before its handler (that
+ * sleep is then part of the fault's own cost, inside the modeled time, up
+ * to CXD_FENTRY_MAX_NS).
  *
  * Node mode's hooks run inside the same faults (a NUMA hinting fault, a
  * first touch) and take the stamp the same way (cxd_fentry_gap_va()). A
