@@ -249,6 +249,8 @@ struct cxd_mode_ops {
  * @scan_interval_ms: scan period, ms; 0: stopped (cxd_mode_ops.scan_interval).
  * @scan_passes: scan passes (under @lock).
  * @scan_touched: pages found accessed (under @lock).
+ * @scan_ns_total: time the scan passes took, ns (CLOCK_MONOTONIC, from a
+ *		pass's start to its end, waits for locks included; under @lock).
  * @node:	node mode (hotplug/node.c), else NULL.
  * @open_mutex:	devdax: serialises the first open and the last release,
  *		which take and drop the configfs pin (see @open_count).
@@ -348,6 +350,7 @@ struct cxd_live {
 	unsigned int scan_interval_ms;
 	u64 scan_passes;
 	u64 scan_touched;
+	u64 scan_ns_total;
 
 	struct cxd_node *node;
 

@@ -130,6 +130,7 @@ CXD_STAT_ATTR(mshr_wait_ns_total, live->model.stats.mshr_wait_ns);
 CXD_STAT_ATTR(elapsed_ns, ktime_get_ns() - live->stats_t0_ns);
 CXD_STAT_ATTR(scan_passes, live->scan_passes);
 CXD_STAT_ATTR(scan_touched, live->scan_touched);
+CXD_STAT_ATTR(scan_ns_total, live->scan_ns_total);
 CXD_STAT_ATTR(pinned_evictions, live->pinned_evictions);
 CXD_STAT_ATTR(io_reads, live->io_reads);
 CXD_STAT_ATTR(io_writes, live->io_writes);
@@ -246,6 +247,7 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 	live->minor_fault_ns_total = 0;
 	live->scan_passes = 0;
 	live->scan_touched = 0;
+	live->scan_ns_total = 0;
 	live->pinned_evictions = 0;
 	live->io_reads = 0;
 	live->io_writes = 0;
@@ -312,6 +314,7 @@ static struct attribute *cxd_stats_attrs[] = {
 	&dev_attr_queue_latency_hist.attr,
 	&dev_attr_scan_passes.attr,
 	&dev_attr_scan_touched.attr,
+	&dev_attr_scan_ns_total.attr,
 	&dev_attr_reset.attr,
 	NULL,
 };

@@ -1893,8 +1893,15 @@ static void cxd_nl_scan_work(struct work_struct *work)
 	unsigned int ms = READ_ONCE(nl->live->scan_interval_ms);
 
 	cxd_nl_mm_prune(nl);
-	if (ms)
+	if (ms) {
+		u64 t0 = ktime_get_ns();
+
 		cxd_nl_scan_pass(nl);
+		t0 = ktime_get_ns() - t0;
+		spin_lock(&nl->live->lock);
+		nl->live->scan_ns_total += t0;
+		spin_unlock(&nl->live->lock);
+	}
 	if (!READ_ONCE(nl->stopping))
 		queue_delayed_work(cxd_wq, &nl->scan_work,
 				   msecs_to_jiffies(ms ? ms : CXD_NL_SCAN_IDLE_MS));

@@ -222,6 +222,7 @@ static void cxd_scan_work(struct work_struct *work)
 	struct cxd_vma_ref *r;
 	unsigned int i, n = 0, cap;
 	unsigned int ms;
+	u64 t0 = ktime_get_ns();
 
 	ctx = kmalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
@@ -266,6 +267,7 @@ static void cxd_scan_work(struct work_struct *work)
 	kfree(ctx);
 	spin_lock(&live->lock);
 	live->scan_passes++;
+	live->scan_ns_total += ktime_get_ns() - t0;
 	spin_unlock(&live->lock);
 rearm:
 	ms = READ_ONCE(live->scan_interval_ms);

@@ -49,6 +49,7 @@ is "$(cat /tmp/lhold.err 2>/dev/null)" "" "faults during the switches all comple
 h1=$(stat_get $D minor_hits)
 cmp_ok "$h1" -gt "$h0" "faults went through the model meanwhile ($((h1 - h0)))"
 cmp_ok "$(stat_get $D scan_passes)" -gt 0 "the scan ran meanwhile"
+cmp_ok "$(stat_get $D scan_ns_total)" -gt 0 "stats/scan_ns_total counts its time"
 dev_set $D scan_interval_ms 0 > /dev/null
 is "$(dev_get $D policy)" clock "the last switch took effect"
 "$PROGS/pages" "$N" read 0 64 || bail "access after the switches"
