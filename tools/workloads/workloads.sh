@@ -160,8 +160,20 @@ trace_server() {
 	( ulimit -n 1024; exec valgrind --tool=lackey --trace-mem=yes \
 		--log-file="$log" "$@" ) > "$out/trace/$name.server.log" 2>&1 &
 	vp=$!
-	for _ in $(seq 300); do [ -S "$sock" ] && break; sleep 0.2; done
-	[ -S "$sock" ] || { kill "$vp"; lane_die "$name: the server did not start: $(head -n 3 "$out/trace/$name.server.log")"; }
+	# A server under lackey starts in 10-30 s on a quiet 2-core host and
+	# took over a minute beside other work: wait while it lives (at most
+	# 10 minutes); one that exited is reported at once.
+	for _ in $(seq 3000); do
+		[ -S "$sock" ] && break
+		kill -0 "$vp" 2> /dev/null || break
+		sleep 0.2
+	done
+	if [ ! -S "$sock" ]; then
+		local why="no socket after 10 minutes"
+		kill -0 "$vp" 2> /dev/null || why="it exited"
+		kill "$vp" 2> /dev/null
+		lane_die "$name: the server did not start ($why): $(head -n 3 "$out/trace/$name.server.log")"
+	fi
 	eval "$load" > "$out/trace/$name.load.out" || lane_die "$name: the load failed"
 	settle "$log"
 	mark=$(wc -l < "$log")
