@@ -749,6 +749,8 @@ CXD_NODELAT_ATTR(evictions_unmapped);
 CXD_NODELAT_ATTR(late_writebacks);
 CXD_NODELAT_ATTR(evictions_uncovered);
 CXD_NODELAT_ATTR(scan_rearmed);
+CXD_NODELAT_ATTR(scan_walks);
+CXD_NODELAT_ATTR(scan_lookups);
 CXD_NODELAT_ATTR(thp_untracked_pages);
 CXD_NODELAT_ATTR(thp_refused_pages);
 CXD_NODELAT_ATTR(thp_collapse_refused);
@@ -779,6 +781,8 @@ static struct attribute *cxd_nodelat_attrs[] = {
 	&dev_attr_late_writebacks.attr,
 	&dev_attr_evictions_uncovered.attr,
 	&dev_attr_scan_rearmed.attr,
+	&dev_attr_scan_walks.attr,
+	&dev_attr_scan_lookups.attr,
 	&dev_attr_thp_untracked_pages.attr,
 	&dev_attr_thp_refused_pages.attr,
 	&dev_attr_thp_collapse_refused.attr,

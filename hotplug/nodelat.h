@@ -49,6 +49,10 @@ struct cxd_nodelat;
  *			non-resident so that their next access is seen
  *			(7.2, which exports no TLB flush; a hit if the model
  *			holds the page).
+ * @scan_walks:	address spaces the accessed-bit scan walked whole, a PTE
+ *			table at a time (resident set small against the cache).
+ * @scan_lookups:	address spaces it scanned page by page instead, each
+ *			device page looked up at its last-seen address.
  * @late_writebacks:	victims the model evicted clean whose PTE was dirty
  *			(written while resident): charged a write-back then.
  * @thp_untracked_pages: pages of the node mapped as THP, which the model
@@ -93,6 +97,8 @@ struct cxd_nodelat_stats {
 	u64 evictions_unmapped;
 	u64 evictions_uncovered;
 	u64 scan_rearmed;
+	u64 scan_walks;
+	u64 scan_lookups;
 	u64 late_writebacks;
 	u64 thp_untracked_pages;
 	u64 thp_refused_pages;
