@@ -131,9 +131,10 @@ run() {
 # redis-cli --pipe; one redis-benchmark client (one connection, no
 # pipelining) then GETs random keys, each run timed by stats/elapsed_ns, at
 # tR = 1 us and at tR = 200 us. Info "redis T1_NS M1 T200_NS M200 GETS
-# MODEL1_NS MODEL200_NS" (stats/model_ns_total of each run).
+# MODEL1_NS MODEL200_NS SCAN1_NS SCAN200_NS" (stats/model_ns_total and the
+# accessed-bit scan's stats/scan_ns_total of each run).
 redis_row() {
-	local keys gets=${BENCH_REDIS_GETS:-3000} t1 t2 m1 m2 x1 x2
+	local keys gets=${BENCH_REDIS_GETS:-3000} t1 t2 m1 m2 x1 x2 s1 s2
 	if ! command -v redis-server > /dev/null ||
 	   ! command -v redis-benchmark > /dev/null; then
 		echo "# no redis-server or redis-benchmark in the guest: no redis row"
@@ -162,13 +163,15 @@ redis_row() {
 	$RB > /tmp/rb/t1.log 2>&1
 	t1=$(stat_get $N elapsed_ns); m1=$(stat_get $N misses)
 	x1=$(stat_get $N model_ns_total)
+	s1=$(stat_get $N scan_ns_total)
 	dev_set $N t_read_ns 200000 > /dev/null
 	stats_reset $N
 	$RB > /tmp/rb/t200.log 2>&1
 	t2=$(stat_get $N elapsed_ns); m2=$(stat_get $N misses)
 	x2=$(stat_get $N model_ns_total)
+	s2=$(stat_get $N scan_ns_total)
 	echo "# run redis: $RB (node 2, $keys keys of 4 KiB), tR 1 us then 200 us"
-	info "redis $t1 $m1 $t2 $m2 $gets $x1 $x2"
+	info "redis $t1 $m1 $t2 $m2 $gets $x1 $x2 $s1 $s2"
 	kill "$REDIS" 2> /dev/null
 	wait "$REDIS" 2> /dev/null
 	dev_set $N t_read_ns 40000 > /dev/null
