@@ -445,6 +445,9 @@ void cxd_account_miss(struct cxd_live *live, u64 page, bool write, u64 t0,
 #define CXD_TAIL_STEP_NS	10
 void cxd_tail_update(struct cxd_live *live, u64 ns);
 
+/* devdax/scan.c: the load-time self-test of the kernel's page-table walk */
+bool cxd_scan_walk_works(void);
+
 /* fentry.c */
 int cxd_fentry_get(void);
 void cxd_fentry_exit(void);

@@ -69,7 +69,7 @@
  *
  * Hits: the accessed-bit scan of this file walks the page tables of the
  * tracked mms every scan_interval_ms (the device pages of an mm whose
- * resident set dwarfs the cache one by one instead), feeds accessed pages
+ * resident set dwarfs them one by one instead), feeds accessed pages
  * to the policy and moves dirty bits to the model, as driver/devdax/scan.c
  * does for devdax mappings.
  *
@@ -167,7 +167,9 @@ struct cxd_nl_mm {
  * @pfn_lo:	first pfn of the device's range.
  * @pfn_hi:	one past the last pfn.
  * @va:		per device page, the user address it was last accessed at
- *		(0: none seen). Written locklessly, read by eviction.
+ *		(0: none seen). Written locklessly (cxd_nl_set_va()), read by
+ *		eviction and the scan.
+ * @ntracked:	entries of @va that are not 0.
  * @unmapping:	per device page, set while eviction unmaps it (file pages).
  * @unmap_dirty: per device page, set by the folio_mark_dirty() probe when
  *		the unmap found a dirty PTE; read and cleared by eviction.
@@ -201,6 +203,7 @@ struct cxd_nodelat {
 	unsigned long pfn_lo;
 	unsigned long pfn_hi;
 	unsigned long *va;
+	atomic_long_t ntracked;
 	unsigned long *unmapping;
 	unsigned long *unmap_dirty;
 	unsigned long *arrived;
@@ -491,8 +494,12 @@ static struct xarray *cxd_nl_nonres_map(struct cxd_nodelat *nl,
 
 /*
  * Is there a PTE table for @va? apply_to_existing_page_range() warns on a
- * leaf (huge) PMD, so those are skipped here; the mmap_lock held for read
- * keeps a table from turning into a huge PMD (collapse takes it for write).
+ * leaf (huge) PMD, so those are skipped here. With the mmap_lock held for
+ * read a table cannot turn into a huge PMD at once (anonymous collapse
+ * takes the lock for write); since 6.6 khugepaged retracts file THP page
+ * tables, and 7.x frees empty ones, without it, so a huge PMD could follow
+ * a retracted table between this check and the walk: a window of a few
+ * loads, which the callers keep short.
  */
 static bool cxd_nl_pte_table(struct mm_struct *mm, unsigned long va)
 {
@@ -541,6 +548,23 @@ static struct vm_area_struct *cxd_nl_vma_at(struct mm_struct *mm,
 	if (!cxd_nl_pte_table(mm, va))
 		return NULL;
 	return vma;
+}
+
+/*
+ * Record @va (0: none) as where device page @page was last seen, keeping
+ * @nl->ntracked. Context: any; lockless (xchg).
+ */
+static void cxd_nl_set_va(struct cxd_nodelat *nl, u64 page, unsigned long va)
+{
+	unsigned long old;
+
+	if (READ_ONCE(nl->va[page]) == va)
+		return;
+	old = xchg(&nl->va[page], va);
+	if (!old && va)
+		atomic_long_inc(&nl->ntracked);
+	else if (old && !va)
+		atomic_long_dec(&nl->ntracked);
 }
 
 static struct vm_area_struct *cxd_nl_vma(struct cxd_nodelat *nl,
@@ -895,7 +919,7 @@ static void cxd_nl_access(struct cxd_nodelat *nl, u64 page, unsigned long va,
 	if (restored && (mm != current->mm ||
 			 !cxd_nl_restored_clean(nl, mm, page, va)))
 		return;
-	WRITE_ONCE(nl->va[page], va);
+	cxd_nl_set_va(nl, page, va);
 	/* an entry is allocated only for an address space not tracked yet */
 	if (mm == current->mm && !cxd_nl_tracks(nl, mm)) {
 		m = kmalloc(sizeof(*m), GFP_KERNEL);
@@ -1251,7 +1275,7 @@ static int cxd_nl_migrate_pre(struct kprobe *p, struct pt_regs *regs)
 	nl = cxd_nl_find(folio_pfn(src));
 	if (nl && !folio_test_large(src)) {
 		page = folio_pfn(src) - nl->pfn_lo;
-		WRITE_ONCE(nl->va[page], 0);
+		cxd_nl_set_va(nl, page, 0);
 		clear_bit(page, nl->migrated);
 		atomic64_inc(&nl->st.departures);
 		/* the new page's PTE is not one eviction made PROT_NONE */
@@ -1273,7 +1297,7 @@ static int cxd_nl_migrate_pre(struct kprobe *p, struct pt_regs *regs)
 		goto out;
 	}
 	page = folio_pfn(dst) - nl->pfn_lo;
-	WRITE_ONCE(nl->va[page], 0);
+	cxd_nl_set_va(nl, page, 0);
 	set_bit(page, nl->migrated);
 	set_bit(page, nl->arrived);
 	atomic64_inc(&nl->st.arrivals);
@@ -1312,7 +1336,7 @@ static int cxd_nl_anon_pre(struct kprobe *p, struct pt_regs *regs)
 	cxd_nl_mm_add(nl, a.vma->vm_mm, NULL);
 	for (i = 0; i < nr && a.pfn + i < nl->pfn_hi; i++) {
 		page = a.pfn + i - nl->pfn_lo;
-		WRITE_ONCE(nl->va[page], (a.addr & PAGE_MASK) + i * PAGE_SIZE);
+		cxd_nl_set_va(nl, page, (a.addr & PAGE_MASK) + i * PAGE_SIZE);
 		if (!test_and_clear_bit(page, nl->migrated))
 			access = true;
 	}
@@ -1784,17 +1808,18 @@ static u64 cxd_nl_probes_missed(void)
 
 /*
  * A tracked mm whose resident set is at most node_scan_dense times the
- * cache's lines is scanned by walking its page tables (cxd_nl_scan_ranges()),
- * any other page by page (cxd_nl_scan_pages()). A PTE that maps no device
- * page costs the walk a load and two compares; a tracked page costs the
- * page-by-page path a VMA lookup and a walk from the PGD: about 0.85 ms of
- * guest instructions per 1000 pages under QEMU icount against about 0.06 ms
- * per 1000 PTEs walked (redis-server bound to the node, docs/numa-mode.md).
+ * device pages with a last-seen address (@ntracked) is scanned by walking
+ * its page tables (cxd_nl_scan_ranges()), any other page by page
+ * (cxd_nl_scan_pages()), which costs a VMA lookup and a walk from the PGD
+ * per tracked page. Measured with redis-server bound to the node in a
+ * QEMU icount guest (docs/numa-mode.md): about 0.85 us of guest
+ * instructions per tracked page looked up against 0.06 us per PTE walked,
+ * so the two cost the same at about 14 PTEs per tracked page.
  */
-static unsigned int node_scan_dense = 32;
+static unsigned int node_scan_dense = 16;
 module_param(node_scan_dense, uint, 0644);
 MODULE_PARM_DESC(node_scan_dense,
-		 "a node-mode accessed-bit scan walks the page tables of a process whose resident set is at most this many times the cache's lines, and looks the device pages of any other up one by one (default 32; 0: always one by one)");
+		 "a node-mode accessed-bit scan walks the page tables of a process whose resident set is at most this many times the device pages it tracks, and looks the device pages up one by one otherwise (default 16; 0: always one by one)");
 
 /*
  * One pass's findings, moved to the model in batches (the PTE callback runs
@@ -1812,11 +1837,16 @@ struct cxd_nl_scan {
 	u64 touched[CXD_NL_SCAN_BATCH];
 	u64 dirtied[CXD_NL_SCAN_BATCH];
 	struct {
+		struct vm_area_struct *vma;
 		unsigned long va;
 		u64 page;
 	} rearm[CXD_NL_SCAN_BATCH];
-	u64 total;		/* pages found accessed in this pass */
 };
+
+static bool cxd_nl_scan_full(const struct cxd_nl_scan *s)
+{
+	return s->nt == CXD_NL_SCAN_BATCH || s->nd == CXD_NL_SCAN_BATCH;
+}
 
 /*
  * Scan one PTE of @s->vma: if it maps a page of the device, resident, clear
@@ -1849,13 +1879,14 @@ static int cxd_nl_scan_pte(pte_t *ptep, unsigned long addr, void *data)
 	if (pte_young(old)) {
 		s->touched[s->nt++] = page;
 		if (CXD_NL_SCAN_REARM) {
+			s->rearm[s->nr].vma = s->vma;
 			s->rearm[s->nr].va = addr;
 			s->rearm[s->nr++].page = page;
 		}
 	}
 	ptep_modify_prot_commit(s->vma, addr, ptep, old, new);
 	cxd_nl_pte_batch_changed(&s->b);
-	if (s->nt == CXD_NL_SCAN_BATCH || s->nd == CXD_NL_SCAN_BATCH) {
+	if (cxd_nl_scan_full(s)) {
 		s->resume = addr + PAGE_SIZE;
 		return -EAGAIN;
 	}
@@ -1863,8 +1894,9 @@ static int cxd_nl_scan_pte(pte_t *ptep, unsigned long addr, void *data)
 }
 
 /*
- * Move @s's findings to the model and re-arm the accessed pages (their PTEs
- * are in @s->vma of @mm, whose mmap_lock is held). No other lock held.
+ * Move @s's findings to the model and re-arm the accessed pages. The
+ * mmap_lock of the mm they were found in is held (the re-arm entries'
+ * VMAs are valid); no other lock.
  */
 static void cxd_nl_scan_flush(struct cxd_nl_scan *s)
 {
@@ -1873,7 +1905,8 @@ static void cxd_nl_scan_flush(struct cxd_nl_scan *s)
 	bool d;
 
 	for (i = 0; i < s->nr; i++)
-		if (cxd_nl_make_nonresident(&s->b, s->vma, s->rearm[i].va,
+		if (cxd_nl_make_nonresident(&s->b, s->rearm[i].vma,
+					    s->rearm[i].va,
 					    s->nl->pfn_lo + s->rearm[i].page,
 					    &d) > 0)
 			atomic64_inc(&s->nl->st.scan_rearmed);
@@ -1887,25 +1920,39 @@ static void cxd_nl_scan_flush(struct cxd_nl_scan *s)
 		spin_unlock(&live->lock);
 		atomic64_add(s->nt, &s->nl->st.scan_touched);
 	}
-	s->total += s->nt;
 	s->nt = 0;
 	s->nd = 0;
 	s->nr = 0;
 }
 
+/* Let others run; @s's findings go to the model first (its VMAs may go). */
+static void cxd_nl_scan_resched(struct cxd_nl_scan *s, struct mm_struct *mm)
+{
+	cxd_nl_scan_flush(s);
+	mmap_read_unlock(mm);
+	cond_resched();
+	mmap_read_lock(mm);
+}
+
 /*
  * Walk [@addr, @end) of @s->vma, inside one PTE table, with the scan's
- * callback; the findings go to the model as batches fill and at the end.
+ * callback. A full batch stops the walk; it goes to the model, and the walk
+ * goes on once the table is checked again (the flush may sleep, and 6.6+
+ * retracts file THP page tables and 7.x frees empty ones without the
+ * mmap_lock held for write: a huge PMD could have replaced the table).
  */
 static void cxd_nl_scan_walk(struct cxd_nl_scan *s, struct mm_struct *mm,
 			     unsigned long addr, unsigned long end)
 {
-	while (addr < end) {
+	for (;;) {
 		s->resume = end;
 		cxd_apply_to_existing_page_range(mm, addr, end - addr,
 						 cxd_nl_scan_pte, s);
+		if (cxd_nl_scan_full(s))
+			cxd_nl_scan_flush(s);
 		addr = s->resume;
-		cxd_nl_scan_flush(s);
+		if (addr >= end || !cxd_nl_pte_table(mm, addr))
+			return;
 	}
 }
 
@@ -1923,24 +1970,52 @@ static void cxd_nl_scan_pages(struct cxd_nl_scan *s, struct mm_struct *mm)
 		s->vma = cxd_nl_vma(nl, mm, page, &va);
 		if (s->vma)
 			cxd_nl_scan_walk(s, mm, va, va + PAGE_SIZE);
-		if (!(page % 1024) && need_resched()) {
-			mmap_read_unlock(mm);
-			cond_resched();
-			mmap_read_lock(mm);
-		}
+		if (!(page % 1024) && need_resched())
+			cxd_nl_scan_resched(s, mm);
 	}
+	cxd_nl_scan_flush(s);
+}
+
+/*
+ * From @addr (below @end), the end of the range that shares @addr's upper
+ * page-table entries: a PMD's range if *@table (a PTE table maps @addr,
+ * see cxd_nl_pte_table()) or if only the PMD is empty or huge, else the
+ * range of the empty (or huge) PUD, P4D or PGD entry, skipped in one step.
+ */
+static unsigned long cxd_nl_table_span(struct mm_struct *mm,
+				       unsigned long addr, unsigned long end,
+				       bool *table)
+{
+	pgd_t *pgd = pgd_offset(mm, addr);
+	p4d_t *p4d;
+	pud_t *pud;
+	pmd_t pmdv;
+
+	*table = false;
+	if (pgd_none(*pgd) || pgd_bad(*pgd))
+		return pgd_addr_end(addr, end);
+	p4d = p4d_offset(pgd, addr);
+	if (p4d_none(*p4d) || p4d_bad(*p4d))
+		return p4d_addr_end(addr, end);
+	pud = pud_offset(p4d, addr);
+	if (pud_none(*pud) || pud_leaf(*pud) || pud_bad(*pud))
+		return pud_addr_end(addr, end);
+	pmdv = READ_ONCE(*pmd_offset(pud, addr));
+	*table = pmd_present(pmdv) && !pmd_leaf(pmdv) && !pmd_bad(pmdv);
+	return pmd_addr_end(addr, end);
 }
 
 /*
  * Scan every PTE of @mm's accessible VMAs, one PTE table (a PMD's range) at
  * a time; ranges without a table (nothing mapped, or a huge PMD, which
  * apply_to_existing_page_range() would warn on and 7.x's fallback would
- * allocate around) are skipped.
+ * allocate around) are skipped, empty upper levels in one step.
  */
 static void cxd_nl_scan_ranges(struct cxd_nl_scan *s, struct mm_struct *mm)
 {
 	struct vm_area_struct *vma;
 	unsigned long addr = 0, next;
+	bool table;
 
 	while ((vma = find_vma(mm, addr))) {
 		addr = max(addr, vma->vm_start);
@@ -1948,38 +2023,43 @@ static void cxd_nl_scan_ranges(struct cxd_nl_scan *s, struct mm_struct *mm)
 		    (vma->vm_flags & (VM_PFNMAP | VM_MIXEDMAP | VM_IO |
 				      VM_HUGETLB))) {
 			addr = vma->vm_end;
-			continue;
+		} else {
+			s->vma = vma;
+			for (; addr < vma->vm_end; addr = next) {
+				next = cxd_nl_table_span(mm, addr,
+							 vma->vm_end, &table);
+				if (table)
+					cxd_nl_scan_walk(s, mm, addr, next);
+				if (need_resched())
+					break;
+			}
+			if (addr < vma->vm_end)
+				addr = next;
 		}
-		s->vma = vma;
-		for (; addr < vma->vm_end; addr = next) {
-			next = pmd_addr_end(addr, vma->vm_end);
-			if (cxd_nl_pte_table(mm, addr))
-				cxd_nl_scan_walk(s, mm, addr, next);
-			if (need_resched())
-				break;
-		}
-		if (addr < vma->vm_end) {
-			/* the VMA may change meanwhile: look it up again */
-			addr = next;
-			mmap_read_unlock(mm);
-			cond_resched();
-			mmap_read_lock(mm);
-		}
+		/* the VMA may change meanwhile: the next is looked up again */
+		if (need_resched())
+			cxd_nl_scan_resched(s, mm);
 	}
+	cxd_nl_scan_flush(s);
 }
 
 /*
  * One accessed-bit pass over the tracked mms: an accessed page is reported
  * to the policy (cxd_cache_touch()), a dirty one marks its line dirty.
+ * Where the kernel's page-table walk skips PTEs (cxd_scan_walk_works()),
+ * only the page-by-page scan is used: it walks a single PTE at a time.
  */
 static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 {
 	struct cxd_live *live = nl->live;
 	struct mm_struct *mmbuf[CXD_NL_MMS_STACK];
+	unsigned int j, nm, dense = READ_ONCE(node_scan_dense);
+	u64 tracked = atomic_long_read(&nl->ntracked);
 	struct mm_struct **mms;
 	struct cxd_nl_scan *s;
-	unsigned int j, nm;
 
+	if (!cxd_scan_walk_works())
+		dense = 0;
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return;
@@ -1991,8 +2071,7 @@ static void cxd_nl_scan_pass(struct cxd_nodelat *nl)
 
 		cxd_nl_pte_batch_lock(&s->b, mm, CXD_NL_SCAN_REARM ?
 				      cxd_nl_nonres_map(nl, mm) : NULL);
-		if (get_mm_rss(mm) <= (u64)READ_ONCE(node_scan_dense) *
-				      live->model.cache.nlines) {
+		if (dense && get_mm_rss(mm) <= (u64)dense * tracked) {
 			cxd_nl_scan_ranges(s, mm);
 			atomic64_inc(&nl->st.scan_walks);
 		} else {

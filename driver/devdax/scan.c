@@ -282,6 +282,18 @@ module_param_named(scan_walk_ok, cxd_scan_walk_ok, bool, 0444);
 MODULE_PARM_DESC(scan_walk_ok,
 		 "result of the load-time page-table walk self-test; N: accessed-bit scanning is refused (read-only)");
 
+/**
+ * cxd_scan_walk_works() - did the load-time self-test find the kernel's
+ * page-table walk whole (cxd_scan_selftest())?
+ * Context: any, after module init.
+ * Return: false where apply_to_existing_page_range() stops at the first
+ * empty PTE of a table: a range walk would miss present PTEs.
+ */
+bool cxd_scan_walk_works(void)
+{
+	return cxd_scan_walk_ok;
+}
+
 static int cxd_selftest_pte(pte_t *pte, unsigned long addr, void *data)
 {
 	unsigned long *present = data;
