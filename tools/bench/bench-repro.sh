@@ -155,9 +155,14 @@ What QEMU -icount shows, and what it cannot:
 - **Guest time is the instruction count.** At shift=0 each guest
   instruction advances the guest's clock (and its TSC) by 1 ns, and with
   sleep=off idle time jumps straight to the next timer. Host load,
-  descheduling and other guests do not enter the figures: two runs of one
-  commit are one run, instruction for instruction, even beside other
-  work. That takes the guest's inputs fixed, not only its clock:
+  descheduling and other guests mostly do not enter the figures: three
+  pairs of runs of one commit each (2026-12-04, one beside two CPU hogs)
+  printed byte-identical guest logs. The pair of 23f0b6b, run beside a
+  third guest and valgrind (load 3.5 on 2 CPUs), parted at row 4's first
+  run whose waits sleep (`scal_1_sleep`: mean 42741.70 against 42741.64
+  ns) and differed by up to 0.1% from there on: a sleeping wait can
+  still take an input timed by the host (not found yet). Fixed inputs
+  are what makes a pair one run, not only the clock:
   `lane_icount` (tests/vm/lib.sh) gives QEMU -seed (RDRAND and the boot's
   RNG seed, and through them KASLR and the kernel's random state) and an
   RTC that starts at a fixed date and runs on the guest's clock, and the
