@@ -493,6 +493,35 @@ static struct xarray *cxd_nl_nonres_map(struct cxd_nodelat *nl,
 #endif
 
 /*
+ * From @addr (below @end), the end of the range that shares @addr's upper
+ * page-table entries: a PMD's range if *@table (a PTE table maps @addr,
+ * see cxd_nl_pte_table()) or if only the PMD is empty or huge, else the
+ * range of the empty (or huge) PUD, P4D or PGD entry, skipped in one step.
+ */
+static unsigned long cxd_nl_table_span(struct mm_struct *mm,
+				       unsigned long addr, unsigned long end,
+				       bool *table)
+{
+	pgd_t *pgd = pgd_offset(mm, addr);
+	p4d_t *p4d;
+	pud_t *pud;
+	pmd_t pmdv;
+
+	*table = false;
+	if (pgd_none(*pgd) || pgd_bad(*pgd))
+		return pgd_addr_end(addr, end);
+	p4d = p4d_offset(pgd, addr);
+	if (p4d_none(*p4d) || p4d_bad(*p4d))
+		return p4d_addr_end(addr, end);
+	pud = pud_offset(p4d, addr);
+	if (pud_none(*pud) || pud_leaf(*pud) || pud_bad(*pud))
+		return pud_addr_end(addr, end);
+	pmdv = READ_ONCE(*pmd_offset(pud, addr));
+	*table = pmd_present(pmdv) && !pmd_leaf(pmdv) && !pmd_bad(pmdv);
+	return pmd_addr_end(addr, end);
+}
+
+/*
  * Is there a PTE table for @va? apply_to_existing_page_range() warns on a
  * leaf (huge) PMD, so those are skipped here. With the mmap_lock held for
  * read a table cannot turn into a huge PMD at once (anonymous collapse
@@ -503,22 +532,10 @@ static struct xarray *cxd_nl_nonres_map(struct cxd_nodelat *nl,
  */
 static bool cxd_nl_pte_table(struct mm_struct *mm, unsigned long va)
 {
-	pgd_t *pgd = pgd_offset(mm, va);
-	p4d_t *p4d;
-	pud_t *pud;
-	pmd_t *pmd, pmdv;
+	bool table;
 
-	if (pgd_none(*pgd) || pgd_bad(*pgd))
-		return false;
-	p4d = p4d_offset(pgd, va);
-	if (p4d_none(*p4d) || p4d_bad(*p4d))
-		return false;
-	pud = pud_offset(p4d, va);
-	if (pud_none(*pud) || pud_leaf(*pud) || pud_bad(*pud))
-		return false;
-	pmd = pmd_offset(pud, va);
-	pmdv = READ_ONCE(*pmd);
-	return pmd_present(pmdv) && !pmd_leaf(pmdv) && !pmd_bad(pmdv);
+	cxd_nl_table_span(mm, va, va + PAGE_SIZE, &table);
+	return table;
 }
 
 /* What cxd_nl_clean_pte() found at the PTE of one device page. */
@@ -1974,35 +1991,6 @@ static void cxd_nl_scan_pages(struct cxd_nl_scan *s, struct mm_struct *mm)
 			cxd_nl_scan_resched(s, mm);
 	}
 	cxd_nl_scan_flush(s);
-}
-
-/*
- * From @addr (below @end), the end of the range that shares @addr's upper
- * page-table entries: a PMD's range if *@table (a PTE table maps @addr,
- * see cxd_nl_pte_table()) or if only the PMD is empty or huge, else the
- * range of the empty (or huge) PUD, P4D or PGD entry, skipped in one step.
- */
-static unsigned long cxd_nl_table_span(struct mm_struct *mm,
-				       unsigned long addr, unsigned long end,
-				       bool *table)
-{
-	pgd_t *pgd = pgd_offset(mm, addr);
-	p4d_t *p4d;
-	pud_t *pud;
-	pmd_t pmdv;
-
-	*table = false;
-	if (pgd_none(*pgd) || pgd_bad(*pgd))
-		return pgd_addr_end(addr, end);
-	p4d = p4d_offset(pgd, addr);
-	if (p4d_none(*p4d) || p4d_bad(*p4d))
-		return p4d_addr_end(addr, end);
-	pud = pud_offset(p4d, addr);
-	if (pud_none(*pud) || pud_leaf(*pud) || pud_bad(*pud))
-		return pud_addr_end(addr, end);
-	pmdv = READ_ONCE(*pmd_offset(pud, addr));
-	*table = pmd_present(pmdv) && !pmd_leaf(pmdv) && !pmd_bad(pmdv);
-	return pmd_addr_end(addr, end);
 }
 
 /*
