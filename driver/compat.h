@@ -97,6 +97,18 @@ static inline bool cxd_pte_test_and_clear_young(pte_t *ptep)
 }
 
 /*
+ * A dirty PTE of @page is being rewritten clean (between
+ * ptep_modify_prot_start() and _commit()): the folio keeps the write, as
+ * try_to_unmap() does. Return: @new without its dirty bit. Caller holds
+ * the PTE lock.
+ */
+static inline pte_t cxd_pte_dirty_to_folio(pte_t new, struct page *page)
+{
+	folio_mark_dirty(page_folio(page));
+	return pte_mkclean(new);
+}
+
+/*
  * 6.3 added struct memregion_info::range, and dax_hmem's probe takes the
  * range from it instead of the platform device's MEM resource
  * ("dax/hmem: Convey the dax range via memregion_info()"). Node mode fills
@@ -941,9 +953,7 @@ static inline int cxd_nl_nonres_pte(pte_t *ptep, unsigned long addr,
 	old = ptep_modify_prot_start(r->vma, addr, ptep);
 	new = cxd_pte_mkprotnone(old);
 	if (pte_dirty(old)) {
-		/* as try_to_unmap() does: the folio keeps the write */
-		folio_mark_dirty(page_folio(page));
-		new = pte_mkclean(new);
+		new = cxd_pte_dirty_to_folio(new, page);
 		r->dirty = true;
 	}
 	ptep_modify_prot_commit(r->vma, addr, ptep, old, new);

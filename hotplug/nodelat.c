@@ -1888,9 +1888,7 @@ static int cxd_nl_scan_pte(pte_t *ptep, unsigned long addr, void *data)
 	old = ptep_modify_prot_start(s->vma, addr, ptep);
 	new = pte_mkold(old);
 	if (pte_dirty(old)) {
-		/* as try_to_unmap() does: the folio keeps the write */
-		folio_mark_dirty(page_folio(pfn_to_page(pfn)));
-		new = pte_mkclean(new);
+		new = cxd_pte_dirty_to_folio(new, pfn_to_page(pfn));
 		s->dirtied[s->nd++] = page;
 	}
 	if (pte_young(old)) {
