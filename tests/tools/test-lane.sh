@@ -100,6 +100,23 @@ else
 	not_ok "a failed subtest is shown with its diagnostics, nothing else" "$out"
 fi
 
+# A register dump whose EFLAGS no CPU pushes is named (the emulator's
+# state, docs/testing.md "Emulator faults"); possible ones are not.
+cat > "$tmp/regs" <<'EOF'
+[  268.90] RSP: 0018:ff5856af4228bbe0 EFLAGS: 00010246
+[  268.91] RSP: 0018:ff5856af4228bbe0 EFLAGS: 48bac202
+[  268.92] RSP: 002b:00007ffcbb248608 EFLAGS: 00200293
+[  268.93] RSP: 002b:00007ffcbb248608 EFLAGS: 00020202
+[  268.94] RSP: 002b:00007ffcbb248608 EFLAGS: 00000222
+EOF
+out=$(lane_eflags_impossible "$tmp/regs" | cut -d' ' -f1-4)
+want=$(printf 'line 2: EFLAGS 0x48bac202\nline 4: EFLAGS 0x20202\nline 5: EFLAGS 0x222')
+if [ "$out" = "$want" ]; then
+	ok "an EFLAGS with reserved bits or VM set is named, a possible one is not"
+else
+	not_ok "an EFLAGS with reserved bits or VM set is named, a possible one is not" "$out"
+fi
+
 # An initramfs has reproducible bytes: the same files packed at another
 # time, with other mtimes, make the same image (an icount guest replays
 # only what it boots); other content makes another.

@@ -80,6 +80,33 @@ lane_bad_context() {
 		after > 0 { print; after-- }'
 }
 
+# lane_eflags_impossible CONSOLE: for each register dump on the console
+# whose EFLAGS has a bit no x86-64 CPU sets in a saved frame (the reserved
+# bits 3, 5, 15 and 22 and up, or VM in long mode), one line naming it. The
+# frame of an exception is pushed by the CPU, here QEMU, so such a value
+# says the emulator's own state was inconsistent when it took the
+# exception; the run fails all the same (docs/testing.md, "Emulator
+# faults"). Prints nothing when every dump is possible.
+lane_eflags_impossible() {
+	tr -d '\r' < "$1" | awk '
+		match($0, /EFLAGS: [0-9a-fA-F]+/) {
+			v = tolower(substr($0, RSTART + 8, RLENGTH - 8))
+			sub(/^0+/, "", v)
+			n = length(v)
+			# bits 22 and up: a seventh hex digit, or the sixth (bits
+			# 20-23) at 4 or more
+			bad = n > 6 || (n == 6 && index("0123456789abcdef", substr(v, 1, 1)) > 4)
+			x = 0	# bits 0-19
+			for (i = (n > 5 ? n - 4 : 1); i <= n; i++)
+				x = x * 16 + index("0123456789abcdef", substr(v, i, 1)) - 1
+			# bit 3, 5, 15 reserved; bit 17 (VM) never in long mode
+			if (int(x / 8) % 2 || int(x / 32) % 2 || int(x / 32768) % 2 || int(x / 131072) % 2)
+				bad = 1
+			if (bad)
+				printf "line %d: EFLAGS 0x%s has bits no x86-64 CPU pushes: the emulator state was inconsistent (docs/testing.md, \"Emulator faults\")\n", NR, v
+		}'
+}
+
 # lane_boot KERNEL INITRD CONSOLE TAPLOG TIMEOUT [CMDLINE-EXTRA...]
 #
 # Boot the test guest under TCG. The console (ttyS0) goes to CONSOLE, the

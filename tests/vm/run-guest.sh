@@ -158,6 +158,7 @@ if [ $failed = 1 ]; then
 	if [ -n "$bad" ]; then
 		echo "---- offending console lines ($console) ----"
 		lane_bad_context "$console" | head -n 80
+		lane_eflags_impossible "$console"
 	fi
 	echo "---- guest run FAILED ----"
 	for p in "${problems[@]}"; do
