@@ -254,6 +254,27 @@ static void cxd_img_count(struct cxd_live *live, bool write, int err)
 				    write ? "write" : "read", err);
 }
 
+/*
+ * Write host page @page, locked and mapped nowhere, to device page @pgoff
+ * of the image, and count it. The page's dirty flag (PG_dirty: set by the
+ * kernel at a write fault, when it zaps a dirty PTE, and at the end of I/O
+ * into the page) says whether it holds data the image lacks; it is
+ * cleared before the write and set again if the write fails.
+ * Return: 0 or the write's error.
+ */
+static int cxd_img_write(struct cxd_live *live, u64 pgoff, struct page *page)
+{
+	struct folio *folio = page_folio(page);
+	int err;
+
+	folio_clear_dirty(folio);
+	err = cxd_img_rw(live->img, pgoff, page, true);
+	if (err)
+		folio_set_dirty(folio);
+	cxd_img_count(live, true, err);
+	return err;
+}
+
 /**
  * cxd_img_page() - the host page of device page @pgoff of @live, read from
  * the image first if the page is not materialised.
@@ -342,7 +363,6 @@ void cxd_img_evict(struct cxd_live *live, const struct cxd_victim *v)
 {
 	struct page *page = xa_load(&live->resident, v->page);
 	bool gone = false, pinned;
-	int err;
 
 	if (!page)
 		return;		/* never materialised: prefetched, unused, clean */
@@ -351,10 +371,14 @@ void cxd_img_evict(struct cxd_live *live, const struct cxd_victim *v)
 	if (xa_load(&live->resident, v->page) != page)
 		goto out;	/* another eviction freed it meanwhile */
 	unmap_mapping_pages(live->inode->i_mapping, v->page, 1, false);
-	if (v->dirty) {
-		err = cxd_img_rw(live->img, v->page, page, true);
-		cxd_img_count(live, true, err);
-	}
+	/*
+	 * The model's dirty victim, or a page written since it last reached
+	 * the image: another eviction of the same page, clean because a miss
+	 * brought the page back (read) before the dirty eviction's write, may
+	 * come first, and the page's data must not go with it.
+	 */
+	if (v->dirty || folio_test_dirty(page_folio(page)))
+		cxd_img_write(live, v->page, page);
 	/* refs: ours, the device's (the xarray's); more means a holder */
 	pinned = page_ref_count(page) > 2;
 	spin_lock(&live->lock);
@@ -416,7 +440,7 @@ int cxd_img_flush(struct cxd_live *live, loff_t start, loff_t end)
 	unsigned long idx;
 	struct page *page;
 	int err = 0, e;
-	bool dirty;
+	bool dirty, ours;
 
 	if (start < 0 || start > end || (u64)start >> PAGE_SHIFT >= live->npages)
 		return 0;
@@ -424,18 +448,20 @@ int cxd_img_flush(struct cxd_live *live, loff_t start, loff_t end)
 		get_page(page);
 		lock_page(page);
 		cxd_model_lock(live);
-		dirty = xa_load(&live->resident, idx) == page &&
-			cxd_cache_dirty(&live->model.cache, idx);
+		ours = xa_load(&live->resident, idx) == page;
+		dirty = ours && cxd_cache_dirty(&live->model.cache, idx);
 		spin_unlock(&live->lock);
-		if (dirty) {
+		if (dirty || (ours && folio_test_dirty(page_folio(page)))) {
 			/* no writable PTE from here on: a write faults again */
 			unmap_mapping_pages(live->inode->i_mapping, idx, 1, false);
-			cxd_model_lock(live);
-			done = cxd_model_flush(&live->model, idx, ktime_get_ns());
-			spin_unlock(&live->lock);
-			deadline = max(deadline, done);
-			e = cxd_img_rw(live->img, idx, page, true);
-			cxd_img_count(live, true, e);
+			if (dirty) {
+				cxd_model_lock(live);
+				done = cxd_model_flush(&live->model, idx,
+						       ktime_get_ns());
+				spin_unlock(&live->lock);
+				deadline = max(deadline, done);
+			}
+			e = cxd_img_write(live, idx, page);
 			err = err ?: e;
 		}
 		unlock_page(page);
@@ -526,6 +552,23 @@ void cxd_img_close(struct cxd_live *live, bool lose)
 
 	if (!img)
 		return;
+	/*
+	 * First the write-backs the model counted whose data the image lacks
+	 * yet: a page written since it last reached the image (PG_dirty) whose
+	 * line the model holds clean or no longer holds (see cxd_img_evict()).
+	 * A power failure loses only the model's dirty lines.
+	 */
+	xa_for_each(&live->resident, idx, page) {
+		lock_page(page);
+		spin_lock(&live->lock);
+		wb = folio_test_dirty(page_folio(page)) &&
+		     !cxd_cache_dirty(&live->model.cache, idx);
+		spin_unlock(&live->lock);
+		if (wb)
+			cxd_img_write(live, idx, page);
+		unlock_page(page);
+		cond_resched();
+	}
 	if (lose)
 		lost = cxd_img_power_fail(live);
 	xa_for_each(&live->resident, idx, page) {

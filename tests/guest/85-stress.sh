@@ -4,7 +4,7 @@
 # doing writes, reads, mmap/munmap/partial munmap, mremap, mprotect, madvise
 # and fork, while a control process switches policy and latencies and reads
 # and resets stats; then the same on a full ftl=page device whose write-backs
-# garbage-collect nearly every time. STRESS_SECONDS and STRESS_SEED override the defaults
+# garbage-collect nearly every time, and on a device with a NAND image. STRESS_SECONDS and STRESS_SEED override the defaults
 # (the kernel command line's cxdvirt.stress_seconds / cxdvirt.stress_seed).
 . /tests/lib.sh
 
@@ -12,7 +12,7 @@ SECS=${STRESS_SECONDS:-$(sed -n 's/.*cxdvirt\.stress_seconds=\([0-9]*\).*/\1/p' 
 SECS=${SECS:-12}
 SEED=${STRESS_SEED:-$(sed -n 's/.*cxdvirt\.stress_seed=\([0-9]*\).*/\1/p' /proc/cmdline)}
 SEED=${SEED:-$(( $(date +%s) % 100000 ))}
-trap 'for n in st0 st1 st2 st3; do dev_rm $n 2>/dev/null; done' EXIT
+trap 'for n in st0 st1 st2 st3 st4; do dev_rm $n 2>/dev/null; done; umount /tmp/stimg 2>/dev/null' EXIT
 
 dev_create st0 capacity=8M cache_size=256K t_read_ns=2000 t_prog_ns=5000 || bail "create st0"
 dev_create st1 capacity=4M cache_size=64K t_read_ns=5000 channels=2 dies_per_channel=2 || bail "create st1"
@@ -54,4 +54,22 @@ is "$(stat_get st3 ftl_nand_writes)" "$((hw + $(stat_get st3 gc_pages_moved)))" 
 	"NAND writes = host writes + GC copies since the last reset"
 dev_rm st3
 ok $? "teardown of st3 after the FTL stress"
+
+# NAND image phase: a 16-line cache in front of an image on tmpfs, so that
+# misses read the image and dirty evictions write it. A page evicted dirty,
+# brought back by a miss and evicted clean before the first eviction wrote
+# it must keep its data (image.c, cxd_img_evict()); a longer run finds
+# that more often: make stress.
+mkdir -p /tmp/stimg && mount -t tmpfs -o size=64M stimg /tmp/stimg ||
+	bail "tmpfs for the image"
+dev_create st4 capacity=4M cache_size=64K t_read_ns=5000 channels=2 \
+	dies_per_channel=2 nand_backing=/tmp/stimg/st4 || bail "create st4"
+dev_on st4 || bail "power on st4"
+diag "NAND image stress seed $SEED for $FSECS s"
+run_sub "stress with a NAND image" "$PROGS/stress" "$SEED" "$FSECS" 2 2 \
+	"$(dev_node st4):st4"
+cmp_ok "$(stat_get st4 io_writes)" -gt 0 "dirty lines were written to the image"
+is "$(stat_get st4 io_errors)" 0 "no image I/O failed"
+dev_rm st4
+ok $? "teardown of st4 after the image stress"
 done_testing
