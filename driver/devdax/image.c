@@ -6,12 +6,13 @@
  * memory: host memory holds only the cache, one host page per resident
  * (materialised) device page, in cxd_live.resident, and the model's state.
  * The image is the NAND:
- *   - a miss reads the device page from the image into a fresh host page,
+ *   - a miss reads the device page from the image into a host page (one
+ *     an eviction left, else a new one: see cxd_img_spare_put()),
  *     inside the modeled time (the wait ends at max(model, I/O done); an
  *     I/O that ends later is counted in stats/io_overruns);
  *   - a line the model writes back (a dirty victim, by the fault path or
  *     the drain) is written to the image when its victim leaves the
- *     mappings, then its host page is freed;
+ *     mappings, then its host page is freed or kept for the next miss;
  *   - power-off writes every dirty line back and syncs the image (an
  *     orderly shutdown), so the contents survive power cycles, module
  *     reloads and reboots. The model starts cold at power-on.
@@ -71,17 +72,72 @@ struct cxd_img_hdr {
 	__le64 lines_lost;
 };
 
+/* Host pages of evicted lines kept for the next misses: at most this many. */
+#define CXD_IMG_SPARE	8
+
 /**
  * struct cxd_img - an open NAND image.
  * @file:	the image, opened read-write (O_DIRECT if @direct).
  * @direct:	opened O_DIRECT.
  * @hdr:	its header as read (or written) at power-on.
+ * @spare_lock:	protects @nspare and @spare.
+ * @nspare:	pages in @spare.
+ * @spare:	host pages of evicted lines, each with the device's reference
+ *		only, mapped nowhere, no ->mapping (cxd_img_spare_put()).
  */
 struct cxd_img {
 	struct file *file;
 	bool direct;
 	struct cxd_img_hdr hdr;
+	spinlock_t spare_lock;
+	unsigned int nspare;
+	struct page *spare[CXD_IMG_SPARE];
 };
+
+/*
+ * Keep @page, the host page of a line just evicted (mapped nowhere, out of
+ * cxd_live.resident, ->mapping cleared, only the device's reference left),
+ * for the next miss. That miss's read overwrites the whole page, so it
+ * needs no new page, which the kernel would clear first (init_on_alloc,
+ * Debian's default) only for the read to overwrite it: a page clear and an
+ * allocator round trip less per miss. Return: true if the page was kept
+ * (with the reference); false if @img keeps CXD_IMG_SPARE already.
+ */
+static bool cxd_img_spare_put(struct cxd_img *img, struct page *page)
+{
+	bool kept = false;
+
+	spin_lock(&img->spare_lock);
+	if (img->nspare < CXD_IMG_SPARE) {
+		img->spare[img->nspare++] = page;
+		kept = true;
+	}
+	spin_unlock(&img->spare_lock);
+	return kept;
+}
+
+/*
+ * A kept page for a miss, with its reference, or NULL. A page someone else
+ * still holds (a transient reference taken since) is let go instead: it
+ * must be the miss's alone.
+ */
+static struct page *cxd_img_spare_get(struct cxd_img *img)
+{
+	struct page *page = NULL;
+
+	spin_lock(&img->spare_lock);
+	if (img->nspare)
+		page = img->spare[--img->nspare];
+	spin_unlock(&img->spare_lock);
+	if (page && page_ref_count(page) != 1) {
+		put_page(page);
+		page = NULL;
+	}
+	/* its old data is not this page's: the read replaces it whole */
+	if (page)
+		folio_clear_dirty(page_folio(page));
+	return page;
+}
 
 /* Read (@write false) or write device page @pgoff of the image from/to @page. */
 static int cxd_img_rw(struct cxd_img *img, u64 pgoff, struct page *page,
@@ -205,6 +261,7 @@ int cxd_img_open(struct cxd_dev *d, struct cxd_live *live)
 	img = kzalloc(sizeof(*img), GFP_KERNEL);
 	if (!img)
 		return -ENOMEM;
+	spin_lock_init(&img->spare_lock);
 	img->file = cxd_img_file(d->cfg.nand_backing, &img->direct);
 	if (IS_ERR(img->file)) {
 		err = PTR_ERR(img->file);
@@ -297,7 +354,9 @@ struct page *cxd_img_page(struct cxd_live *live, u64 pgoff, bool *io)
 	page = xa_load(&live->resident, pgoff);
 	if (page)
 		return page;
-	page = alloc_pages_node(node, GFP_HIGHUSER | __GFP_NOWARN, 0);
+	page = cxd_img_spare_get(live->img);
+	if (!page)
+		page = alloc_pages_node(node, GFP_HIGHUSER | __GFP_NOWARN, 0);
 	if (!page)
 		return NULL;
 	*io = true;
@@ -350,7 +409,8 @@ void cxd_img_prefetch(struct cxd_live *live, u64 pgoff)
 /**
  * cxd_img_evict() - victim @v of @live's model leaves every mapping; its
  * line is written to the image if the model wrote it back, and its host
- * page is freed unless the page is resident again or the kernel holds it.
+ * page is kept for the next miss (cxd_img_spare_put()) or freed, unless
+ * the page is resident again or the kernel holds it.
  * @live:	powered devdax device with a NAND image.
  * @v:		the victim.
  *
@@ -391,9 +451,10 @@ void cxd_img_evict(struct cxd_live *live, const struct cxd_victim *v)
 		page_folio(page)->mapping = NULL;
 out:
 	unlock_page(page);
-	if (gone)
-		put_page(page);	/* the device's reference */
 	put_page(page);
+	/* the device's reference: kept for the next miss, or dropped */
+	if (gone && !cxd_img_spare_put(live->img, page))
+		put_page(page);
 }
 
 /**
@@ -591,6 +652,8 @@ void cxd_img_close(struct cxd_live *live, bool lose)
 		cond_resched();
 	}
 	xa_destroy(&live->resident);
+	while (img->nspare)
+		put_page(img->spare[--img->nspare]);
 	if (lose)
 		live->lines_lost = lost;	/* the last failure's, even 0 */
 	if (lost) {

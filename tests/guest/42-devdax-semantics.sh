@@ -4,8 +4,8 @@
 # runtime-page backing, with a reserved range (phys_addr), and on the
 # kernel's own device-dax (/dev/daxX.Y, made by a node-mode device) as the
 # reference. A check listed in DIFF must still differ. Then, with each
-# backing: O_DIRECT while the pages under I/O are evicted, and a page pinned
-# in a pipe across power-off.
+# backing: O_DIRECT while the pages under I/O are evicted (with a NAND
+# image too), and a page pinned in a pipe across power-off.
 . /tests/lib.sh
 
 D=dsem
@@ -113,6 +113,11 @@ inflight() { # NAME [phys_addr=...]
 if [ -n "$LOOP" ]; then
 	inflight "runtime pages"
 	inflight "reserved range" phys_addr=$BASE
+	# A NAND image: an evicted line's host page goes to the next miss
+	# unless the I/O still holds it (image.c, cxd_img_spare_put()).
+	mkdir -p /tmp/dsem-img && mount -t tmpfs -o size=64M dsemimg /tmp/dsem-img &&
+		inflight "NAND image" nand_backing=/tmp/dsem-img/img
+	umount /tmp/dsem-img 2>/dev/null
 else
 	skip "inflight" "no loop device"
 fi

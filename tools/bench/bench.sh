@@ -280,11 +280,13 @@ cat > "$out/static.md" <<'EOF_STATIC'
   does not need it.
 - **Row 3i (NAND image).** The miss also reads its page from the image (a
   tmpfs file, buffered) inside the modeled wait. Under icount that read
-  costs its instructions, about 4.8 us per 4 KiB page here, longer than
-  what znand's 6.4 us model leaves after the fault's own work, so nearly
-  every znand miss waits for the read (`stats/io_overruns`, which
-  `cxdvirt-dev doctor` reports); femu's 40 us hides it. On a host a tmpfs
-  page read takes about a microsecond; check `io_overruns` there.
+  costs its instructions (the file system's read path and the copy; the
+  host page is one an eviction freed, so no page clear comes with it),
+  longer than what znand's 6.4 us model leaves after the fault's own
+  work, so nearly every znand miss waits for the read
+  (`stats/io_overruns` and `io_over_ns`, which `cxdvirt-dev doctor`
+  reports); femu's 40 us hides it. On a host a tmpfs page read takes
+  about a microsecond; check `io_overruns` there.
 - **Row 2 (per-miss overhead).** Measured as (user-visible miss P50 - mean
   modeled time) / P50 of a bare fault. The bare fault is the same device
   with t_read_ns=0, t_prog_ns=0, channel_mbps=100000 (41 ns modeled
