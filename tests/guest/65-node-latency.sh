@@ -117,9 +117,10 @@ for how in always madvise; do
 	cmp_ok $(($(cat "$S/node_latency/thp_collapse_refused") - c0)) -gt 0 \
 		"THP $how: ... by the collapse check"
 done
-# (a load-sensitive flake here saw 32 and 242 of 512: the counters below
-# say whether the background drain or other evictions took the lines, and
-# whether a hook missed calls: probes_missed, the collapse check's answers)
+# (this once failed with 32 and 242 of 512 in pass 2, the latter after a
+# pass 1 of 96 misses, more than those 96 misses can explain (see below);
+# the counters say whether the drain or other evictions took the lines,
+# and whether a hook missed calls)
 e0=$(stat_get $NL_DEV evictions) d0=$(stat_get $NL_DEV drain_evictions)
 m0=$(cat "$S/node_latency/probes_missed")
 c0=$(cat "$S/node_latency/thp_collapse_refused")
@@ -128,7 +129,16 @@ out=$(numactl --membind=$NL_NODE "$PROGS/nodelat" thp $NL_NODE $IDX 512 always 0
 echo "$out" | grep -q "^not ok" && fail "thp resident: the program's checks"
 p2=$(echo "$out" | sed -n 's/^pass 2 misses //p')
 diag "thp resident: $(echo "$out" | grep '^pass' | paste -sd' '); evictions +$(($(stat_get $NL_DEV evictions) - e0)), drain_evictions +$(($(stat_get $NL_DEV drain_evictions) - d0)), probes_missed +$(($(cat "$S/node_latency/probes_missed") - m0)), thp_collapse_refused +$(($(cat "$S/node_latency/thp_collapse_refused") - c0)), thp_untracked_pages +$(($(cat "$S/node_latency/thp_untracked_pages") - u0))"
-cmp_ok "${p2:-99}" -le $((512 * 2 / 100)) "THP always: a scan within the cache misses on <= 2% ($p2 of 512)"
+# Pages that pass 1 found resident (a page of the node freed by an earlier
+# section, its line still resident at FIFO's old end) can be evicted by
+# pass 1's own misses and then miss in pass 2: at most min(pass 1 misses,
+# 512 - pass 1 misses) of them (the debug lane saw pass 1 with 321 misses,
+# pass 2 with 16).
+p1=$(echo "$out" | sed -n 's/^pass 1 misses //p')
+p1=${p1:-0}
+lost=$(( p1 < 512 - p1 ? p1 : 512 - p1 ))
+cmp_ok "${p2:-99}" -le $((lost + 512 * 2 / 100)) \
+	"THP always: a scan within the cache misses on <= 2% plus what pass 1's misses could evict ($p2 of 512; pass 1 $p1)"
 cmp_ok "$(cat "$S/node_latency/probes_missed")" -ge 0 "node_latency/probes_missed is a count"
 echo always > $NL_THP
 
