@@ -555,7 +555,6 @@ static u64 cxd_img_power_fail(struct cxd_live *live)
 {
 	u64 *pages, ndirty, nsaved, k;
 	struct page *page;
-	int err;
 
 	pages = kvmalloc_array(live->model.cache.nlines, sizeof(*pages),
 			       GFP_KERNEL);
@@ -574,9 +573,8 @@ static u64 cxd_img_power_fail(struct cxd_live *live)
 		if (!page)
 			continue;
 		lock_page(page);
-		err = cxd_img_rw(live->img, pages[k], page, true);
+		cxd_img_write(live, pages[k], page);
 		unlock_page(page);
-		cxd_img_count(live, true, err);
 	}
 	kvfree(pages);
 	return ndirty - nsaved;

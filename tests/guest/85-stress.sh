@@ -4,8 +4,9 @@
 # doing writes, reads, mmap/munmap/partial munmap, mremap, mprotect, madvise
 # and fork, while a control process switches policy and latencies and reads
 # and resets stats; then the same on a full ftl=page device whose write-backs
-# garbage-collect nearly every time, and on a device with a NAND image. STRESS_SECONDS and STRESS_SEED override the defaults
-# (the kernel command line's cxdvirt.stress_seconds / cxdvirt.stress_seed).
+# garbage-collect nearly every time, and on a device with a NAND image.
+# STRESS_SECONDS and STRESS_SEED override the defaults (the kernel command
+# line's cxdvirt.stress_seconds / cxdvirt.stress_seed).
 . /tests/lib.sh
 
 SECS=${STRESS_SECONDS:-$(sed -n 's/.*cxdvirt\.stress_seconds=\([0-9]*\).*/\1/p' /proc/cmdline)}
