@@ -279,14 +279,15 @@ cat > "$out/static.md" <<'EOF_STATIC'
   ignores hits, so `scan_interval_ms=0` removes that cost when the policy
   does not need it.
 - **Row 3i (NAND image).** The miss also reads its page from the image (a
-  tmpfs file, buffered) inside the modeled wait. Under icount that read
-  costs its instructions (the file system's read path and the copy; the
-  host page is one an eviction freed, so no page clear comes with it),
-  longer than what znand's 6.4 us model leaves after the fault's own
-  work, so nearly every znand miss waits for the read
+  tmpfs file, buffered: copied straight from its page cache, a hole as a
+  copy of the zero page) inside the modeled wait, and the eviction moves
+  the victim's host page from the device's resident set to the pages kept
+  for the next miss. Under icount that costs its instructions, about
+  2.6 us per miss, more than what znand's 6.4 us model leaves after the
+  fault's own work, so nearly every znand miss waits for it
   (`stats/io_overruns` and `io_over_ns`, which `cxdvirt-dev doctor`
-  reports); femu's 40 us hides it. On a host a tmpfs page read takes
-  about a microsecond; check `io_overruns` there.
+  reports); femu's 40 us hides it. On a host it takes well under a
+  microsecond; check `io_overruns` there.
 - **Row 2 (per-miss overhead).** Measured as (user-visible miss P50 - mean
   modeled time) / P50 of a bare fault. The bare fault is the same device
   with t_read_ns=0, t_prog_ns=0, channel_mbps=100000 (41 ns modeled
