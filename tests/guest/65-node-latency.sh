@@ -120,25 +120,31 @@ done
 # (this once failed with 32 and 242 of 512 in pass 2, the latter after a
 # pass 1 of 96 misses, more than those 96 misses can explain (see below);
 # the counters say whether the drain or other evictions took the lines,
-# and whether a hook missed calls)
+# whether the kernel moved pages off the node (migration, compaction:
+# their lines leave the model, departures_discarded) and whether a hook
+# missed calls)
 e0=$(stat_get $NL_DEV evictions) d0=$(stat_get $NL_DEV drain_evictions)
 m0=$(cat "$S/node_latency/probes_missed")
 c0=$(cat "$S/node_latency/thp_collapse_refused")
 u0=$(cat "$S/node_latency/thp_untracked_pages")
+x0=$(cat "$S/node_latency/departures_discarded")
+g0=$(awk '$1 == "pgmigrate_success" { print $2 }' /proc/vmstat)
 out=$(numactl --membind=$NL_NODE "$PROGS/nodelat" thp $NL_NODE $IDX 512 always 0)
 echo "$out" | grep -q "^not ok" && fail "thp resident: the program's checks"
 p2=$(echo "$out" | sed -n 's/^pass 2 misses //p')
-diag "thp resident: $(echo "$out" | grep '^pass' | paste -sd' '); evictions +$(($(stat_get $NL_DEV evictions) - e0)), drain_evictions +$(($(stat_get $NL_DEV drain_evictions) - d0)), probes_missed +$(($(cat "$S/node_latency/probes_missed") - m0)), thp_collapse_refused +$(($(cat "$S/node_latency/thp_collapse_refused") - c0)), thp_untracked_pages +$(($(cat "$S/node_latency/thp_untracked_pages") - u0))"
+gone=$(($(cat "$S/node_latency/departures_discarded") - x0))
+diag "thp resident: $(echo "$out" | grep '^pass' | paste -sd' '); evictions +$(($(stat_get $NL_DEV evictions) - e0)), drain_evictions +$(($(stat_get $NL_DEV drain_evictions) - d0)), departures_discarded +$gone, pgmigrate_success +$(($(awk '$1 == "pgmigrate_success" { print $2 }' /proc/vmstat) - ${g0:-0})), probes_missed +$(($(cat "$S/node_latency/probes_missed") - m0)), thp_collapse_refused +$(($(cat "$S/node_latency/thp_collapse_refused") - c0)), thp_untracked_pages +$(($(cat "$S/node_latency/thp_untracked_pages") - u0))"
 # Pages that pass 1 found resident (a page of the node freed by an earlier
 # section, its line still resident at FIFO's old end) can be evicted by
 # pass 1's own misses and then miss in pass 2: at most min(pass 1 misses,
 # 512 - pass 1 misses) of them (the debug lane saw pass 1 with 321 misses,
-# pass 2 with 16).
+# pass 2 with 16). A page the kernel moved meanwhile left the model with
+# its line (departures_discarded) and misses at its next access too.
 p1=$(echo "$out" | sed -n 's/^pass 1 misses //p')
 p1=${p1:-0}
 lost=$(( p1 < 512 - p1 ? p1 : 512 - p1 ))
-cmp_ok "${p2:-99}" -le $((lost + 512 * 2 / 100)) \
-	"THP always: a scan within the cache misses on <= 2% plus what pass 1's misses could evict ($p2 of 512; pass 1 $p1)"
+cmp_ok "${p2:-99}" -le $((lost + gone + 512 * 2 / 100)) \
+	"THP always: a scan within the cache misses on <= 2% plus what pass 1's misses could evict and the lines of pages moved off ($p2 of 512; pass 1 $p1, moved $gone)"
 cmp_ok "$(cat "$S/node_latency/probes_missed")" -ge 0 "node_latency/probes_missed is a count"
 echo always > $NL_THP
 
