@@ -186,10 +186,8 @@ struct cxd_mode_ops {
  * @npages:	device pages (capacity / 4 KiB).
  * @pages:	devdax: the page of each device page (runtime pages, or the
  *		reserved range's ZONE_DEVICE pages); NULL with a NAND image.
- * @img:	devdax: the NAND image (nand_backing), or NULL.
- * @resident:	devdax with a NAND image: the host page holding each
- *		materialised device page (xarray index = device page), at
- *		most the cache's lines plus pinned leftovers (image.c).
+ * @img:	devdax: the NAND image (nand_backing) and its resident set
+ *		(host pages of materialised device pages), or NULL.
  * @resv:	devdax reserved-range backing (devdax/devdax.c), or NULL.
  * @range:	the phys_addr range it owns, while powered (range.c).
  * @lock:	see Locking.
@@ -307,7 +305,6 @@ struct cxd_live {
 	u64 npages;
 	struct page **pages;
 	struct cxd_img *img;
-	struct xarray resident;
 	struct cxd_resv *resv;
 	struct cxd_range range;
 

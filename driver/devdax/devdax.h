@@ -60,6 +60,7 @@ int cxd_img_open(struct cxd_dev *d, struct cxd_live *live);
 void cxd_img_close(struct cxd_live *live, bool lose);
 int cxd_img_flush(struct cxd_live *live, loff_t start, loff_t end);
 bool cxd_img_direct(struct cxd_live *live);
+bool cxd_img_materialised(struct cxd_live *live, u64 pgoff);
 struct page *cxd_img_page(struct cxd_live *live, u64 pgoff, bool *io);
 void cxd_img_prefetch(struct cxd_live *live, u64 pgoff);
 void cxd_img_evict(struct cxd_live *live, const struct cxd_victim *v);

@@ -289,7 +289,7 @@ static bool cxd_img_io(struct cxd_live *live, u64 pgoff,
 		if (acc->victims[i].dirty)
 			return true;
 	return cxd_img_direct(live) &&
-	       (acc->nprefetched || !xa_load(&live->resident, pgoff));
+	       (acc->nprefetched || !cxd_img_materialised(live, pgoff));
 }
 
 /*

@@ -5,6 +5,10 @@
  *   crashrec DEV append N SYNCED   append N records of 256 bytes from the
  *                                  start of DEV; each of the first SYNCED is
  *                                  followed by msync(MS_SYNC) of its page
+ *   crashrec DEV fsync N SYNCED    append N records; once the first SYNCED
+ *                                  are written, one fsync() of DEV (the
+ *                                  whole device: the driver walks its
+ *                                  resident set, not the range page by page)
  *   crashrec DEV check N SYNCED    after a power failure: the first SYNCED
  *                                  records are intact; each later one is
  *                                  whole or absent (all zero), never torn
@@ -51,6 +55,7 @@ int main(int argc, char **argv)
 	const char *dev, *op;
 	size_t len;
 	char *map;
+	int fd = -1;
 
 	tap_init();
 	if (argc == 3 && !strcmp(argv[2], "msync-einval")) {
@@ -67,7 +72,7 @@ int main(int argc, char **argv)
 			  r ? strerror(e) : "succeeded") ? 0 : 1;
 	}
 	if (argc != 5) {
-		fprintf(stderr, "usage: crashrec DEV append|check N SYNCED | DEV msync-einval\n");
+		fprintf(stderr, "usage: crashrec DEV append|fsync|check N SYNCED | DEV msync-einval\n");
 		return 2;
 	}
 	dev = argv[1];
@@ -75,7 +80,7 @@ int main(int argc, char **argv)
 	n = strtoul(argv[3], NULL, 0);
 	synced = strtoul(argv[4], NULL, 0);
 	len = (n * REC_BYTES + PAGE - 1) / PAGE * PAGE;
-	map = map_dev(dev, len, NULL);
+	map = map_dev(dev, len, &fd);
 	if (!map || !n || synced > n) {
 		printf("# crashrec: bad arguments or mmap %s: %s\n", dev, strerror(errno));
 		return 2;
@@ -89,6 +94,14 @@ int main(int argc, char **argv)
 			rec_fill(r, i);
 			if (i < synced && msync(pg, PAGE, MS_SYNC)) {
 				printf("# msync of record %lu: %s\n", i, strerror(errno));
+				return 1;
+			}
+			continue;
+		}
+		if (!strcmp(op, "fsync")) {
+			rec_fill(r, i);
+			if (i + 1 == synced && fsync(fd)) {
+				printf("# fsync after record %lu: %s\n", i, strerror(errno));
 				return 1;
 			}
 			continue;
@@ -107,5 +120,6 @@ int main(int argc, char **argv)
 	if (!strcmp(op, "check"))
 		printf("# whole %lu absent %lu\n", whole, absent);
 	munmap(map, len);
+	close(fd);
 	return bad ? 1 : 0;
 }
