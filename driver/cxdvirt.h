@@ -428,12 +428,18 @@ int cxd_wait_until(u64 deadline);
  * @unmaps:	victims unmapped.
  * @entry_ns:	the fault's entry (x86 page_fault_user tracepoint,
  *		fentry.c) to its handler; 0 when the entry was not stamped.
+ * @io_reads:	NAND image reads the miss made (its page, its prefetches;
+ *		stats/io_reads).
+ * @io_over_ns:	how much later than the wait's target they ended, ns
+ *		(stats/io_overruns, io_over_ns); 0 if not later.
  */
 struct cxd_miss_stages {
 	u64 entry_ns;
 	u64 model_ns;
 	u64 unmap_ns;
 	u32 unmaps;
+	u32 io_reads;
+	u64 io_over_ns;
 };
 void cxd_account_miss(struct cxd_live *live, u64 page, bool write, u64 t0,
 		      const struct cxd_access *acc,

@@ -115,7 +115,8 @@ int cxd_wait_until(u64 deadline)
  * @st:		the miss's time before the wait by stage (devdax), or NULL.
  *
  * Adds now - @t0 to the measured miss time and histogram, @st to the
- * per-stage totals (stats/fault_*), and emits the cxdvirt_miss tracepoint.
+ * per-stage totals (stats/fault_*) and the NAND image's counts, and emits
+ * the cxdvirt_miss tracepoint.
  * Context: any; takes @live->lock. O(1).
  */
 void cxd_account_miss(struct cxd_live *live, u64 page, bool write, u64 t0,
@@ -133,6 +134,11 @@ void cxd_account_miss(struct cxd_live *live, u64 page, bool write, u64 t0,
 		if (st->entry_ns) {
 			live->miss_entry_ns_total += st->entry_ns;
 			live->miss_entry_stamped++;
+		}
+		live->io_reads += st->io_reads;
+		if (st->io_over_ns) {
+			live->io_overruns++;
+			live->io_over_ns += st->io_over_ns;
 		}
 	}
 	cxd_hist_add(&live->miss_hist, t1 - t0);

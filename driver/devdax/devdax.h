@@ -61,10 +61,12 @@ void cxd_img_close(struct cxd_live *live, bool lose);
 int cxd_img_flush(struct cxd_live *live, loff_t start, loff_t end);
 bool cxd_img_direct(struct cxd_live *live);
 bool cxd_img_materialised(struct cxd_live *live, u64 pgoff);
-struct page *cxd_img_page(struct cxd_live *live, u64 pgoff, bool *io);
-void cxd_img_prefetch(struct cxd_live *live, u64 pgoff);
+struct page *cxd_img_page(struct cxd_live *live, u64 pgoff,
+			  unsigned int *reads);
+void cxd_img_prefetch(struct cxd_live *live, u64 pgoff, unsigned int *reads);
 void cxd_img_evict(struct cxd_live *live, const struct cxd_victim *v);
-void cxd_img_account(struct cxd_live *live, u64 deadline, u64 io_done);
+void cxd_img_account(struct cxd_live *live, u64 deadline, u64 io_done,
+		     unsigned int reads);
 
 /* scan.c */
 void cxd_scan_selftest(void);

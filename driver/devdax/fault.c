@@ -246,27 +246,46 @@ static struct file *cxd_unlock_for_wait(struct vm_fault *vmf)
 
 /*
  * The host page of device page @pgoff, which the fault holds (slot lock and
- * line), to map once @deadline is reached. With a NAND image a page not
+ * line), to map once its deadline is reached. With a NAND image a page not
  * materialised is read from the image now, and so are the pages the miss
- * prefetched: an I/O that ends after @deadline counts as an overrun.
+ * prefetched: *@reads counts the reads, which the caller accounts (with an
+ * overrun if they ended after the deadline: cxd_img_account()).
  * Context: process, may sleep. Return: the page, NULL without memory, or
  * the ERR_PTR of a failed image read.
  */
 static struct page *cxd_fault_page(struct cxd_live *live, u64 pgoff,
-				   const struct cxd_access *acc, u64 deadline)
+				   const struct cxd_access *acc,
+				   unsigned int *reads)
 {
 	struct page *page;
 	unsigned int i;
-	bool io = false;
 
 	if (!live->img)
 		return live->pages[pgoff];
-	page = cxd_img_page(live, pgoff, &io);
+	page = cxd_img_page(live, pgoff, reads);
 	for (i = 0; i < acc->nprefetched; i++)
-		cxd_img_prefetch(live, acc->prefetched[i]);
-	if (io)
-		cxd_img_account(live, deadline, ktime_get_ns());
+		cxd_img_prefetch(live, acc->prefetched[i], reads);
 	return page;
+}
+
+/*
+ * Account the @reads NAND image reads of a fault, done at @now, with an
+ * overrun if @now is past its wait's target @deadline: a miss's go with
+ * its other counts (@st, cxd_account_miss()), a hit's (a prefetched line's
+ * first use) at once (cxd_img_account()).
+ */
+static void cxd_fault_io(struct cxd_live *live, const struct cxd_access *acc,
+			 struct cxd_miss_stages *st, unsigned int reads,
+			 u64 deadline, u64 now)
+{
+	if (!reads)
+		return;
+	if (acc->hit) {
+		cxd_img_account(live, deadline, now, reads);
+		return;
+	}
+	st->io_reads = reads;
+	st->io_over_ns = now > deadline ? now - deadline : 0;
 }
 
 /*
@@ -338,7 +357,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	unsigned long *pf;
 	struct file *file;
 	struct page *page;
-	unsigned int i;
+	unsigned int i, reads = 0;
 	bool filled, drop;
 	u64 t0, entry, deadline, twait;
 	int err;
@@ -436,7 +455,8 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 
 	if (drop) {
 		/* The retry maps the page, or finds the read failed again. */
-		cxd_fault_page(live, pgoff, &acc, deadline);
+		cxd_fault_page(live, pgoff, &acc, &reads);
+		cxd_fault_io(live, &acc, &st, reads, deadline, ktime_get_ns());
 		err = cxd_wait_until(deadline);
 		/* The model counted the miss: killed or not, so does the rest. */
 		if (!acc.hit)
@@ -448,8 +468,9 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 		fput(file);
 		return VM_FAULT_RETRY;
 	}
-	page = cxd_fault_page(live, pgoff, &acc, deadline);
+	page = cxd_fault_page(live, pgoff, &acc, &reads);
 	twait = ktime_get_ns();	/* did the miss wait at all? */
+	cxd_fault_io(live, &acc, &st, reads, deadline, twait);
 	err = cxd_wait_until(deadline);
 	if (!acc.hit)
 		cxd_account_miss(live, pgoff, write, entry, &acc, &st);

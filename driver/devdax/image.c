@@ -85,11 +85,12 @@ struct cxd_img_hdr {
  * @direct:	opened O_DIRECT.
  * @tmpfs:	the image is on tmpfs (buffered: cxd_img_file()).
  * @hdr:	its header as read (or written) at power-on.
- * @spare_lock:	protects @nspare and @spare.
  * @nspare:	pages in @spare.
  * @spare:	host pages of evicted lines, each with the device's reference
  *		only, mapped nowhere, no ->mapping (cxd_img_spare_put()).
- * @set_lock:	protects @set and @set_count (taken inside cxd_live.lock).
+ * @set_lock:	protects @set, @set_count, @nspare and @spare (taken inside
+ *		cxd_live.lock): a miss finds its page absent and takes a
+ *		spare in one hold.
  * @set_bits:	log2 of @set's buckets (at least 6).
  * @set_count:	pages in @set.
  * @set:	the resident set: the host page of each materialised device
@@ -109,7 +110,6 @@ struct cxd_img {
 	bool direct;
 	bool tmpfs;
 	struct cxd_img_hdr hdr;
-	spinlock_t spare_lock;
 	unsigned int nspare;
 	struct page *spare[CXD_IMG_SPARE];
 	spinlock_t set_lock;
@@ -133,6 +133,17 @@ static inline struct page **cxd_img_bucket(struct cxd_img *img, u64 pgoff)
 	return &img->set[hash_64(pgoff, img->set_bits)];
 }
 
+/* cxd_img_find() under @img->set_lock. */
+static struct page *cxd_img_lookup(struct cxd_img *img, u64 pgoff)
+{
+	struct page *page;
+
+	for (page = *cxd_img_bucket(img, pgoff); page; page = cxd_img_next(page))
+		if (cxd_img_key(page) == pgoff)
+			break;
+	return page;
+}
+
 /*
  * The host page of device page @pgoff in @img's resident set, or NULL;
  * with @get, a reference taken on it under the set's lock, so that an
@@ -143,9 +154,7 @@ static struct page *cxd_img_find(struct cxd_img *img, u64 pgoff, bool get)
 	struct page *page;
 
 	spin_lock(&img->set_lock);
-	for (page = *cxd_img_bucket(img, pgoff); page; page = cxd_img_next(page))
-		if (cxd_img_key(page) == pgoff)
-			break;
+	page = cxd_img_lookup(img, pgoff);
 	if (page && get)
 		get_page(page);
 	spin_unlock(&img->set_lock);
@@ -224,7 +233,7 @@ static struct page *cxd_img_walk_next(struct cxd_img *img, unsigned long *b,
 
 /*
  * Keep @page, the host page of a line just evicted (mapped nowhere, out of
- * cxd_live.resident, ->mapping cleared, only the device's reference left),
+ * the resident set, ->mapping cleared, only the device's reference left),
  * for the next miss. That miss's read overwrites the whole page, so it
  * needs no new page, which the kernel would clear first (init_on_alloc,
  * Debian's default) only for the read to overwrite it: a page clear and an
@@ -235,35 +244,28 @@ static bool cxd_img_spare_put(struct cxd_img *img, struct page *page)
 {
 	bool kept = false;
 
-	spin_lock(&img->spare_lock);
+	spin_lock(&img->set_lock);
 	if (img->nspare < CXD_IMG_SPARE) {
 		img->spare[img->nspare++] = page;
 		kept = true;
 	}
-	spin_unlock(&img->spare_lock);
+	spin_unlock(&img->set_lock);
 	return kept;
 }
 
 /*
- * A kept page for a miss, with its reference, or NULL. A page someone else
- * still holds (a transient reference taken since) is let go instead: it
- * must be the miss's alone.
+ * @page, a kept page with the device's reference, as a miss's own, or
+ * NULL: a page someone else still holds (a transient reference taken
+ * since) is let go instead.
  */
-static struct page *cxd_img_spare_get(struct cxd_img *img)
+static struct page *cxd_img_fresh(struct page *page)
 {
-	struct page *page = NULL;
-
-	spin_lock(&img->spare_lock);
-	if (img->nspare)
-		page = img->spare[--img->nspare];
-	spin_unlock(&img->spare_lock);
-	if (page && page_ref_count(page) != 1) {
+	if (page_ref_count(page) != 1) {
 		put_page(page);
-		page = NULL;
+		return NULL;
 	}
 	/* its old data is not this page's: the read replaces it whole */
-	if (page)
-		folio_clear_dirty(page_folio(page));
+	folio_clear_dirty(page_folio(page));
 	return page;
 }
 
@@ -286,20 +288,22 @@ static bool cxd_img_read_cached(struct cxd_img *img, u64 pgoff,
 
 	if (img->direct)
 		return false;
-	/*
-	 * tmpfs: no entry is a hole; a swapped-out page has a value entry.
-	 * A hole is a copy of the zero page, as read() makes it: on an ERMS
-	 * CPU clear_page() is a byte-wise rep stosb, which costs the same on
-	 * hardware but 8 times the copy's instructions in an icount guest.
-	 */
-	if (img->tmpfs && !xa_load(&mapping->i_pages, pgoff)) {
+	/* NULL before 6.4, ERR_PTR(-ENOENT) since */
+	folio = filemap_get_folio(mapping, pgoff);
+	if (IS_ERR_OR_NULL(folio)) {
+		/*
+		 * tmpfs: no entry is a hole; a swapped-out page has a value
+		 * entry (the read path brings it back). A hole is a copy of
+		 * the zero page, as read() makes it: on an ERMS CPU
+		 * clear_page() is a byte-wise rep stosb, which costs the same
+		 * on hardware but 8 times the copy's instructions in an
+		 * icount guest.
+		 */
+		if (!img->tmpfs || xa_load(&mapping->i_pages, pgoff))
+			return false;
 		copy_highpage(page, ZERO_PAGE(0));
 		return true;
 	}
-	/* NULL before 6.4, ERR_PTR(-ENOENT) since */
-	folio = filemap_get_folio(mapping, pgoff);
-	if (IS_ERR_OR_NULL(folio))
-		return false;
 	if (folio_test_uptodate(folio) && !folio_test_hwpoison(folio)) {
 		copy_highpage(page, folio_file_page(folio, pgoff));
 		folio_mark_accessed(folio);
@@ -443,7 +447,6 @@ int cxd_img_open(struct cxd_dev *d, struct cxd_live *live)
 	img = kzalloc(sizeof(*img), GFP_KERNEL);
 	if (!img)
 		return -ENOMEM;
-	spin_lock_init(&img->spare_lock);
 	spin_lock_init(&img->set_lock);
 	img->set_bits = max_t(unsigned int, 6,
 			      order_base_2(live->model.cache.nlines));
@@ -536,38 +539,45 @@ static int cxd_img_write(struct cxd_live *live, u64 pgoff, struct page *page)
 
 /**
  * cxd_img_page() - the host page of device page @pgoff of @live, read from
- * the image first if the page is not materialised.
+ * the image first if the page is not materialised (a read the caller
+ * counts: cxd_img_account()).
  * @live:	powered devdax device with a NAND image.
  * @pgoff:	device page; resident and held in the model (its fault holds
  *		its line), and its slot lock held, so that no eviction or
  *		other fault changes its entry meanwhile.
- * @io:		set to true if the image was read.
+ * @reads:	incremented if the image was read.
  *
  * Context: process, may sleep.
  * Return: the page (the device's reference: take your own to keep it),
  * NULL without memory, or an ERR_PTR of a failed read.
  */
-struct page *cxd_img_page(struct cxd_live *live, u64 pgoff, bool *io)
+struct page *cxd_img_page(struct cxd_live *live, u64 pgoff,
+			  unsigned int *reads)
 {
 	int node = live->cfg_dev->cfg.backing_node;
-	struct page *page, *old;
+	struct page *page, *old, *spare = NULL;
+	struct cxd_img *img = live->img;
 	int err;
 
-	page = cxd_img_find(live->img, pgoff, false);
+	spin_lock(&img->set_lock);
+	page = cxd_img_lookup(img, pgoff);
+	if (!page && img->nspare)	/* its read overwrites it whole */
+		spare = img->spare[--img->nspare];
+	spin_unlock(&img->set_lock);
 	if (page)
 		return page;
-	page = cxd_img_spare_get(live->img);
+	page = spare ? cxd_img_fresh(spare) : NULL;
 	if (!page)
 		page = alloc_pages_node(node, GFP_HIGHUSER | __GFP_NOWARN, 0);
 	if (!page)
 		return NULL;
-	*io = true;
 	err = cxd_img_rw(live->img, pgoff, page, false);
-	cxd_img_count(live, false, err);
 	if (err) {
+		cxd_img_count(live, false, err);
 		__free_page(page);
 		return ERR_PTR(err);
 	}
+	(*reads)++;
 	page_folio(page)->mapping = live->inode->i_mapping;
 	page_folio(page)->index = pgoff;
 	old = cxd_img_insert(live->img, page);
@@ -585,13 +595,13 @@ struct page *cxd_img_page(struct cxd_live *live, u64 pgoff, bool *io)
  * once; otherwise its first use reads it.
  * @live:	powered devdax device with a NAND image.
  * @pgoff:	the prefetched device page.
+ * @reads:	incremented if the image was read (cxd_img_account()).
  *
  * Context: process, may sleep; the caller may hold another slot lock.
  */
-void cxd_img_prefetch(struct cxd_live *live, u64 pgoff)
+void cxd_img_prefetch(struct cxd_live *live, u64 pgoff, unsigned int *reads)
 {
 	unsigned long *w = &live->pslots[pgoff & live->pslot_mask].word;
-	bool io = false;
 	int held;
 
 	if (test_and_set_bit_lock(CXD_PG_LOCK, w))
@@ -600,7 +610,7 @@ void cxd_img_prefetch(struct cxd_live *live, u64 pgoff)
 	held = !cxd_cache_hold(&live->model.cache, pgoff);
 	spin_unlock(&live->lock);
 	if (held) {
-		cxd_img_page(live, pgoff, &io);
+		cxd_img_page(live, pgoff, reads);
 		cxd_model_lock(live);
 		cxd_cache_release(&live->model.cache, pgoff);
 		spin_unlock(&live->lock);
@@ -630,8 +640,10 @@ void cxd_img_evict(struct cxd_live *live, const struct cxd_victim *v)
 	if (!page)
 		return;		/* never materialised: prefetched, unused, clean */
 	lock_page(page);
-	if (cxd_img_find(img, v->page, false) != page)
-		goto out;	/* another eviction freed it meanwhile */
+	/* another eviction freed it meanwhile: it is no page, or another's */
+	if (page_folio(page)->mapping != live->inode->i_mapping ||
+	    page_folio(page)->index != v->page)
+		goto out;
 	unmap_mapping_pages(live->inode->i_mapping, v->page, 1, false);
 	/*
 	 * The model's dirty victim, or a page written since it last reached
@@ -660,22 +672,25 @@ out:
 }
 
 /**
- * cxd_img_account() - a miss of @live whose image read ended at @io_done
- * (CLOCK_MONOTONIC ns) and whose modeled completion is @deadline: count an
- * overrun if the image was slower than the model.
+ * cxd_img_account() - count the image reads of a fault of @live (its page
+ * and its prefetches: @reads of them, all done at @io_done), and an
+ * overrun if they ended after the modeled completion @deadline.
  * @live:	powered devdax device with a NAND image.
- * @deadline:	the model's completion, ns.
- * @io_done:	when the image I/O ended, ns.
+ * @deadline:	the model's completion, CLOCK_MONOTONIC ns.
+ * @io_done:	when the image reads ended, CLOCK_MONOTONIC ns.
+ * @reads:	successful image reads (stats/io_reads).
  *
  * Context: any; takes @live->lock.
  */
-void cxd_img_account(struct cxd_live *live, u64 deadline, u64 io_done)
+void cxd_img_account(struct cxd_live *live, u64 deadline, u64 io_done,
+		     unsigned int reads)
 {
-	if (io_done <= deadline)
-		return;
 	spin_lock(&live->lock);
-	live->io_overruns++;
-	live->io_over_ns += io_done - deadline;
+	live->io_reads += reads;
+	if (io_done > deadline) {
+		live->io_overruns++;
+		live->io_over_ns += io_done - deadline;
+	}
 	spin_unlock(&live->lock);
 }
 
