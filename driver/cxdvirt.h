@@ -38,6 +38,9 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
+#include <linux/math64.h>
+#include <linux/time64.h>
+#include <asm/tsc.h>
 
 #include <cxdvirt/params.h>
 
@@ -450,6 +453,34 @@ void cxd_tail_update(struct cxd_live *live, u64 ns);
 
 /* devdax/scan.c: the load-time self-test of the kernel's page-table walk */
 bool cxd_scan_walk_works(void);
+
+/**
+ * cxd_cycles() - a timestamp for timing the stages of one fault: the TSC,
+ * read unordered (one instruction; ktime_get_ns() reads the clocksource,
+ * under TCG the HPET, about 80 instructions).
+ * Context: any. Return: TSC cycles.
+ */
+static inline u64 cxd_cycles(void)
+{
+	return rdtsc();
+}
+
+/**
+ * cxd_cycles_ns() - ns between two TSC stamps (cxd_cycles(), at tsc_khz).
+ * @from:	the earlier stamp, cycles.
+ * @to:		the later stamp, cycles.
+ * Context: any.
+ * Return: ns; 0 if @to is not later (another CPU's TSC) or tsc_khz is
+ * unknown.
+ */
+static inline u64 cxd_cycles_ns(u64 from, u64 to)
+{
+	unsigned int khz = READ_ONCE(tsc_khz);
+
+	if (!khz || to <= from)
+		return 0;
+	return mul_u64_u32_div(to - from, USEC_PER_SEC, khz);
+}
 
 /* fentry.c */
 int cxd_fentry_get(void);

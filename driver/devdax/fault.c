@@ -359,7 +359,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	struct page *page;
 	unsigned int i, reads = 0;
 	bool filled, drop;
-	u64 t0, entry, deadline, twait;
+	u64 t0, entry, deadline, twait, c0, c1 = 0;
 	int err;
 
 	if (pgoff >= live->npages)
@@ -381,6 +381,7 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 
 	/* The access reaches the device when the fault entered the kernel. */
 	st.entry_ns = cxd_fentry_gap(vmf, &t0);
+	c0 = cxd_cycles();
 	entry = t0 - st.entry_ns;
 	/* A record in a shared slot (NAND image) may be another page's. */
 	filled = READ_ONCE(ps->page) == pgoff && cxd_fill_clear(live, pf, vma);
@@ -422,9 +423,9 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	deadline = max(acc.done_ns, cxd_cache_ready_ns(&live->model.cache, pgoff));
 	spin_unlock(&live->lock);
 	deadline = cxd_fault_deadline(live, entry, deadline);
-	/* A miss's own time before the wait, by stage: two clock reads. */
+	/* A miss's own time before the wait, by stage: three TSC reads. */
 	if (!acc.hit)
-		st.model_ns = ktime_get_ns();
+		c1 = cxd_cycles();
 	if (acc.drain)
 		queue_work(cxd_wq, &live->drain_work);
 	cxd_trace_access(live, pgoff, t0, &acc);
@@ -448,8 +449,8 @@ static vm_fault_t cxd_fault(struct vm_fault *vmf)
 	for (i = 0; i < acc.nvictims; i++)
 		cxd_evict_page(live, &acc.victims[i]);
 	if (!acc.hit) {
-		st.unmap_ns = ktime_get_ns() - st.model_ns;
-		st.model_ns -= t0;
+		st.unmap_ns = cxd_cycles_ns(c1, cxd_cycles());
+		st.model_ns = cxd_cycles_ns(c0, c1);
 		st.unmaps = acc.nvictims;
 	}
 
