@@ -281,10 +281,12 @@ cat > "$out/static.md" <<'EOF_STATIC'
 - **Row 3i (NAND image).** The miss also reads its page from the image (a
   tmpfs file, buffered: copied straight from its page cache, a hole as a
   copy of the zero page) inside the modeled wait, and the eviction moves
-  the victim's host page from the device's resident set to the pages kept
-  for the next miss. Under icount that costs its instructions, about
-  2.6 us per miss, more than what znand's 6.4 us model leaves after the
-  fault's own work, so nearly every znand miss waits for it
+  the victim's host page from the device's table of resident pages to the
+  pages kept for the next miss. Under icount that is about 1.2 us of guest
+  instructions per miss (the 4 KiB copy about 0.55 us, the page-cache
+  lookup about 0.2 us, the table, its lock and the counts the rest), a
+  little more than what znand's 6.4 us model leaves after the fault's own
+  work, so nearly every znand miss ends a few hundred ns after its model
   (`stats/io_overruns` and `io_over_ns`, which `cxdvirt-dev doctor`
   reports); femu's 40 us hides it. On a host it takes well under a
   microsecond; check `io_overruns` there.
