@@ -225,8 +225,8 @@ struct cxd_mode_ops {
  * @pinned_evictions: victims the kernel still held (GUP).
  * @io_reads:	NAND image: device pages read from the image.
  * @io_writes:	NAND image: device pages written to it (write-backs).
- * @io_overruns: NAND image: misses whose image I/O ended after the
- *		modeled completion.
+ * @io_overruns: NAND image: faults whose image reads (their page, the
+ *		pages they prefetched) ended after the modeled completion.
  * @io_over_ns:	the time by which they overran, summed, ns.
  * @io_errors:	image reads or writes that failed (the miss gets SIGBUS,
  *		the write-back's data is lost).
@@ -469,6 +469,9 @@ static inline u64 cxd_cycles(void)
  * cxd_cycles_ns() - ns between two TSC stamps (cxd_cycles(), at tsc_khz).
  * @from:	the earlier stamp, cycles.
  * @to:		the later stamp, cycles.
+ *
+ * Stamps of two CPUs (a fault that slept and woke elsewhere) are apart by
+ * their TSCs' skew too, which the kernel keeps small where it trusts them.
  * Context: any.
  * Return: ns; 0 if @to is not later (another CPU's TSC) or tsc_khz is
  * unknown.

@@ -45,6 +45,7 @@
 #include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/uio.h>
 #include <linux/wait_bit.h>
 #include <linux/xarray.h>
@@ -730,44 +731,90 @@ static int cxd_img_flush_page(struct cxd_live *live, u64 idx, u64 *deadline)
 	return err;
 }
 
-/*
- * The device pages in [@first, @last] that @img's resident set holds, in
- * no order: a kvmalloc'd array of *@n, or NULL without memory. The set's
- * lock is dropped between buckets when others wait: a page added meanwhile
- * may be missing (read since, so clean), and one taken out was evicted
- * (written back first).
- */
-static u64 *cxd_img_gather(struct cxd_img *img, u64 first, u64 last, u64 *n)
-{
-	unsigned long b, nb = 1UL << img->set_bits;
-	u64 cap = 0, k, key, *v = NULL;
-	struct page *page;
+/* Buckets of the resident set walked per hold of its lock (cxd_img_gather()). */
+#define CXD_IMG_WALK	64
 
-again:
-	kvfree(v);
-	cap = max(cap * 2, READ_ONCE(img->set_count) + 64);
-	v = kvmalloc_array(cap, sizeof(*v), GFP_KERNEL);
-	if (!v)
-		return NULL;
-	k = 0;
+/* Keys per batch of cxd_img_flush()'s walk: one 4 KiB allocation. */
+#define CXD_IMG_BATCH	(PAGE_SIZE / sizeof(u64))
+
+/*
+ * Gather into @v (room for @room) the device pages in [@first, @last] that
+ * whole buckets of @img's resident set hold, from bucket *@b on, at most
+ * CXD_IMG_WALK buckets in one hold of the set's lock, and set *@n to their
+ * count and *@b past the last bucket taken. Return: 0; or, if bucket *@b
+ * alone holds more such pages than @room (nothing gathered then), their
+ * number. A page added after its bucket was passed is missing (read
+ * since, so clean); one taken out was evicted, written back first.
+ */
+static unsigned int cxd_img_gather(struct cxd_img *img, unsigned long *b,
+				   u64 first, u64 last, u64 *v,
+				   unsigned int room, unsigned int *n)
+{
+	unsigned long end = min(*b + CXD_IMG_WALK, 1UL << img->set_bits);
+	unsigned int k = 0, in = 0;
+	struct page *page;
+	u64 key;
+
 	spin_lock(&img->set_lock);
-	for (b = 0; b < nb; b++) {
-		for (page = img->set[b]; page; page = cxd_img_next(page)) {
+	for (; *b < end; (*b)++) {
+		in = 0;
+		for (page = img->set[*b]; page; page = cxd_img_next(page)) {
 			key = cxd_img_key(page);
-			if (key < first || key > last)
-				continue;
-			if (k == cap) {
-				spin_unlock(&img->set_lock);
-				goto again;
-			}
-			v[k++] = key;
+			in += key >= first && key <= last;
 		}
-		if (!(b % 1024))
-			cond_resched_lock(&img->set_lock);
+		if (k + in > room)
+			break;
+		for (page = img->set[*b]; page; page = cxd_img_next(page)) {
+			key = cxd_img_key(page);
+			if (key >= first && key <= last)
+				v[k++] = key;
+		}
 	}
 	spin_unlock(&img->set_lock);
 	*n = k;
-	return v;
+	return k || *b == end ? 0 : in;
+}
+
+static int cxd_img_cmp_key(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * cxd_img_flush() of [@first, @last], a range of more device pages than
+ * the resident set has buckets: walk the set in batches of keys, each
+ * written in device-page order. Return: 0, -ENOMEM, or the first write
+ * error.
+ */
+static int cxd_img_flush_walk(struct cxd_live *live, u64 first, u64 last,
+			      u64 *deadline)
+{
+	unsigned int room = CXD_IMG_BATCH, n, k, need;
+	unsigned long b = 0, nb = 1UL << live->img->set_bits;
+	u64 *v = kvmalloc_array(room, sizeof(*v), GFP_KERNEL);
+	int err = 0, e;
+
+	while (v && b < nb) {
+		need = cxd_img_gather(live->img, &b, first, last, v, room, &n);
+		if (need) {	/* one bucket holds more: a bigger batch */
+			kvfree(v);
+			room = need + CXD_IMG_BATCH;
+			v = kvmalloc_array(room, sizeof(*v), GFP_KERNEL);
+			continue;
+		}
+		sort(v, n, sizeof(*v), cxd_img_cmp_key, NULL);
+		for (k = 0; k < n; k++) {
+			e = cxd_img_flush_page(live, v[k], deadline);
+			err = err ?: e;
+		}
+		cond_resched();
+	}
+	if (!v)
+		return -ENOMEM;
+	kvfree(v);
+	return err;
 }
 
 /**
@@ -783,7 +830,7 @@ again:
  * Each flushed page leaves the mappings first, under its page lock, so the
  * next write to it faults and marks its line dirty again. A range of fewer
  * device pages than the resident set's buckets is looked up page by page;
- * a larger one walks the set.
+ * a larger one walks the set (cxd_img_flush_walk()).
  *
  * Context: process, may sleep.
  * Return: 0, -EINTR if a fatal signal ended the wait, -ENOMEM, or the
@@ -792,7 +839,7 @@ again:
 int cxd_img_flush(struct cxd_live *live, loff_t start, loff_t end)
 {
 	u64 last = min_t(u64, end >> PAGE_SHIFT, live->npages - 1);
-	u64 deadline = ktime_get_ns(), first, idx, n, k, *v;
+	u64 deadline = ktime_get_ns(), first, idx;
 	int err = 0, e;
 
 	if (start < 0 || start > end || (u64)start >> PAGE_SHIFT >= live->npages)
@@ -805,15 +852,7 @@ int cxd_img_flush(struct cxd_live *live, loff_t start, loff_t end)
 			cond_resched();
 		}
 	} else {
-		v = cxd_img_gather(live->img, first, last, &n);
-		if (!v)
-			return -ENOMEM;
-		for (k = 0; k < n; k++) {
-			e = cxd_img_flush_page(live, v[k], &deadline);
-			err = err ?: e;
-			cond_resched();
-		}
-		kvfree(v);
+		err = cxd_img_flush_walk(live, first, last, &deadline);
 	}
 	e = vfs_fsync_range(live->img->file, start, end, 1);
 	err = err ?: e;
