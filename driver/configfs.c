@@ -336,7 +336,8 @@ CONFIGFS_ATTR(cxd_, preset);
 
 /*
  * nand_backing: "ram" (the default: host memory backs every device page) or
- * the absolute path of a NAND image, a regular file (driver/devdax/image.c),
+ * the absolute path of a NAND image, a regular file or a block device
+ * (driver/devdax/image.c),
  * checked and created at power-on. Devdax mode only, without phys_addr.
  */
 static ssize_t cxd_nand_backing_show(struct config_item *item, char *page)

@@ -72,7 +72,7 @@ enum cxd_mode {
  *			ns, bandwidth in MB/s.
  * @cache_size_set:	@p.cache_size was written; else it follows
  *			@p.capacity / 8.
- * @nand_backing:	devdax: the NAND image's path (a regular file,
+ * @nand_backing:	devdax: the NAND image's path (a regular file or block device,
  *			driver/devdax/image.c), or "" for host RAM ("ram",
  *			the default).
  *

@@ -20,7 +20,9 @@
  *
  * The image is a regular file of capacity + 4 KiB bytes: device page N at
  * offset N * 4 KiB (holes read as zeros, so a new image is sparse), then a
- * header page recording the geometry, which power-on checks. It is opened
+ * header page recording the geometry, which power-on checks; or a block
+ * device at least that large, its header in its last 4 KiB
+ * (cxd_img_check_bdev()). It is opened
  * O_DIRECT where the filesystem allows it, so that the image's pages do
  * not stay in the host page cache as well; elsewhere, and on tmpfs (whose
  * page cache is its storage), buffered: a miss then copies a cached page
@@ -43,6 +45,7 @@
 #include <linux/highmem.h>
 #include <linux/magic.h>
 #include <linux/mm.h>
+#include <linux/namei.h>
 #include <linux/pagemap.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -85,6 +88,8 @@ struct cxd_img_hdr {
  * @file:	the image, opened read-write (O_DIRECT if @direct).
  * @direct:	opened O_DIRECT.
  * @tmpfs:	the image is on tmpfs (buffered: cxd_img_file()).
+ * @bdev:	the image is a block device (cxd_img_check_bdev()).
+ * @hdr_off:	byte offset of its header: its last 4 KiB.
  * @hdr:	its header as read (or written) at power-on.
  * @nspare:	pages in @spare.
  * @spare:	host pages of evicted lines, each with the device's reference
@@ -110,6 +115,8 @@ struct cxd_img {
 	struct file *file;
 	bool direct;
 	bool tmpfs;
+	bool bdev;
+	u64 hdr_off;
 	struct cxd_img_hdr hdr;
 	unsigned int nspare;
 	struct page *spare[CXD_IMG_SPARE];
@@ -337,19 +344,30 @@ static int cxd_img_rw(struct cxd_img *img, u64 pgoff, struct page *page,
 	return n < 0 ? n : -EIO;
 }
 
-static int cxd_img_hdr_rw(struct cxd_img *img, u64 capacity,
-			  struct cxd_img_hdr *h, bool write)
+/*
+ * Read (@write false) or write the header @h of @img, the 4 KiB at byte
+ * @off; on a read, *@blank (if not NULL) tells whether the whole page is
+ * zeros. Return: 0, -ENOMEM or the I/O's error.
+ */
+static int cxd_img_hdr_rw(struct cxd_img *img, u64 off, struct cxd_img_hdr *h,
+			  bool write, bool *blank)
 {
 	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	void *p;
 	int ret;
 
 	if (!page)
 		return -ENOMEM;
 	if (write)
 		memcpy_to_page(page, 0, (const char *)h, sizeof(*h));
-	ret = cxd_img_rw(img, capacity >> PAGE_SHIFT, page, write);
-	if (!write && !ret)
-		memcpy_from_page((char *)h, page, 0, sizeof(*h));
+	ret = cxd_img_rw(img, off >> PAGE_SHIFT, page, write);
+	if (!write && !ret) {
+		p = kmap_local_page(page);
+		memcpy(h, p, sizeof(*h));
+		if (blank)
+			*blank = !memchr_inv(p, 0, PAGE_SIZE);
+		kunmap_local(p);
+	}
 	__free_page(page);
 	return ret;
 }
@@ -359,13 +377,27 @@ static int cxd_img_hdr_rw(struct cxd_img *img, u64 capacity,
  * the filesystem has no direct I/O (EINVAL) or is tmpfs, whose page cache
  * is the file's storage (direct I/O there, since 6.6, copies through it
  * all the same, and the buffered image can be read from it directly:
- * cxd_img_read_cached()).
+ * cxd_img_read_cached()). A block device is opened exclusively (O_EXCL:
+ * nothing mounts it or opens it so while it is the image), never created.
  */
 static struct file *cxd_img_file(struct cxd_img *img, const char *path)
 {
 	int flags = O_RDWR | O_CREAT | O_LARGEFILE;
+	struct path p;
 	struct file *f;
 
+	if (!kern_path(path, LOOKUP_FOLLOW, &p)) {
+		img->bdev = S_ISBLK(d_inode(p.dentry)->i_mode);
+		path_put(&p);
+	}
+	if (img->bdev) {
+		flags = O_RDWR | O_LARGEFILE | O_EXCL;
+		f = filp_open(path, flags | O_DIRECT, 0);
+		img->direct = !IS_ERR(f);
+		if (IS_ERR(f) && PTR_ERR(f) == -EINVAL)
+			f = filp_open(path, flags, 0);
+		return f;
+	}
 	f = filp_open(path, flags | O_DIRECT, 0600);
 	img->direct = !IS_ERR(f);
 	if (img->direct && file_inode(f)->i_sb->s_magic == TMPFS_MAGIC) {
@@ -379,6 +411,71 @@ static struct file *cxd_img_file(struct cxd_img *img, const char *path)
 	return f;
 }
 
+/* A new image's header for a device of @capacity bytes. */
+static void cxd_img_hdr_new(struct cxd_img_hdr *h, u64 capacity)
+{
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, CXD_IMG_MAGIC, sizeof(h->magic));
+	h->version = cpu_to_le32(CXD_IMG_VERSION);
+	h->page_size = cpu_to_le32(PAGE_SIZE);
+	h->capacity = cpu_to_le64(capacity);
+}
+
+/*
+ * Check header @h, read at @img->hdr_off, against a device of @capacity
+ * and keep it. Return: NULL, or the reason the image is refused.
+ */
+static const char *cxd_img_check_hdr(struct cxd_img *img,
+				     const struct cxd_img_hdr *h, u64 capacity)
+{
+	if (memcmp(h->magic, CXD_IMG_MAGIC, sizeof(h->magic)) ||
+	    le32_to_cpu(h->version) != CXD_IMG_VERSION)
+		return img->bdev ? "not a cxdvirt NAND image (no header in the block device's last 4 KiB, which is not all zeros either)" :
+				   "not a cxdvirt NAND image (no header in its last 4 KiB)";
+	if (le32_to_cpu(h->page_size) != PAGE_SIZE)
+		return "the image was made with another page size";
+	if (!img->bdev && le64_to_cpu(h->capacity) != img->hdr_off)
+		return "the image's header does not match its size (truncated or extended)";
+	if (le64_to_cpu(h->capacity) != capacity)
+		return "the image holds a device of another capacity";
+	img->hdr = *h;
+	return NULL;
+}
+
+/*
+ * A block device as the image: device page N at byte N x 4 KiB, the header
+ * in the device's last whole 4 KiB, which must lie at or beyond @capacity.
+ * A device whose last 4 KiB are all zeros becomes an image of @capacity:
+ * its pages never written then read as what the device held (zero it
+ * first, e.g. blkdiscard -z, for zeros). Return: NULL, or the reason.
+ */
+static const char *cxd_img_check_bdev(struct cxd_img *img, u64 capacity,
+				      int *err)
+{
+	loff_t size = i_size_read(img->file->f_mapping->host);
+	struct cxd_img_hdr h;
+	const char *why;
+	bool blank;
+
+	*err = -EINVAL;
+	if (size < PAGE_SIZE ||
+	    round_down(size, PAGE_SIZE) - PAGE_SIZE < capacity)
+		return "the block device is smaller than capacity + 4 KiB (the header)";
+	img->hdr_off = round_down(size, PAGE_SIZE) - PAGE_SIZE;
+	*err = cxd_img_hdr_rw(img, img->hdr_off, &h, false, &blank);
+	if (*err)
+		return "cannot read the block device's last 4 KiB (the header)";
+	*err = 0;
+	if (blank) {
+		cxd_img_hdr_new(&img->hdr, capacity);
+		*err = cxd_img_hdr_rw(img, img->hdr_off, &img->hdr, true, NULL);
+		return *err ? "cannot write the header to the block device" : NULL;
+	}
+	why = cxd_img_check_hdr(img, &h, capacity);
+	*err = why ? -EINVAL : 0;
+	return why;
+}
+
 /*
  * Check the open image @img against the device: a new (empty) file becomes
  * an image of @capacity; an existing one must hold a header for exactly
@@ -388,41 +485,31 @@ static const char *cxd_img_check(struct cxd_img *img, u64 capacity, int *err)
 {
 	struct inode *inode = file_inode(img->file);
 	loff_t size = i_size_read(inode);
-	struct cxd_img_hdr h = { .magic = CXD_IMG_MAGIC };
+	struct cxd_img_hdr h;
+	const char *why;
 
 	*err = -EINVAL;
 	if (S_ISBLK(inode->i_mode))
-		return "a block device: not supported yet (use a regular file)";
+		return cxd_img_check_bdev(img, capacity, err);
 	if (!S_ISREG(inode->i_mode))
-		return "not a regular file";
+		return "not a regular file or a block device";
 	if (!size) {
-		h.version = cpu_to_le32(CXD_IMG_VERSION);
-		h.page_size = cpu_to_le32(PAGE_SIZE);
-		h.capacity = cpu_to_le64(capacity);
-		img->hdr = h;
+		cxd_img_hdr_new(&img->hdr, capacity);
+		img->hdr_off = capacity;
 		*err = vfs_truncate(&img->file->f_path, capacity + PAGE_SIZE);
 		if (!*err)
-			*err = cxd_img_hdr_rw(img, capacity, &h, true);
+			*err = cxd_img_hdr_rw(img, capacity, &img->hdr, true, NULL);
 		return *err ? "cannot create the image (truncate or header write failed)" : NULL;
 	}
 	if (size < PAGE_SIZE || size % PAGE_SIZE)
 		return "not a cxdvirt NAND image (its size is not a whole number of 4 KiB pages)";
-	*err = cxd_img_hdr_rw(img, size - PAGE_SIZE, &h, false);
+	img->hdr_off = size - PAGE_SIZE;
+	*err = cxd_img_hdr_rw(img, img->hdr_off, &h, false, NULL);
 	if (*err)
 		return "cannot read the image's header";
-	*err = -EINVAL;
-	if (memcmp(h.magic, CXD_IMG_MAGIC, sizeof(h.magic)) ||
-	    le32_to_cpu(h.version) != CXD_IMG_VERSION)
-		return "not a cxdvirt NAND image (no header in its last 4 KiB)";
-	if (le32_to_cpu(h.page_size) != PAGE_SIZE)
-		return "the image was made with another page size";
-	if (le64_to_cpu(h.capacity) != size - PAGE_SIZE)
-		return "the image's header does not match its size (truncated or extended)";
-	if (le64_to_cpu(h.capacity) != capacity)
-		return "the image holds a device of another capacity";
-	img->hdr = h;
-	*err = 0;
-	return NULL;
+	why = cxd_img_check_hdr(img, &h, capacity);
+	*err = why ? -EINVAL : 0;
+	return why;
 }
 
 /**
@@ -867,7 +954,7 @@ static int cxd_img_hdr_update(struct cxd_live *live)
 
 	img->hdr.dirty_shutdowns = cpu_to_le64(live->dirty_shutdowns);
 	img->hdr.lines_lost = cpu_to_le64(live->lines_lost);
-	return cxd_img_hdr_rw(img, live->npages << PAGE_SHIFT, &img->hdr, true);
+	return cxd_img_hdr_rw(img, img->hdr_off, &img->hdr, true, NULL);
 }
 
 /*

@@ -210,4 +210,46 @@ dev_on $D || bail "power on after the failure"
 "$PROGS/crashrec" "$(dev_node $D)" check 4000 3000
 ok $? "every record before the fsync is intact; every later one whole or absent"
 dev_rm $D
+
+section "a block device as the image"
+# A loop device over a file of 32 MiB + 8 KiB: the header goes in its last
+# whole 4 KiB, beyond the 32 MiB of device pages.
+modprobe loop 2>/dev/null
+BIMG=$MNT/bdev.raw
+truncate -s $((32 * 1048576 + 8192)) $BIMG
+LOOP=$(losetup -f 2>/dev/null)
+if [ -n "$LOOP" ] && losetup "$LOOP" $BIMG; then
+	dev_create $D capacity=32M cache_size=1M nand_backing=$LOOP || bail "create $D"
+	dev_on $D
+	ok $? "power on with $LOOP (its last 4 KiB zero: a new image)"
+	is "$(tail -c 4096 $BIMG | head -c 8)" CXDVNAND "the header is in the block device's last 4 KiB"
+	"$PROGS/crashrec" "$(dev_node $D)" append 2000 1200
+	ok $? "append 2000 records, msync after each of the first 1200"
+	is "$(dev_set $D power_fail 1)" OK "power_fail"
+	dev_on $D || bail "power on after the failure"
+	cmp_ok "$(stat_get $D lines_lost)" -ge 40 "stats/lines_lost: the lines of the records not msync'd"
+	"$PROGS/crashrec" "$(dev_node $D)" check 2000 1200
+	ok $? "every msync'd record is intact; every later one whole or absent"
+	"$PROGS/crashrec" "$(dev_node $D)" append 500 0
+	dev_off $D && dev_on $D
+	"$PROGS/crashrec" "$(dev_node $D)" check 500 500
+	ok $? "an orderly power cycle keeps every record"
+	dev_off $D
+	is "$(dev_set $D capacity 64M)" OK "capacity 64M"
+	bad_power "a block device smaller than capacity + 4 KiB"
+	is "$(dev_set $D capacity 16M)" OK "capacity 16M"
+	bad_power "a block device holding an image of another capacity"
+	dev_rm $D
+	losetup -d "$LOOP"
+	# Last 4 KiB neither zero nor a header: someone's data, refused.
+	printf 'not a header' | dd of=$BIMG bs=1 seek=$((32 * 1048576 + 4096)) conv=notrunc 2>/dev/null
+	losetup "$LOOP" $BIMG || bail "losetup again"
+	dev_create $D capacity=32M cache_size=1M nand_backing=$LOOP || bail "create $D"
+	bad_power "a block device whose last 4 KiB hold other data"
+	dev_rm $D
+	losetup -d "$LOOP"
+else
+	skip "block device" "no loop device"
+fi
+rm -f $BIMG
 done_testing
