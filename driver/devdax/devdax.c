@@ -565,16 +565,23 @@ static const struct cxd_mode_ops cxd_devdax_ops = {
 
 /**
  * cxd_devdax_init() - module load: the pseudo filesystem that gives every device its private inode, the
- * mode, and the check of the page-table walk the scan needs
- * (cxd_scan_selftest()).
+ * NAND images' flush at host shutdown (cxd_img_init()), the mode, and the
+ * check of the page-table walk the scan needs (cxd_scan_selftest()).
  * Context: module init, in the loading process.
- * Return: 0, or kern_mount()'s negative errno.
+ * Return: 0, or kern_mount()'s or cxd_img_init()'s negative errno.
  */
 int cxd_devdax_init(void)
 {
+	int ret;
+
 	cxd_mnt = kern_mount(&cxd_fs_type);
 	if (IS_ERR(cxd_mnt))
 		return PTR_ERR(cxd_mnt);
+	ret = cxd_img_init();
+	if (ret) {
+		kern_unmount(cxd_mnt);
+		return ret;
+	}
 	cxd_mode_register(CXD_MODE_DEVDAX, &cxd_devdax_ops);
 	cxd_scan_selftest();
 	return 0;
@@ -605,5 +612,6 @@ void cxd_devdax_exit(void)
 			pr_warn(CXD_NAME ": %s: a page is still held by the kernel at unload: the range stays claimed until reboot\n",
 				r->name);
 	}
+	cxd_img_exit();
 	kern_unmount(cxd_mnt);
 }

@@ -56,6 +56,8 @@ struct cxd_pslot {
 #define CXD_PG_FILLER	(~3UL)
 
 /* image.c: the NAND image (nand_backing) */
+int cxd_img_init(void);
+void cxd_img_exit(void);
 int cxd_img_open(struct cxd_dev *d, struct cxd_live *live);
 void cxd_img_close(struct cxd_live *live, bool lose);
 int cxd_img_flush(struct cxd_live *live, loff_t start, loff_t end);

@@ -15,8 +15,10 @@
  *     the drain) is written to the image when its victim leaves the
  *     mappings, then its host page is freed or kept for the next miss;
  *   - power-off writes every dirty line back and syncs the image (an
- *     orderly shutdown), so the contents survive power cycles, module
- *     reloads and reboots. The model starts cold at power-on.
+ *     orderly shutdown), so the contents survive power cycles and module
+ *     reloads; a host reboot, halt or power-off with the device still
+ *     powered writes them back too (cxd_img_reboot()). The model starts
+ *     cold at power-on.
  *
  * The image is a regular file of capacity + 4 KiB bytes: device page N at
  * offset N * 4 KiB (holes read as zeros, so a new image is sparse), then a
@@ -47,6 +49,7 @@
 #include <linux/mm.h>
 #include <linux/namei.h>
 #include <linux/pagemap.h>
+#include <linux/reboot.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/uio.h>
@@ -91,6 +94,8 @@ struct cxd_img_hdr {
  * @bdev:	the image is a block device (cxd_img_check_bdev()).
  * @hdr_off:	byte offset of its header: its last 4 KiB.
  * @hdr:	its header as read (or written) at power-on.
+ * @live:	the device it belongs to.
+ * @node:	in cxd_img_list while open.
  * @nspare:	pages in @spare.
  * @spare:	host pages of evicted lines, each with the device's reference
  *		only, mapped nowhere, no ->mapping (cxd_img_spare_put()).
@@ -118,6 +123,8 @@ struct cxd_img {
 	bool bdev;
 	u64 hdr_off;
 	struct cxd_img_hdr hdr;
+	struct cxd_live *live;
+	struct list_head node;
 	unsigned int nspare;
 	struct page *spare[CXD_IMG_SPARE];
 	spinlock_t set_lock;
@@ -125,6 +132,14 @@ struct cxd_img {
 	u64 set_count;
 	struct page **set;
 };
+
+/*
+ * The open images, for cxd_img_reboot(): an image joins at power-on and
+ * leaves as its power-off begins, under cxd_img_list_mutex, which the
+ * reboot's walk holds throughout, so no image closes under it.
+ */
+static LIST_HEAD(cxd_img_list);
+static DEFINE_MUTEX(cxd_img_list_mutex);
 
 static inline struct page *cxd_img_next(struct page *page)
 {
@@ -563,6 +578,10 @@ int cxd_img_open(struct cxd_dev *d, struct cxd_live *live)
 	live->img = img;
 	live->dirty_shutdowns = le64_to_cpu(img->hdr.dirty_shutdowns);
 	live->lines_lost = le64_to_cpu(img->hdr.lines_lost);
+	img->live = live;
+	mutex_lock(&cxd_img_list_mutex);
+	list_add_tail(&img->node, &cxd_img_list);
+	mutex_unlock(&cxd_img_list_mutex);
 	return 0;
 }
 
@@ -1023,6 +1042,9 @@ void cxd_img_close(struct cxd_live *live, bool lose)
 
 	if (!img)
 		return;
+	mutex_lock(&cxd_img_list_mutex);	/* after a reboot's flush of it */
+	list_del(&img->node);
+	mutex_unlock(&cxd_img_list_mutex);
 	/*
 	 * First the write-backs the model counted whose data the image lacks
 	 * yet: a page written since it last reached the image (PG_dirty) whose
@@ -1085,4 +1107,64 @@ void cxd_img_close(struct cxd_live *live, bool lose)
 	fput(img->file);
 	kfree(img);
 	live->img = NULL;
+}
+
+/*
+ * The host reboots, halts or powers off (reboot(2), kexec) with devices
+ * still powered: each one with a NAND image writes its dirty lines back
+ * and syncs the image, an msync of the whole device (cxd_img_flush(), with
+ * its NAND time), so that its contents survive the reboot as they survive
+ * an orderly power-off. Without it they would be lost, as at a volatile
+ * power failure, and no count would say so. Mappings stay: what a program
+ * still running writes after this is lost, as at any power-off of a
+ * device in use. Runs before the kernel shuts its devices down, so the
+ * image's disk still takes writes.
+ */
+static int cxd_img_reboot(struct notifier_block *nb, unsigned long action,
+			  void *data)
+{
+	struct cxd_live *live;
+	struct cxd_img *img;
+	u64 wb;
+	int err;
+
+	mutex_lock(&cxd_img_list_mutex);
+	list_for_each_entry(img, &cxd_img_list, node) {
+		live = img->live;
+		wb = READ_ONCE(live->io_writes);
+		err = cxd_img_flush(live, 0, LLONG_MAX);
+		wb = READ_ONCE(live->io_writes) - wb;
+		if (err)
+			pr_warn(CXD_NAME "%d: host shutdown: NAND image flush failed (%d)\n",
+				MINOR(live->dev.devt), err);
+		else
+			pr_info(CXD_NAME "%d: host shutdown: %llu dirty pages written to the NAND image\n",
+				MINOR(live->dev.devt), wb);
+	}
+	mutex_unlock(&cxd_img_list_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block cxd_img_reboot_nb = {
+	.notifier_call = cxd_img_reboot,
+};
+
+/**
+ * cxd_img_init() - module load: flush the NAND images of powered devices
+ * when the host reboots, halts or powers off (a reboot notifier).
+ * Context: module init.
+ * Return: 0, or register_reboot_notifier()'s negative errno.
+ */
+int cxd_img_init(void)
+{
+	return register_reboot_notifier(&cxd_img_reboot_nb);
+}
+
+/**
+ * cxd_img_exit() - module unload (no device is powered): undo
+ * cxd_img_init().
+ */
+void cxd_img_exit(void)
+{
+	unregister_reboot_notifier(&cxd_img_reboot_nb);
 }
