@@ -170,6 +170,9 @@ done
 # ext4 (which mounts ext2): 71-node-shared needs a disk file system whose
 # page cache is movable, so that it can go onto the node; ramfs's is not.
 want_mods="configfs dax device_dax kmem dax_hmem loop ext4"
+# virtio_blk for the disk of CXDVIRT_DISK (tests/vm/lib.sh); only then, so
+# that every other guest boots the same bytes as before.
+[ -z "${CXDVIRT_DISK:-}" ] || want_mods="$want_mods virtio_pci virtio_blk"
 if [ -f "$module" ]; then
 	cp "$module" "$stage/cxdvirt.ko"
 	vm=$(modinfo -F vermagic "$module" 2>/dev/null | awk '{ print $1 }')

@@ -13,7 +13,9 @@
 #   ...TAP...
 #   CXDVIRT-TAP-END <name> <exit status>
 #
-# The last line is CXDVIRT-GUEST-DONE; then the guest powers off.
+# The last line is CXDVIRT-GUEST-DONE; then the guest powers off, or
+# reboots (reboot -f, without unloading the module) if a test left
+# /tmp/cxdvirt-reboot.
 #
 # Kernel command line variables (the kernel passes unknown name=value
 # parameters to init as environment variables):
@@ -225,6 +227,8 @@ run_tests() {
 		run_tap "$name" run_one "$t" "$timeout_s"
 		budget=
 		echo "init: $name done ($secs s of $timeout_s)"
+		# a test that asked for a reboot (below) keeps its devices
+		[ -e /tmp/cxdvirt-reboot ] && continue
 		left=$(cleanup_devices)
 		[ -n "$left" ] && echo "$left"
 	done
@@ -241,6 +245,15 @@ else
 	run_tap 00-insmod insmod_test
 	if grep -q '^cxdvirt ' /proc/modules; then
 		run_tests
+		if [ -e /tmp/cxdvirt-reboot ]; then
+			# A test left /tmp/cxdvirt-reboot: end with reboot(2),
+			# its devices still powered, instead of the unload
+			# (tests/guest/acpi/03-reboot-write.sh). QEMU's
+			# -no-reboot ends the run at the reset.
+			both "CXDVIRT-GUEST-DONE"
+			reboot -f
+			sleep 120
+		fi
 		if [ -w "$KMEMLEAK" ]; then
 			range=$(awk '$1 == "cxdvirt" { print $6, $2 }' /proc/modules)
 			kmemleak_scan /tmp/kmemleak.loaded

@@ -237,13 +237,18 @@ lane_boot_once() {
 			-numa node,nodeid=1,memdev=m1
 		)
 	fi
+	# CXDVIRT_DISK: a raw file attached as the guest's /dev/vda (virtio),
+	# kept across boots (tests/vm/acpi-guest.sh)
+	local disk=()
+	[ -z "${CXDVIRT_DISK:-}" ] ||
+		disk=(-drive "file=$CXDVIRT_DISK,format=raw,if=virtio")
 	: > "$console"
 	: > "$taplog"
 	local rc=0 qpid waited=0 boot_tmo=${LANE_BOOT_TMO:-240}
 	timeout -k 10 "$tmo" qemu-system-x86_64 \
 		-machine pc -accel "${LANE_QEMU_ACCEL:-tcg,thread=multi}" -cpu "${LANE_QEMU_CPU:-max}" -smp 2 \
 		-m 4096M,slots=2,maxmem=8G \
-		"${numa[@]}" \
+		"${numa[@]}" "${disk[@]}" \
 		-kernel "$kernel" -initrd "$initrd" -append "$append" \
 		-nographic -serial mon:stdio -serial file:"$taplog" \
 		-net none -no-reboot ${LANE_QEMU_EXTRA:-} \

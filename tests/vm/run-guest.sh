@@ -21,7 +21,8 @@
 # (kernel cache), CXDVIRT_KO (module to test instead of ./cxdvirt.ko),
 # CXDVIRT_GUEST_TESTS (folder of the NN-*.sh tests, default tests/guest),
 # CXDVIRT_EARLY_CPIO (a cpio in front of the initramfs), CXDVIRT_NUMA
-# (two-node: the layout without an empty node, see lib.sh).
+# (two-node: the layout without an empty node, see lib.sh), CXDVIRT_DISK
+# (a raw file as the guest's virtio disk /dev/vda).
 # --kernel-dir DIR: a ready kernel folder (vmlinuz, lib/modules/KVER with
 # modules.dep) instead of fetch-kernel.sh's; tests/vm/matrix.sh uses it.
 # --timeout: the whole boot's limit (default 1200 s: the 6.1 suite takes
