@@ -70,9 +70,15 @@
  * @version:	CXD_IMG_VERSION.
  * @page_size:	bytes per device page of the image (4096).
  * @capacity:	device capacity, bytes: the header's offset.
- * @dirty_shutdowns: power failures (power_fail) that lost dirty lines, over
- *		the image's life.
- * @lines_lost:	dirty lines the last of them lost.
+ * @dirty_shutdowns: power failures (power_fail) that lost dirty lines, and
+ *		power-ons that found @flags' CXD_IMG_POWERED, over the image's
+ *		life.
+ * @lines_lost:	dirty lines the last power_fail lost.
+ * @flags:	CXD_IMG_POWERED while a device has the image powered on. Set
+ *		(and synced) at power-on, cleared at power-off, power_fail and
+ *		the host's orderly shutdown (cxd_img_reboot()); so a power-on
+ *		that finds it set follows a host that stopped without any of
+ *		them: a crash, a power cut, a killed VM. Older images have 0.
  */
 struct cxd_img_hdr {
 	char magic[8];
@@ -81,7 +87,10 @@ struct cxd_img_hdr {
 	__le64 capacity;
 	__le64 dirty_shutdowns;
 	__le64 lines_lost;
+	__le64 flags;
 };
+
+#define CXD_IMG_POWERED	BIT_ULL(0)
 
 /* Host pages of evicted lines kept for the next misses: at most this many. */
 #define CXD_IMG_SPARE	8
@@ -527,6 +536,26 @@ static const char *cxd_img_check(struct cxd_img *img, u64 capacity, int *err)
 	return why;
 }
 
+/*
+ * Write @img's header, with the power-failure counts of @live and
+ * CXD_IMG_POWERED if @powered; with @sync, sync it to the image's storage.
+ * Return: 0, or the write's or the sync's error.
+ */
+static int cxd_img_hdr_update(struct cxd_img *img, struct cxd_live *live,
+			      bool powered, bool sync)
+{
+	int err;
+
+	img->hdr.dirty_shutdowns = cpu_to_le64(live->dirty_shutdowns);
+	img->hdr.lines_lost = cpu_to_le64(live->lines_lost);
+	img->hdr.flags = cpu_to_le64(powered ? CXD_IMG_POWERED : 0);
+	err = cxd_img_hdr_rw(img, img->hdr_off, &img->hdr, true, NULL);
+	if (!err && sync)
+		err = vfs_fsync_range(img->file, img->hdr_off,
+				      img->hdr_off + PAGE_SIZE - 1, 1);
+	return err;
+}
+
 /**
  * cxd_img_open() - power-on of a devdax device with a NAND image: open (or
  * create) the image at @d's nand_backing and check its geometry.
@@ -534,7 +563,11 @@ static const char *cxd_img_check(struct cxd_img *img, u64 capacity, int *err)
  * @live:	its powered state, backing not set up yet.
  *
  * A new image is a sparse file of capacity + 4 KiB with a header; an
- * existing one must be an image of exactly this capacity.
+ * existing one must be an image of exactly this capacity. One whose header
+ * says it is still powered was left by a host that stopped with a device
+ * on it (a crash, a power cut): stats/dirty_shutdowns goes up by one, with
+ * a log line. The header is then marked powered (CXD_IMG_POWERED) and
+ * synced, until power-off.
  *
  * Context: process, may sleep; under cxd_cfg_mutex.
  * Return: 0; -EINVAL (one log line with the reason) for a path that is not
@@ -575,9 +608,23 @@ int cxd_img_open(struct cxd_dev *d, struct cxd_live *live)
 		kfree(img);
 		return err;
 	}
-	live->img = img;
 	live->dirty_shutdowns = le64_to_cpu(img->hdr.dirty_shutdowns);
 	live->lines_lost = le64_to_cpu(img->hdr.lines_lost);
+	if (le64_to_cpu(img->hdr.flags) & CXD_IMG_POWERED) {
+		live->dirty_shutdowns++;
+		cxd_warn(d, "power: nand_backing %s: the image was not closed (the host stopped with a device on it powered: a crash or a power cut): its dirty lines of then are lost, counted as a dirty shutdown",
+			 d->cfg.nand_backing);
+	}
+	err = cxd_img_hdr_update(img, live, true, true);
+	if (err) {
+		cxd_warn(d, "power: nand_backing %s: cannot write the header (%d)",
+			 d->cfg.nand_backing, err);
+		fput(img->file);
+		kvfree(img->set);
+		kfree(img);
+		return err;
+	}
+	live->img = img;
 	img->live = live;
 	mutex_lock(&cxd_img_list_mutex);
 	list_add_tail(&img->node, &cxd_img_list);
@@ -966,15 +1013,6 @@ int cxd_img_flush(struct cxd_live *live, loff_t start, loff_t end)
 	return err ?: e;
 }
 
-/* Write @img's header, with the power-failure counts of @live. */
-static int cxd_img_hdr_update(struct cxd_live *live)
-{
-	struct cxd_img *img = live->img;
-
-	img->hdr.dirty_shutdowns = cpu_to_le64(live->dirty_shutdowns);
-	img->hdr.lines_lost = cpu_to_le64(live->lines_lost);
-	return cxd_img_hdr_rw(img, img->hdr_off, &img->hdr, true, NULL);
-}
 
 /*
  * A power failure of @live: the model says which dirty lines its
@@ -1098,7 +1136,7 @@ void cxd_img_close(struct cxd_live *live, bool lose)
 		pr_info(CXD_NAME "%d: power failure: %llu dirty lines lost\n",
 			MINOR(live->dev.devt), lost);
 	}
-	err = cxd_img_hdr_update(live);
+	err = cxd_img_hdr_update(img, live, false, false);
 	if (!err)
 		err = vfs_fsync(img->file, 0);
 	if (err)
@@ -1114,11 +1152,12 @@ void cxd_img_close(struct cxd_live *live, bool lose)
  * still powered: each one with a NAND image writes its dirty lines back
  * and syncs the image, an msync of the whole device (cxd_img_flush(), with
  * its NAND time), so that its contents survive the reboot as they survive
- * an orderly power-off. Without it they would be lost, as at a volatile
- * power failure, and no count would say so. Mappings stay: what a program
- * still running writes after this is lost, as at any power-off of a
- * device in use. Runs before the kernel shuts its devices down, so the
- * image's disk still takes writes.
+ * an orderly power-off, and its header is marked closed (no
+ * CXD_IMG_POWERED), so the next power-on counts no dirty shutdown. Without
+ * it the dirty lines would be lost, as at a host crash. Mappings stay:
+ * what a program still running writes after this is lost, as at any
+ * power-off of a device in use, and no count says so. Runs before the
+ * kernel shuts its devices down, so the image's disk still takes writes.
  */
 static int cxd_img_reboot(struct notifier_block *nb, unsigned long action,
 			  void *data)
@@ -1134,6 +1173,9 @@ static int cxd_img_reboot(struct notifier_block *nb, unsigned long action,
 		wb = READ_ONCE(live->io_writes);
 		err = cxd_img_flush(live, 0, LLONG_MAX);
 		wb = READ_ONCE(live->io_writes) - wb;
+		/* closed: a later power-on counts no dirty shutdown */
+		if (!err)
+			err = cxd_img_hdr_update(img, live, false, true);
 		if (err)
 			pr_warn(CXD_NAME "%d: host shutdown: NAND image flush failed (%d)\n",
 				MINOR(live->dev.devt), err);
