@@ -36,8 +36,12 @@ is "$(stat_get $D evictions)" 0 "all in the cache (1 MiB: 256 lines)"
 is "$(stat_get $D io_writes)" 0 "nothing written to the image yet"
 nz=$(dd if=$VDA bs=4096 count=125 iflag=direct 2>/dev/null | tr -d '\000' | wc -c)
 is "$nz" 0 "the disk's first 125 pages are still zero"
-is "$(dd if=$VDA bs=4096 skip=8192 count=1 iflag=direct 2>/dev/null | head -c 8)" \
-	CXDVNAND "the image's header is on the disk"
+hdr=$(dd if=$VDA bs=4096 skip=8192 count=1 iflag=direct 2>/dev/null | od -An -c -N8 | tr -d ' ')
+is "$hdr" CXDVNAND "the image's header is on the disk"
+# its flags word (byte 40): 1, powered (a crash now would count a dirty
+# shutdown at the next power-on)
+flags=$(dd if=$VDA bs=4096 skip=8192 count=1 iflag=direct 2>/dev/null | od -An -tu1 -j40 -N1 | tr -d ' ')
+is "$flags" 1 "the header on the disk says powered"
 # Powered, dirty, and the guest reboots (tests/vm/guest-init.sh).
 touch /tmp/cxdvirt-reboot
 trap - EXIT

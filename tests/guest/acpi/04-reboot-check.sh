@@ -22,6 +22,8 @@ done
 [ -b $VDA ] || bail "no $VDA: the host attaches the disk (CXDVIRT_DISK)"
 nz=$(dd if=$VDA bs=4096 count=125 iflag=direct 2>/dev/null | tr -d '\000' | wc -c)
 cmp_ok "$nz" -gt 0 "the disk's first 125 pages hold data after the reboot"
+flags=$(dd if=$VDA bs=4096 skip=8192 count=1 iflag=direct 2>/dev/null | od -An -tu1 -j40 -N1 | tr -d ' ')
+is "$flags" 0 "the header on the disk says closed"
 dev_create $D capacity=32M cache_size=1M nand_backing=$VDA || bail "create $D"
 dev_on $D
 ok $? "power on with the image left by the first boot"
