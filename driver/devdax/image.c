@@ -50,6 +50,7 @@
 #include <linux/namei.h>
 #include <linux/pagemap.h>
 #include <linux/reboot.h>
+#include <linux/suspend.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/uio.h>
@@ -144,11 +145,18 @@ struct cxd_img {
 
 /*
  * The open images, for cxd_img_reboot(): an image joins at power-on and
- * leaves as its power-off begins, under cxd_img_list_mutex, which the
- * reboot's walk holds throughout, so no image closes under it.
+ * leaves at the end of its power-off. cxd_img_list_mutex is held over the
+ * whole power-off (cxd_img_close()) and the reboot's whole walk, so a
+ * reboot waits for a power-off under way, and no image closes under it.
+ * @cxd_img_shutdown: the host's shutdown flushed the images; from then on
+ * no power-on opens one. @cxd_img_hibernating: a hibernation is under way
+ * (tasks frozen, the snapshot taken or being taken): a power-off at its
+ * end flushes nothing (cxd_img_reboot()). All three under the mutex.
  */
 static LIST_HEAD(cxd_img_list);
 static DEFINE_MUTEX(cxd_img_list_mutex);
+static bool cxd_img_shutdown;
+static bool cxd_img_hibernating;
 
 static inline struct page *cxd_img_next(struct page *page)
 {
@@ -608,6 +616,13 @@ int cxd_img_open(struct cxd_dev *d, struct cxd_live *live)
 		kfree(img);
 		return err;
 	}
+	mutex_lock(&cxd_img_list_mutex);
+	if (cxd_img_shutdown) {
+		mutex_unlock(&cxd_img_list_mutex);
+		cxd_warn(d, "power: the host is shutting down");
+		err = -EBUSY;
+		goto err_file;
+	}
 	live->dirty_shutdowns = le64_to_cpu(img->hdr.dirty_shutdowns);
 	live->lines_lost = le64_to_cpu(img->hdr.lines_lost);
 	if (le64_to_cpu(img->hdr.flags) & CXD_IMG_POWERED) {
@@ -617,19 +632,24 @@ int cxd_img_open(struct cxd_dev *d, struct cxd_live *live)
 	}
 	err = cxd_img_hdr_update(img, live, true, true);
 	if (err) {
+		/* a header written but not synced must not say powered */
+		cxd_img_hdr_update(img, live, false, false);
+		mutex_unlock(&cxd_img_list_mutex);
 		cxd_warn(d, "power: nand_backing %s: cannot write the header (%d)",
 			 d->cfg.nand_backing, err);
-		fput(img->file);
-		kvfree(img->set);
-		kfree(img);
-		return err;
+		goto err_file;
 	}
 	live->img = img;
 	img->live = live;
-	mutex_lock(&cxd_img_list_mutex);
 	list_add_tail(&img->node, &cxd_img_list);
 	mutex_unlock(&cxd_img_list_mutex);
 	return 0;
+
+err_file:
+	fput(img->file);
+	kvfree(img->set);
+	kfree(img);
+	return err;
 }
 
 /**
@@ -970,6 +990,32 @@ static int cxd_img_flush_walk(struct cxd_live *live, u64 first, u64 last,
 	return err;
 }
 
+/* cxd_img_flush(), and with @wait, the wait for the model's programs. */
+static int __cxd_img_flush(struct cxd_live *live, loff_t start, loff_t end,
+			   bool wait)
+{
+	u64 last = min_t(u64, end >> PAGE_SHIFT, live->npages - 1);
+	u64 deadline = ktime_get_ns(), first, idx;
+	int err = 0, e;
+
+	if (start < 0 || start > end || (u64)start >> PAGE_SHIFT >= live->npages)
+		return 0;
+	first = start >> PAGE_SHIFT;
+	if (last - first < (1UL << live->img->set_bits)) {
+		for (idx = first; idx <= last; idx++) {
+			e = cxd_img_flush_page(live, idx, &deadline);
+			err = err ?: e;
+			cond_resched();
+		}
+	} else {
+		err = cxd_img_flush_walk(live, first, last, &deadline);
+	}
+	e = vfs_fsync_range(live->img->file, start, end, 1);
+	err = err ?: e;
+	e = wait ? cxd_wait_until(deadline) : 0;
+	return err ?: e;
+}
+
 /**
  * cxd_img_flush() - msync/fsync of bytes [@start, @end] of device @live
  * with a NAND image: write every dirty line in the range back to the image
@@ -991,26 +1037,7 @@ static int cxd_img_flush_walk(struct cxd_live *live, u64 first, u64 last,
  */
 int cxd_img_flush(struct cxd_live *live, loff_t start, loff_t end)
 {
-	u64 last = min_t(u64, end >> PAGE_SHIFT, live->npages - 1);
-	u64 deadline = ktime_get_ns(), first, idx;
-	int err = 0, e;
-
-	if (start < 0 || start > end || (u64)start >> PAGE_SHIFT >= live->npages)
-		return 0;
-	first = start >> PAGE_SHIFT;
-	if (last - first < (1UL << live->img->set_bits)) {
-		for (idx = first; idx <= last; idx++) {
-			e = cxd_img_flush_page(live, idx, &deadline);
-			err = err ?: e;
-			cond_resched();
-		}
-	} else {
-		err = cxd_img_flush_walk(live, first, last, &deadline);
-	}
-	e = vfs_fsync_range(live->img->file, start, end, 1);
-	err = err ?: e;
-	e = cxd_wait_until(deadline);
-	return err ?: e;
+	return __cxd_img_flush(live, start, end, true);
 }
 
 
@@ -1066,23 +1093,26 @@ static u64 cxd_img_power_fail(struct cxd_live *live)
  * Without @lose, an orderly shutdown: the model's dirty lines reach the
  * image, so the contents persist. These write-backs are not the model's
  * (no NAND time, not in stats/writebacks); failures are logged and counted.
+ * Either way the image is synced, then its header marked closed, unless a
+ * write-back failed: then the next power-on counts a dirty shutdown.
  *
- * Context: process, may sleep.
+ * Context: process, may sleep; holds cxd_img_list_mutex throughout (a host
+ * shutdown's flush waits for it).
  */
 void cxd_img_close(struct cxd_live *live, bool lose)
 {
 	struct cxd_img *img = live->img;
 	struct page *page, *next;
 	unsigned long b;
-	u64 lost = 0, idx;
+	u64 lost = 0, idx, errors;
 	bool wb;
 	int err;
 
 	if (!img)
 		return;
-	mutex_lock(&cxd_img_list_mutex);	/* after a reboot's flush of it */
-	list_del(&img->node);
-	mutex_unlock(&cxd_img_list_mutex);
+	/* a reboot waits for this power-off, or this one for its flush */
+	mutex_lock(&cxd_img_list_mutex);
+	errors = READ_ONCE(live->io_errors);
 	/*
 	 * First the write-backs the model counted whose data the image lacks
 	 * yet: a page written since it last reached the image (PG_dirty) whose
@@ -1136,12 +1166,21 @@ void cxd_img_close(struct cxd_live *live, bool lose)
 		pr_info(CXD_NAME "%d: power failure: %llu dirty lines lost\n",
 			MINOR(live->dev.devt), lost);
 	}
-	err = cxd_img_hdr_update(img, live, false, false);
+	/*
+	 * The data first, then the header marked closed: a power cut between
+	 * the two leaves it marked powered (a dirty shutdown). A write-back
+	 * that failed above leaves it so too: lines were lost.
+	 */
+	err = vfs_fsync(img->file, 0);
 	if (!err)
-		err = vfs_fsync(img->file, 0);
+		err = cxd_img_hdr_update(img, live,
+					 READ_ONCE(live->io_errors) != errors,
+					 true);
 	if (err)
-		pr_warn(CXD_NAME "%d: NAND image header write or sync failed: %d\n",
+		pr_warn(CXD_NAME "%d: NAND image sync or header write failed: %d\n",
 			MINOR(live->dev.devt), err);
+	list_del(&img->node);
+	mutex_unlock(&cxd_img_list_mutex);
 	fput(img->file);
 	kfree(img);
 	live->img = NULL;
@@ -1150,34 +1189,57 @@ void cxd_img_close(struct cxd_live *live, bool lose)
 /*
  * The host reboots, halts or powers off (reboot(2), kexec) with devices
  * still powered: each one with a NAND image writes its dirty lines back
- * and syncs the image, an msync of the whole device (cxd_img_flush(), with
- * its NAND time), so that its contents survive the reboot as they survive
- * an orderly power-off, and its header is marked closed (no
- * CXD_IMG_POWERED), so the next power-on counts no dirty shutdown. Without
- * it the dirty lines would be lost, as at a host crash. Mappings stay:
- * what a program still running writes after this is lost, as at any
- * power-off of a device in use, and no count says so. Runs before the
- * kernel shuts its devices down, so the image's disk still takes writes.
+ * and syncs the image, an msync of the whole device without the wait for
+ * the modeled programs, so that its contents survive the reboot as they
+ * survive an orderly power-off, and its header is marked closed (no
+ * CXD_IMG_POWERED), so the next power-on counts no dirty shutdown; a write
+ * that fails leaves it marked powered. Without it the dirty lines would
+ * be lost, as at a host crash. An image on tmpfs is skipped: it ends with
+ * the host. From here on no power-on opens an image. Mappings stay: what
+ * a program still running writes after this is lost, as at any power-off
+ * of a device in use, and no count says so. Runs before the kernel shuts
+ * its devices down, so the image's disk still takes writes; an image on
+ * md RAID is written after md's own notifier marked the array clean, so
+ * the array may resync at the next boot.
  */
 static int cxd_img_reboot(struct notifier_block *nb, unsigned long action,
 			  void *data)
 {
 	struct cxd_live *live;
 	struct cxd_img *img;
-	u64 wb;
+	u64 wb, errors;
 	int err;
 
 	mutex_lock(&cxd_img_list_mutex);
+	if (cxd_img_hibernating) {
+		/*
+		 * The power-off that ends a hibernation (disk mode shutdown
+		 * or reboot): the snapshot holds the cache, and the frozen
+		 * tasks include the filesystems' journal threads, which a
+		 * flush could wait for forever. A resume finds the devices as
+		 * they were; a boot without one finds the images marked
+		 * powered: a dirty shutdown.
+		 */
+		mutex_unlock(&cxd_img_list_mutex);
+		return NOTIFY_DONE;
+	}
+	cxd_img_shutdown = true;
 	list_for_each_entry(img, &cxd_img_list, node) {
 		live = img->live;
+		if (img->tmpfs)		/* its contents end with the host */
+			continue;
 		wb = READ_ONCE(live->io_writes);
-		err = cxd_img_flush(live, 0, LLONG_MAX);
+		errors = READ_ONCE(live->io_errors);
+		/* no wait for the modeled programs: nothing will read them */
+		err = __cxd_img_flush(live, 0, LLONG_MAX, false);
 		wb = READ_ONCE(live->io_writes) - wb;
+		if (!err && READ_ONCE(live->io_errors) != errors)
+			err = -EIO;
 		/* closed: a later power-on counts no dirty shutdown */
 		if (!err)
 			err = cxd_img_hdr_update(img, live, false, true);
 		if (err)
-			pr_warn(CXD_NAME "%d: host shutdown: NAND image flush failed (%d)\n",
+			pr_warn(CXD_NAME "%d: host shutdown: NAND image flush failed (%d): a dirty shutdown\n",
 				MINOR(live->dev.devt), err);
 		else
 			pr_info(CXD_NAME "%d: host shutdown: %llu dirty pages written to the NAND image\n",
@@ -1187,19 +1249,50 @@ static int cxd_img_reboot(struct notifier_block *nb, unsigned long action,
 	return NOTIFY_DONE;
 }
 
+/* See cxd_img_hibernating. */
+static int cxd_img_pm(struct notifier_block *nb, unsigned long action,
+		      void *data)
+{
+	switch (action) {
+	case PM_HIBERNATION_PREPARE:
+	case PM_RESTORE_PREPARE:
+	case PM_POST_HIBERNATION:
+	case PM_POST_RESTORE:
+		mutex_lock(&cxd_img_list_mutex);
+		cxd_img_hibernating = action == PM_HIBERNATION_PREPARE ||
+				      action == PM_RESTORE_PREPARE;
+		mutex_unlock(&cxd_img_list_mutex);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
 static struct notifier_block cxd_img_reboot_nb = {
 	.notifier_call = cxd_img_reboot,
 };
 
+static struct notifier_block cxd_img_pm_nb = {
+	.notifier_call = cxd_img_pm,
+};
+
 /**
  * cxd_img_init() - module load: flush the NAND images of powered devices
- * when the host reboots, halts or powers off (a reboot notifier).
+ * when the host reboots, halts or powers off (a reboot notifier), except
+ * at the end of a hibernation (a PM notifier tells).
  * Context: module init.
- * Return: 0, or register_reboot_notifier()'s negative errno.
+ * Return: 0, or register_pm_notifier()'s or register_reboot_notifier()'s
+ * negative errno.
  */
 int cxd_img_init(void)
 {
-	return register_reboot_notifier(&cxd_img_reboot_nb);
+	int err = register_pm_notifier(&cxd_img_pm_nb);
+
+	if (err)
+		return err;
+	err = register_reboot_notifier(&cxd_img_reboot_nb);
+	if (err)
+		unregister_pm_notifier(&cxd_img_pm_nb);
+	return err;
 }
 
 /**
@@ -1209,4 +1302,5 @@ int cxd_img_init(void)
 void cxd_img_exit(void)
 {
 	unregister_reboot_notifier(&cxd_img_reboot_nb);
+	unregister_pm_notifier(&cxd_img_pm_nb);
 }
