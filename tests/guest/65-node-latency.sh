@@ -131,6 +131,7 @@ x0=$(cat "$S/node_latency/departures_discarded")
 g0=$(awk '$1 == "pgmigrate_success" { print $2 }' /proc/vmstat)
 out=$(numactl --membind=$NL_NODE "$PROGS/nodelat" thp $NL_NODE $IDX 512 always 0)
 echo "$out" | grep -q "^not ok" && fail "thp resident: the program's checks"
+echo "$out" | grep '^# thp '
 p2=$(echo "$out" | sed -n 's/^pass 2 misses //p')
 gone=$(($(cat "$S/node_latency/departures_discarded") - x0))
 diag "thp resident: $(echo "$out" | grep '^pass' | paste -sd' '); evictions +$(($(stat_get $NL_DEV evictions) - e0)), drain_evictions +$(($(stat_get $NL_DEV drain_evictions) - d0)), departures_discarded +$gone, pgmigrate_success +$(($(awk '$1 == "pgmigrate_success" { print $2 }' /proc/vmstat) - ${g0:-0})), probes_missed +$(($(cat "$S/node_latency/probes_missed") - m0)), thp_collapse_refused +$(($(cat "$S/node_latency/thp_collapse_refused") - c0)), thp_untracked_pages +$(($(cat "$S/node_latency/thp_untracked_pages") - u0))"

@@ -299,6 +299,39 @@ static long proc_kb(const char *file, const char *fmt)
 	return kb;
 }
 
+static int64_t nl_stat(const char *dev, const char *name);
+
+/* The counters cmd_thp() prints for each of its phases. */
+static const char *const thp_ctrs[] = {
+	"misses", "evictions", "nl:first_touches", "nl:hint_faults",
+	"nl:anon_maps", "nl:evicted_ptes", "nl:evictions_unmapped",
+	"nl:evictions_uncovered", "nl:arrivals", "nl:departures",
+	"nl:kernel_accesses", "nl:events_dropped", "nl:thp_refused_pages",
+};
+#define THP_NCTRS (sizeof(thp_ctrs) / sizeof(thp_ctrs[0]))
+
+static void thp_ctrs_read(const char *dev, int64_t *v)
+{
+	for (size_t k = 0; k < THP_NCTRS; k++)
+		v[k] = strncmp(thp_ctrs[k], "nl:", 3) ?
+		       dev_stat(dev, thp_ctrs[k]) : nl_stat(dev, thp_ctrs[k] + 3);
+}
+
+/* "# thp PHASE: NAME +DELTA ..." of the counters that moved since @v. */
+static void thp_ctrs_print(const char *dev, const char *phase, int64_t *v)
+{
+	int64_t now[THP_NCTRS];
+
+	thp_ctrs_read(dev, now);
+	printf("# thp %s:", phase);
+	for (size_t k = 0; k < THP_NCTRS; k++)
+		if (now[k] != v[k])
+			printf(" %s +%" PRId64, thp_ctrs[k] + 3 * !strncmp(thp_ctrs[k], "nl:", 3),
+			       now[k] - v[k]);
+	printf("\n");
+	memcpy(v, now, sizeof(now));
+}
+
 static int cmd_thp(int argc, char **argv)
 {
 	int node = atoi(argv[2]);
@@ -307,9 +340,9 @@ static int cmd_thp(int argc, char **argv)
 	int madv = !strcmp(argv[5], "madvise");
 	int flush = atoi(argv[6]);
 	size_t len = n * PAGE;
+	int64_t m, ctr[THP_NCTRS];
 	volatile char *b;
 	char *raw;
-	int64_t m;
 	int pass, r;
 
 	raw = mmap(NULL, len + HUGE, PROT_READ | PROT_WRITE,
@@ -320,8 +353,10 @@ static int cmd_thp(int argc, char **argv)
 	if (madv && !ok(!madvise((void *)b, len, MADV_HUGEPAGE),
 			"MADV_HUGEPAGE"))
 		return tap_exit();
+	thp_ctrs_read(dev, ctr);
 	for (i = 0; i < n; i++)
 		b[i * PAGE] = (char)(i * 7 + 1);
+	thp_ctrs_print(dev, "write", ctr);
 	/* the last page written is resident (an evicted one reads -EFAULT) */
 	ok(page_node((void *)(b + (n - 1) * PAGE)) == node,
 	   "the buffer is on node %d", node);
@@ -332,12 +367,17 @@ static int cmd_thp(int argc, char **argv)
 	printf("page_tables_kb %ld\n", proc_kb("status", "VmPTE: %ld kB"));
 	if (flush && flush_cache(node, dev))
 		return tap_exit();
+	thp_ctrs_print(dev, flush ? "collapse, flush" : "collapse", ctr);
 	for (pass = 1; pass <= 2; pass++) {
+		char phase[16];
+
 		m = dev_stat(dev, "misses");
 		for (i = 0; i < n; i++)
 			bad += b[i * PAGE] != (char)(i * 7 + 1);
 		printf("pass %d misses %" PRId64 "\n", pass,
 		       dev_stat(dev, "misses") - m);
+		snprintf(phase, sizeof(phase), "pass %d", pass);
+		thp_ctrs_print(dev, phase, ctr);
 	}
 	ok(!bad, "every page reads back what was written (%lu bad)", bad);
 	return tap_exit();
