@@ -243,6 +243,19 @@ stats_reset() {
 	echo 1 > "$(dev_sys "$1")/stats/reset"
 }
 
+# disk_wait DEV: load the virtio disk driver and wait up to 10 s for block
+# device DEV (the host's CXDVIRT_DISK is /dev/vda, tests/vm/lib.sh).
+disk_wait() {
+	local i=0
+	modprobe virtio_pci 2>/dev/null
+	modprobe virtio_blk 2>/dev/null
+	while [ ! -b "$1" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -b "$1" ]
+}
+
 klog_clear() {
 	dmesg -c > /dev/null
 }

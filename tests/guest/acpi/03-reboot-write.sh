@@ -18,14 +18,7 @@ fail_cleanup() {
 }
 trap fail_cleanup EXIT
 
-modprobe virtio_pci 2>/dev/null
-modprobe virtio_blk 2>/dev/null
-i=0
-while [ ! -b $VDA ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-[ -b $VDA ] || bail "no $VDA: the host attaches the disk (CXDVIRT_DISK)"
+disk_wait $VDA || bail "no $VDA: the host attaches the disk (CXDVIRT_DISK)"
 # capacity 32 MiB; the disk is 32 MiB + 4 KiB of zeros: a new image, its
 # header in the last 4 KiB
 dev_create $D capacity=32M cache_size=1M nand_backing=$VDA || bail "create $D"

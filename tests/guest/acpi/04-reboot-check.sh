@@ -12,14 +12,7 @@ D=reboot
 VDA=/dev/vda
 trap 'dev_rm $D 2>/dev/null' EXIT
 
-modprobe virtio_pci 2>/dev/null
-modprobe virtio_blk 2>/dev/null
-i=0
-while [ ! -b $VDA ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-[ -b $VDA ] || bail "no $VDA: the host attaches the disk (CXDVIRT_DISK)"
+disk_wait $VDA || bail "no $VDA: the host attaches the disk (CXDVIRT_DISK)"
 nz=$(dd if=$VDA bs=4096 count=125 iflag=direct 2>/dev/null | tr -d '\000' | wc -c)
 cmp_ok "$nz" -gt 0 "the disk's first 125 pages hold data after the reboot"
 flags=$(dd if=$VDA bs=4096 skip=8192 count=1 iflag=direct 2>/dev/null | od -An -tu1 -j40 -N1 | tr -d ' ')
