@@ -160,6 +160,8 @@ case_ clocksource 2 warn 'the clocksource is hpet, not tsc' \
 	'echo hpet > $S/devices/system/clocksource/clocksource0/current_clocksource'
 case_ image-overruns 2 warn 'cxdvirt0: the NAND image was slower than the model on 3 of 10 image reads \(by 2000 ns on average\)' \
 	'd=$S/class/cxdvirt/cxdvirt0/stats; mkdir -p $d; echo 3 > $d/io_overruns; echo 10 > $d/io_reads; echo 6000 > $d/io_over_ns'
+case_ image-dirty 0 info 'cxdvirt0: the NAND image has had 2 dirty shutdown\(s\)' \
+	'd=$S/class/cxdvirt/cxdvirt0/stats; mkdir -p $d; echo 2 > $d/dirty_shutdowns'
 case_ governor 2 warn '1 of 2 CPUs do not use the performance governor \(cpu1=powersave\)' \
 	'echo powersave > $S/devices/system/cpu/cpu1/cpufreq/scaling_governor'
 case_ iommu-dma 0 info '1 of 1 IOMMU groups translate DMA' \

@@ -689,11 +689,14 @@ static int stat_u64(const char *dir, const char *name, uint64_t *v)
 /*
  * Powered devices with a NAND image (nand_backing): was the image slower
  * than the model (stats/io_overruns)? Then the misses took the image's
- * time, not the model's.
+ * time, not the model's. And has the image had dirty shutdowns
+ * (stats/dirty_shutdowns: power_fail, or a host that stopped with the
+ * device powered), so that its contents may lack lines written before
+ * them? Information, not a problem: a crash-consistency run makes them.
  */
 static void check_images(struct doctor *d)
 {
-	uint64_t over, reads, over_ns;
+	uint64_t over, reads, over_ns, dirty;
 	char pat[PATH_MAX];
 	size_t i, nimg = 0;
 	int warns = d->warns;
@@ -707,6 +710,10 @@ static void check_images(struct doctor *d)
 		const char *name = strstr(dir, "/class/cxdvirt/") + strlen("/class/cxdvirt/");
 		int nlen = (int)strcspn(name, "/");
 
+		if (!stat_u64(dir, "dirty_shutdowns", &dirty) && dirty)
+			report(d, "nand-image", DOC_INFO, NULL,
+			       "%.*s: the NAND image has had %" PRIu64 " dirty shutdown(s) (power_fail, or a host that stopped with the device powered): lines written before them may be missing",
+			       nlen, name, dirty);
 		if (stat_u64(dir, "io_reads", &reads) || !reads ||
 		    stat_u64(dir, "io_overruns", &over))
 			continue;	/* no image, or not read yet */
