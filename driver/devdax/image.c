@@ -405,7 +405,9 @@ static int cxd_img_hdr_rw(struct cxd_img *img, u64 off, struct cxd_img_hdr *h,
 }
 
 /*
- * Open @path read-write, creating it: O_DIRECT first, then buffered where
+ * Open @path read-write, creating it unless it is under /dev/ (there a
+ * missing path is a block device that is not there, and a file made on
+ * devtmpfs would be RAM and hide the device): O_DIRECT first, then buffered where
  * the filesystem has no direct I/O (EINVAL) or is tmpfs, whose page cache
  * is the file's storage (direct I/O there, since 6.6, copies through it
  * all the same, and the buffered image can be read from it directly:
@@ -430,6 +432,9 @@ static struct file *cxd_img_file(struct cxd_img *img, const char *path)
 			f = filp_open(path, flags, 0);
 		return f;
 	}
+	/* a missing /dev/ path is a disk not there (yet): never a new file */
+	if (str_has_prefix(path, "/dev/"))
+		flags &= ~O_CREAT;
 	f = filp_open(path, flags | O_DIRECT, 0600);
 	img->direct = !IS_ERR(f);
 	if (img->direct && file_inode(f)->i_sb->s_magic == TMPFS_MAGIC) {
@@ -579,12 +584,14 @@ static int cxd_img_hdr_update(struct cxd_img *img, struct cxd_live *live,
  *
  * Context: process, may sleep; under cxd_cfg_mutex.
  * Return: 0; -EINVAL (one log line with the reason) for a path that is not
- * a usable image; filp_open()'s error (-ENOENT for a missing folder,
- * -EISDIR, -EACCES...), logged; -ENOMEM.
+ * a usable image; -EBUSY (logged) if another powered device has the same
+ * file as its image, or the host is shutting down; filp_open()'s error
+ * (-ENOENT for a missing folder or a missing path under /dev/, -EISDIR,
+ * -EACCES...), logged; -ENOMEM.
  */
 int cxd_img_open(struct cxd_dev *d, struct cxd_live *live)
 {
-	struct cxd_img *img;
+	struct cxd_img *img, *other;
 	const char *why;
 	int err;
 
@@ -602,8 +609,10 @@ int cxd_img_open(struct cxd_dev *d, struct cxd_live *live)
 	img->file = cxd_img_file(img, d->cfg.nand_backing);
 	if (IS_ERR(img->file)) {
 		err = PTR_ERR(img->file);
-		cxd_warn(d, "power: nand_backing %s: cannot open it (%d)",
-			 d->cfg.nand_backing, err);
+		cxd_warn(d, "power: nand_backing %s: cannot open it (%d)%s",
+			 d->cfg.nand_backing, err,
+			 err == -ENOENT && str_has_prefix(d->cfg.nand_backing, "/dev/") ?
+			 ": a missing path under /dev/ is not created" : "");
 		kvfree(img->set);
 		kfree(img);
 		return err;
@@ -620,6 +629,16 @@ int cxd_img_open(struct cxd_dev *d, struct cxd_live *live)
 	if (cxd_img_shutdown) {
 		mutex_unlock(&cxd_img_list_mutex);
 		cxd_warn(d, "power: the host is shutting down");
+		err = -EBUSY;
+		goto err_file;
+	}
+	/* the same file (by any name) as another powered device's image */
+	list_for_each_entry(other, &cxd_img_list, node) {
+		if (file_inode(other->file) != file_inode(img->file))
+			continue;
+		mutex_unlock(&cxd_img_list_mutex);
+		cxd_warn(d, "power: nand_backing %s: the image of powered device %s",
+			 d->cfg.nand_backing, dev_name(&other->live->dev));
 		err = -EBUSY;
 		goto err_file;
 	}

@@ -18,6 +18,7 @@ FIRST=7
 COUNT=3000
 STRIDE=5591
 cleanup() {
+	dev_rm nimg2 2>/dev/null
 	dev_rm $D 2>/dev/null
 	umount $MNT 2>/dev/null
 }
@@ -65,6 +66,9 @@ dev_set $D nand_backing $MNT >/dev/null
 bad_power "a folder as the image" EISDIR
 dev_set $D nand_backing $MNT/nofolder/x.img >/dev/null
 bad_power "a missing folder" ENOENT
+is "$(dev_set $D nand_backing /dev/cxdvirt-no-such-disk)" OK "nand_backing: a missing path under /dev"
+bad_power "a missing path under /dev (not created)" ENOENT
+ok "$([ ! -e /dev/cxdvirt-no-such-disk ]; echo $?)" "nothing was created under /dev"
 head -c 12288 /dev/zero > $MNT/junk.img
 dev_set $D nand_backing $MNT/junk.img >/dev/null
 bad_power "a file that is not an image"
@@ -240,6 +244,30 @@ dev_off $D && dev_on $D
 is "$(stat_get $D dirty_shutdowns)" 1 "closed again by the orderly power-off"
 dev_rm $D
 rm -f $CIMG $MNT/crash-copy.img
+
+section "one image, two devices"
+# A file is one device's image at a time, by any name (a hard link too).
+E=nimg2
+dev_create $D capacity=32M cache_size=1M nand_backing=$CIMG || bail "create $D"
+dev_on $D || bail "power on $D"
+ln $CIMG $MNT/link.img
+for path in $CIMG $MNT/link.img; do
+	dev_create $E capacity=32M cache_size=1M nand_backing=$path || bail "create $E"
+	klog_clear
+	is "$(dev_set $E power 1)" EBUSY "$path, powered as $D's image: EBUSY"
+	is "$(dev_get $E power)" 0 "$E: still off"
+	is "$(dmesg | grep -c -- "$E: power")" 1 "$E: one log line"
+	dmesg | grep -- "$E" | sed 's/^/#   /'
+	dev_rm $E
+done
+dev_off $D
+dev_create $E capacity=32M cache_size=1M nand_backing=$MNT/link.img || bail "create $E"
+dev_on $E
+ok $? "$E powers on with it once $D is off"
+is "$(stat_get $E dirty_shutdowns)" 0 "and counts no dirty shutdown"
+dev_rm $E
+dev_rm $D
+rm -f $CIMG $MNT/link.img
 
 section "a block device as the image"
 # A loop device over a file of 32 MiB + 8 KiB: the header goes in its last
