@@ -620,10 +620,7 @@ int cxd_img_open(struct cxd_dev *d, struct cxd_live *live)
 	why = cxd_img_check(img, d->cfg.p.capacity, &err);
 	if (why) {
 		cxd_warn(d, "power: nand_backing %s: %s", d->cfg.nand_backing, why);
-		fput(img->file);
-		kvfree(img->set);
-		kfree(img);
-		return err;
+		goto err_file;
 	}
 	mutex_lock(&cxd_img_list_mutex);
 	if (cxd_img_shutdown) {
@@ -1058,7 +1055,6 @@ int cxd_img_flush(struct cxd_live *live, loff_t start, loff_t end)
 {
 	return __cxd_img_flush(live, start, end, true);
 }
-
 
 /*
  * A power failure of @live: the model says which dirty lines its
