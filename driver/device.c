@@ -299,9 +299,24 @@ int cxd_power_on(struct cxd_dev *d)
 		goto err_put;
 
 	ret = -ENOMEM;
-	live->model_mem = kvzalloc(msize, GFP_KERNEL);
-	if (!live->model_mem)
+	/*
+	 * About 4 bytes per device page (the cache's page table) plus the
+	 * lines: 16 GiB for a 16 TiB device. Never more than the host has.
+	 */
+	if (msize / PAGE_SIZE >= totalram_pages()) {
+		cxd_warn(d, "power: the model's state needs %zu bytes (about 4 per device page), more than the host's memory (%llu bytes): lower capacity",
+			 msize, (u64)totalram_pages() << PAGE_SHIFT);
 		goto err_put;
+	}
+	/* kvzalloc() refuses more than INT_MAX bytes: devices from 2 TiB */
+	live->model_mem = msize <= INT_MAX ?
+			  kvzalloc(msize, GFP_KERNEL | __GFP_NOWARN) :
+			  vzalloc(msize);
+	if (!live->model_mem) {
+		cxd_warn(d, "power: cannot allocate the model's state (%zu bytes, about 4 per device page)",
+			 msize);
+		goto err_put;
+	}
 	/* Not visible yet: the (empty) cache takes its policy at once. */
 	why = cxd_model_setup(&live->model, &c->p, npages, live->model_mem);
 	if (why) {

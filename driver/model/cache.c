@@ -43,10 +43,10 @@ static void ghost_push(struct cxd_cache *c, uint64_t page)
 {
 	uint32_t slot = c->ghost_next, old = c->ghost[slot];
 
-	if (old < c->npages && c->line_of_page[old] == (CXD_GHOST_TAG | slot))
-		c->line_of_page[old] = CXD_NO_LINE;
+	if (old < c->npages && cxd_lop_get(c, old) == (CXD_GHOST_TAG | slot))
+		cxd_lop_set(c, old, CXD_NO_LINE);
 	c->ghost[slot] = (uint32_t)page;
-	c->line_of_page[page] = CXD_GHOST_TAG | slot;
+	cxd_lop_set(c, page, CXD_GHOST_TAG | slot);
 	c->ghost_next = slot + 1 < c->ghost_cap ? slot + 1 : 0;
 	/* the next push reads the entry of the page it overwrites */
 	old = c->ghost[c->ghost_next];
@@ -84,7 +84,7 @@ static uint64_t align8(uint64_t v)
 static bool cache_shape_valid(uint64_t npages, uint32_t nlines, uint32_t ways)
 {
 	if (nlines == 0 || nlines > npages || nlines > CXD_MAX_LINES ||
-	    npages >= ((uint64_t)1 << 32))
+	    npages > ((uint64_t)1 << 32))
 		return false;
 	return ways == 0 || (ways <= nlines && nlines % ways == 0);
 }
@@ -102,7 +102,7 @@ static bool cache_shape_valid(uint64_t npages, uint32_t nlines, uint32_t ways)
  * ways].
  *
  * Return: size in bytes, or 0 if the shape is invalid (nlines == 0,
- * nlines > npages, nlines > CXD_MAX_LINES, npages >= 2^32, @ways not
+ * nlines > npages, nlines > CXD_MAX_LINES, npages > 2^32, @ways not
  * dividing @nlines).
  */
 size_t cxd_cache_state_size_ways(uint64_t npages, uint32_t nlines,
@@ -150,6 +150,28 @@ void cxd_cache_set_seed(struct cxd_cache *c, uint64_t seed)
 int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 			uint32_t ways, enum cxd_policy policy, void *mem)
 {
+	return cxd_cache_init_mem(c, npages, nlines, ways, policy, mem, false);
+}
+
+/**
+ * cxd_cache_init_mem() - cxd_cache_init_ways() over memory that may be
+ * known to be zero.
+ * @c:      cache to initialise.
+ * @npages: device capacity in 4 KiB host pages (1..2^32).
+ * @nlines: cache capacity in 4 KiB lines.
+ * @ways:   lines per set, 0 for fully associative.
+ * @policy: replacement policy.
+ * @mem:    cxd_cache_state_size_ways() bytes, 8-byte aligned.
+ * @zeroed: @mem is all zero: the page table (stored inverted, zero is
+ *          CXD_NO_LINE) is left untouched, O(nlines); else it is written,
+ *          O(npages + nlines).
+ *
+ * Return: 0, or -1 on a bad shape or policy (@c and @mem untouched).
+ */
+int cxd_cache_init_mem(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
+		       uint32_t ways, enum cxd_policy policy, void *mem,
+		       bool zeroed)
+{
 	unsigned char *p = mem;
 	uint64_t i;
 	uint32_t s, l;
@@ -190,8 +212,10 @@ int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 	c->ghost_next = 0;
 	c->drain_cursor = 0;
 
-	for (i = 0; i < npages; i++)
-		c->line_of_page[i] = CXD_NO_LINE;
+	/* every entry CXD_NO_LINE: stored inverted, so all zero */
+	if (!zeroed)
+		for (i = 0; i < npages; i++)
+			cxd_lop_set(c, i, CXD_NO_LINE);
 	for (l = 0; l < nlines; l++) {
 		c->lines[l].page = CXD_NO_PAGE32;
 		c->lines[l].ready_ns = 0;
@@ -219,7 +243,7 @@ static uint32_t line_of(const struct cxd_cache *c, uint64_t page)
 
 	if (page >= c->npages)
 		return CXD_NO_LINE;
-	l = c->line_of_page[page];
+	l = cxd_lop_get(c, page);
 	return l < c->nlines ? l : CXD_NO_LINE;
 }
 
@@ -230,7 +254,7 @@ static struct cxd_cache_set *set_of_line(const struct cxd_cache *c,
 	return c->nsets == 1 ? c->sets : &c->sets[line / c->ways];
 }
 
-/* Set index of @page (< npages < 2^32: a 32-bit division, none for one set). */
+/* Set index of @page (< npages <= 2^32: a 32-bit division, none for one set). */
 static uint32_t set_of_page(const struct cxd_cache *c, uint64_t page)
 {
 	return c->nsets == 1 ? 0 : (uint32_t)page % c->nsets;
@@ -304,8 +328,8 @@ uint64_t cxd_cache_dirty_pages(const struct cxd_cache *c, uint64_t *out,
 	uint32_t l;
 
 	for (l = 0; l < c->nlines; l++) {
-		if (c->lines[l].page == CXD_NO_PAGE32 ||
-		    !(c->lines[l].flags & CXD_LINE_DIRTY))
+		/* a free line's flags are 0 (its page may read as 2^32 - 1) */
+		if (!(c->lines[l].flags & CXD_LINE_DIRTY))
 			continue;
 		if (n < max)
 			out[n] = c->lines[l].page;
@@ -429,7 +453,7 @@ static inline void victim_take(struct cxd_cache *c, uint32_t line,
 	v->page = c->lines[line].page;
 	v->dirty = vf & CXD_LINE_DIRTY;
 	v->prefetched = vf & CXD_LINE_PREFETCH;
-	c->line_of_page[v->page] = CXD_NO_LINE;
+	cxd_lop_set(c, v->page, CXD_NO_LINE);
 	if (policy_ops(c)->ghosts && (vf & CXD_LINE_SMALL))
 		ghost_push(c, v->page);
 }
@@ -461,7 +485,7 @@ int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
 	v->prefetched = false;
 	if (page >= c->npages)
 		return -1;
-	lop = c->line_of_page[page];
+	lop = cxd_lop_get(c, page);
 	if (lop < c->nlines)
 		return -1;
 	ghost = lop != CXD_NO_LINE;
@@ -484,7 +508,7 @@ int cxd_cache_fill(struct cxd_cache *c, uint64_t page, unsigned int flags,
 	c->lines[line].page = (uint32_t)page;
 	c->lines[line].flags = (flags & CXD_FILL_PREFETCH) ? CXD_LINE_PREFETCH : 0;
 	c->lines[line].ready_ns = 0;
-	c->line_of_page[page] = line;
+	cxd_lop_set(c, page, line);
 	policy_ops(c)->inserted(c, set, line, ghost);
 	return 0;
 }
@@ -563,14 +587,14 @@ bool cxd_cache_discard(struct cxd_cache *c, uint64_t page)
 	if (line == CXD_NO_LINE) {
 		/* absent or a ghost: either way, no ghost any more */
 		if (page < c->npages)
-			c->line_of_page[page] = CXD_NO_LINE;
+			cxd_lop_set(c, page, CXD_NO_LINE);
 		return false;
 	}
 	set = set_of_line(c, line);
 	cxd_queue_unlink(c, cxd_queue_of(c, set, line), line);
 	if (c->pin_line == line)
 		c->pin_line = CXD_NO_LINE;
-	c->line_of_page[page] = CXD_NO_LINE;
+	cxd_lop_set(c, page, CXD_NO_LINE);
 	c->lines[line].page = CXD_NO_PAGE32;
 	c->lines[line].flags = 0;
 	c->lines[line].next = set->free_head;
@@ -604,7 +628,7 @@ void cxd_cache_warm(const struct cxd_cache *c, uint64_t page,
 		cxd_warm(&c->line_of_page[page]);
 		return;
 	}
-	line = c->line_of_page[page];
+	line = cxd_lop_get(c, page);
 	if (line >= c->nlines)
 		return;
 	l = &c->lines[line];
@@ -783,8 +807,8 @@ static bool cache_fold(struct cxd_cache *c, uint32_t *budget)
 		l = c->rs_pos;
 		c->visits++;
 		p = c->ghost[l];
-		if (p < c->npages && c->line_of_page[p] == (CXD_GHOST_TAG | l))
-			c->line_of_page[p] = CXD_NO_LINE;
+		if (p < c->npages && cxd_lop_get(c, p) == (CXD_GHOST_TAG | l))
+			cxd_lop_set(c, p, CXD_NO_LINE);
 		c->ghost[l] = CXD_NO_LINE;
 	}
 	return true;

@@ -16,7 +16,11 @@
 #define CXD_NO_LINE	(~(uint32_t)0)
 /* line_of_page[] of a page in the ghost ring: the tag or'ed with its slot. */
 #define CXD_GHOST_TAG	0x80000000u
-/* struct cxd_line.page of a free line. */
+/*
+ * struct cxd_line.page of a free line. Only a hint for debugging: with
+ * npages = 2^32 it is also the last page's number, so a line's use is told
+ * by its flags and links, never by this value.
+ */
 #define CXD_NO_PAGE32	(~(uint32_t)0)
 
 /* Bits of struct cxd_line.flags. */
@@ -32,7 +36,9 @@
 /**
  * struct cxd_line - the state of one cache line.
  * @ready_ns:	when the line's data is available (ns).
- * @page:	host page, CXD_NO_PAGE32 if free (npages < 2^32).
+ * @page:	host page (npages <= 2^32); CXD_NO_PAGE32 while free, which
+ *		is also page 2^32 - 1: a free line has @flags 0 and is on its
+ *		set's free list.
  * @next:	queue or free-list link, CXD_NO_LINE at the end.
  * @prev:	queue link, CXD_NO_LINE at the start.
  * @flags:	CXD_LINE_* bits.
@@ -304,6 +310,24 @@ static inline void cxd_queue_inserted_small(struct cxd_cache *c,
  */
 #define cxd_warm(addr)	__builtin_prefetch(addr)
 
+/*
+ * line_of_page[] holds each value inverted, so that all-zero memory is
+ * the table of an empty cache (every entry CXD_NO_LINE): a caller whose
+ * memory is already zero (struct cxd_model_cfg.zeroed) has nothing written
+ * at init, so a 2^32-page device's 16 GiB table costs host memory only
+ * where pages are used. Every access goes through these two.
+ */
+static inline uint32_t cxd_lop_get(const struct cxd_cache *c, uint64_t page)
+{
+	return ~c->line_of_page[page];
+}
+
+static inline void cxd_lop_set(struct cxd_cache *c, uint64_t page, uint32_t v)
+{
+	c->line_of_page[page] = ~v;
+}
+
+
 /* ------------------------------------------- cache calls of the model -- */
 
 /**
@@ -329,6 +353,23 @@ size_t cxd_cache_state_size_ways(uint64_t npages, uint32_t nlines,
  */
 int cxd_cache_init_ways(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
 			uint32_t ways, enum cxd_policy policy, void *mem);
+/**
+ * cxd_cache_init_mem() - cxd_cache_init_ways() over memory that may be
+ * known to be zero.
+ * @c:      cache to initialise.
+ * @npages: device capacity in 4 KiB host pages (1..2^32).
+ * @nlines: cache capacity in 4 KiB lines.
+ * @ways:   lines per set, 0 for fully associative.
+ * @policy: replacement policy.
+ * @mem:    cxd_cache_state_size_ways() bytes, 8-byte aligned.
+ * @zeroed: @mem is all zero: the page table is left untouched (O(nlines)
+ *          instead of O(npages + nlines)).
+ *
+ * Return: 0, or -1 on a bad shape or policy.
+ */
+int cxd_cache_init_mem(struct cxd_cache *c, uint64_t npages, uint32_t nlines,
+		       uint32_t ways, enum cxd_policy policy, void *mem,
+		       bool zeroed);
 /**
  * cxd_cache_set_seed() - reseed the random policy's generator.
  * @c:    cache.

@@ -63,7 +63,9 @@ size_t cxd_model_cfg_state_size(const struct cxd_model_cfg *cfg)
  * cxd_model_init_cfg() - set up @m over @mem.
  * @m:   model to initialise.
  * @cfg: structural configuration (the NAND part is copied).
- * @mem: cxd_model_cfg_state_size() bytes, 8-byte aligned, any content.
+ * @mem: cxd_model_cfg_state_size() bytes, 8-byte aligned; any content,
+ *       or all zero if @cfg->zeroed (then the per-page arrays are not
+ *       written: O(nlines) rather than O(npages)).
  *
  * The cache starts empty, the NAND idle at time 0, all counters zero, no
  * page written, random policy seed 0; prefetch, write policy and the
@@ -86,14 +88,15 @@ int cxd_model_init_cfg(struct cxd_model *m, const struct cxd_model_cfg *cfg,
 	cs = cxd_cache_state_size_ways(cfg->npages, cfg->nlines, cfg->ways);
 	ns = cxd_nand_state_size(&cfg->nand);
 	fs = cxd_ftl_state_size(cfg);
-	if (cxd_cache_init_ways(&m->cache, cfg->npages, cfg->nlines, cfg->ways,
-				cfg->policy, p))
+	if (cxd_cache_init_mem(&m->cache, cfg->npages, cfg->nlines, cfg->ways,
+			       cfg->policy, p, cfg->zeroed))
 		return -1;
 	if (cxd_nand_init(&m->nand, &cfg->nand, p + cs))
 		return -1;
 	m->written = p + cs + ns;
-	for (i = 0; i < written_bytes(cfg->npages); i++)
-		m->written[i] = 0;
+	if (!cfg->zeroed)
+		for (i = 0; i < written_bytes(cfg->npages); i++)
+			m->written[i] = 0;
 	m->priv = (struct cxd_model_priv *)(m->written +
 					    written_bytes(cfg->npages) + fs);
 	cxd_ftl_init(&m->priv->ftl, cfg, m->written + written_bytes(cfg->npages));
@@ -571,8 +574,7 @@ uint64_t cxd_model_power_fail(struct cxd_model *m, uint64_t now_ns,
 	 * across a wrap of the clock (over the last 2^31), then the line
 	 */
 	for (l = 0; l < c->nlines; l++)
-		if (c->lines[l].page != CXD_NO_PAGE32 &&
-		    (c->lines[l].flags & CXD_LINE_DIRTY))
+		if (c->lines[l].flags & CXD_LINE_DIRTY)
 			pages[n++] = ((uint64_t)(uint32_t)(c->dirty_seq[l] -
 					c->dirty_clock) << 32) | l;
 	if (m->persistence != CXD_PERSIST_GPF) {

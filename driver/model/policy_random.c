@@ -32,7 +32,7 @@ static bool line_resident(const struct cxd_cache *c, uint32_t line)
 {
 	uint32_t p = c->lines[line].page;
 
-	return p < c->npages && c->line_of_page[p] == line;
+	return p < c->npages && cxd_lop_get(c, p) == line;
 }
 
 /*

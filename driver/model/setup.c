@@ -97,8 +97,11 @@ const char *cxd_model_setup_check(const struct cxd_params *p, uint64_t npages,
  * @m:		model to set up.
  * @p:		parameters.
  * @npages:	device size, 4 KiB pages.
- * @mem:	cxd_model_setup_check()'s size in bytes, 8-byte aligned, any
- *		content.
+ * @mem:	cxd_model_setup_check()'s size in bytes, 8-byte aligned, all
+ *		zero (kvzalloc, calloc): the per-page arrays are not written
+ *		(struct cxd_model_cfg.zeroed), so a page of a large device
+ *		costs host memory only once used where the memory is lazily
+ *		zeroed (a fresh mapping).
  *
  * cxd_model_setup_check(), then: the cache, NAND, FTL and written-page
  * state (cxd_model_init_cfg(), with @p's policy), the CFLRU window, the
@@ -121,6 +124,7 @@ const char *cxd_model_setup(struct cxd_model *m, const struct cxd_params *p,
 	if (why)
 		return why;
 	setup_cfg(p, npages, &mc);
+	mc.zeroed = true;
 	if (cxd_model_init_cfg(m, &mc, mem))
 		return "model rejected the configuration";
 	if (cxd_cache_set_cflru_window(&m->cache, p->cflru_window_pct))

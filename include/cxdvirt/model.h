@@ -290,7 +290,7 @@ int cxd_policy_parse(const char *name);
 /**
  * struct cxd_victim - a line the model evicted (cxd_model_access(),
  * cxd_model_drain()); the caller unmaps its page.
- * @page:	the evicted host page (npages < 2^32).
+ * @page:	the evicted host page (npages <= 2^32).
  * @dirty:	it was dirty; a write-back was scheduled.
  * @prefetched:	it was filled by prefetch and never used by a demand access.
  */
@@ -320,7 +320,8 @@ struct cxd_policy_ops;
  * @pin_line:		line never evicted (cxd_cache_pin()), or none.
  * @rng:		random policy: xorshift64* state, never 0.
  * @ops:		the current policy's operations.
- * @line_of_page:	[npages] line of each page, or none / a ghost tag.
+ * @line_of_page:	[npages] line of each page, or none / a ghost tag,
+ *			stored inverted (all zero: no page resident).
  * @lines:		[nlines] the lines.
  * @sets:		[nsets] the sets.
  * @ghost:		[nlines] ring of ghost pages (S3-FIFO, 2Q).
@@ -959,12 +960,18 @@ struct cxd_model {
 
 /**
  * struct cxd_model_cfg - structural configuration of a model.
- * @npages:	device capacity in 4 KiB host pages (< 2^32).
+ * @npages:	device capacity in 4 KiB host pages (1..2^32).
  * @nlines:	cache capacity in 4 KiB lines (1..npages).
  * @ways:	lines per set; 0: fully associative. Must divide @nlines.
  * @policy:	initial replacement policy.
  * @nand:	NAND configuration (copied).
  * @ftl:	FTL configuration; all zero: no FTL.
+ * @zeroed:	the state memory given to cxd_model_init_cfg() is all zero
+ *		(kvzalloc, calloc, a fresh mapping): init leaves the per-page
+ *		arrays (the cache's page table, the written-page bitmap)
+ *		untouched, so a page costs host memory only once used (a
+ *		2^32-page model's 16.5 GiB of per-page state in a fresh
+ *		mapping). false: any content, init writes every byte.
  */
 struct cxd_model_cfg {
 	uint64_t npages;
@@ -973,6 +980,7 @@ struct cxd_model_cfg {
 	enum cxd_policy policy;
 	struct cxd_nand_cfg nand;
 	struct cxd_ftl_cfg ftl;
+	bool zeroed;
 };
 
 /**
@@ -1035,7 +1043,7 @@ enum cxd_miss_reason {
  *			page prefetched by this call may appear here too (a
  *			later prefetch of the same call evicted it).
  * @prefetched:		pages the prefetcher made resident in this call
- *			(npages < 2^32); their data is available at
+ *			(npages <= 2^32); their data is available at
  *			@prefetch_done_ns[i].
  * @prefetch_done_ns:	completion of each prefetch's NAND read (ns).
  *

@@ -69,14 +69,14 @@ enum cxd_param_type {
 /*
  * Bounds of parameters that the model itself does not check. The model's
  * own bound, CXD_MODEL_MAX_CAPACITY: page indices are u32 (struct
- * cxd_model_cfg: npages < 2^32), so 2^32 - 1 pages (16 TiB - 4 KiB);
- * cxdvirt-sim takes up to it. The table's bound of capacity and
- * cache_size, CXD_MAX_CAPACITY, is the module's (configfs, a multiple of
- * 2 MiB): 16 TiB - 2 MiB, for a device with a NAND image; a RAM-backed
- * device is refused at power-on beyond the host's memory.
+ * cxd_model_cfg: npages <= 2^32), so 2^32 pages, 16 TiB; cxdvirt-sim takes
+ * up to it. The table's bound of capacity and cache_size,
+ * CXD_MAX_CAPACITY, is the module's (configfs, a multiple of 2 MiB): the
+ * same 16 TiB, for a device with a NAND image; a RAM-backed device is
+ * refused at power-on beyond the host's memory.
  */
-#define CXD_MAX_CAPACITY	((1ull << 44) - (2ull << 20))	/* bytes */
-#define CXD_MODEL_MAX_CAPACITY	((((uint64_t)1 << 32) - 1) * CXD_HOST_PAGE_SIZE)
+#define CXD_MAX_CAPACITY	(1ull << 44)			/* bytes */
+#define CXD_MODEL_MAX_CAPACITY	(((uint64_t)1 << 32) * CXD_HOST_PAGE_SIZE)
 #define CXD_MAX_GC_BLOCKS	65536u		/* gc_low, gc_high: blocks */
 #define CXD_MAX_SCAN_MS		60000u		/* scan_interval_ms */
 /*

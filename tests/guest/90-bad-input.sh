@@ -64,9 +64,10 @@ bad link_mbps 1000001 "above range"
 bad ctrl_ns 100000001 "above range"
 bad capacity 3M "not a multiple of 2M"
 bad capacity 1M "below 2M"
-bad capacity 17T "above 16T - 2M"
-bad capacity 16T "above 16T - 2M (the model numbers pages with 32 bits)"
+bad capacity 17T "above 16T"
+bad capacity 16386G "above 16T (the model numbers pages with 32 bits)"
 bad capacity 12Q "bad suffix"
+good capacity 16T
 good capacity 16383G
 is "$(dev_set $D cache_size 64M)" OK "cache_size 64M"
 is "$(dev_set $D capacity 64G)" OK "capacity 64G"

@@ -22,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 . "$top/tests/tools/tap.bash"
 
-plan=10
+plan=11
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -77,9 +77,10 @@ else
 	not_ok "the 2.67 job replayed 8 threads" "threads: $(col bw267 threads)"
 fi
 
-# The simulator's capacity bound is the model's (2^32 - 1 pages), not
-# configfs' 64 GiB: 128 GiB (128 MiB of page state) replays; 16 TiB is one
-# page too many.
+# The simulator's capacity bound is the model's (2^32 pages, 16 TiB), not
+# configfs' 64 GiB: 128 GiB replays; so does 16 TiB, up to its last page
+# (2^32 - 1, whose number is all ones), in a few MiB (the page table is
+# used only where pages are); one page more is refused.
 printf 'R 0\nR 33554431\nR 0\n' > "$tmp/t"
 if "$sim" --capacity 128G --cache-size 4M --json "$tmp/t" > "$tmp/big.json" 2>&1 &&
    grep -q '"hits": *1,' "$tmp/big.json"; then
@@ -87,10 +88,18 @@ if "$sim" --capacity 128G --cache-size 4M --json "$tmp/t" > "$tmp/big.json" 2>&1
 else
 	not_ok "--capacity 128G: above configfs' 64 GiB, replayed" "$(cat "$tmp/big.json")"
 fi
-if ! "$sim" --capacity 16T "$tmp/t" > "$tmp/err" 2>&1 && grep -q "out of range" "$tmp/err"; then
-	ok "--capacity 16T refused: page indices are 32-bit"
+printf 'W 4294967295\nR 0\nR 4294967295\n' > "$tmp/t16"
+if "$sim" --capacity 16T --cache-size 4M --json "$tmp/t16" > "$tmp/top.json" 2>&1 &&
+   grep -q '"hits": *1,' "$tmp/top.json" && grep -q '"misses": *2,' "$tmp/top.json"; then
+	ok "--capacity 16T: the last page (2^32 - 1) misses, then hits"
 else
-	not_ok "--capacity 16T refused: page indices are 32-bit" "$(cat "$tmp/err")"
+	not_ok "--capacity 16T: the last page (2^32 - 1) misses, then hits" "$(cat "$tmp/top.json")"
+fi
+if ! "$sim" --capacity 17592186048512 "$tmp/t" > "$tmp/err" 2>&1 &&
+   grep -q "out of range \[4K, 16T\]" "$tmp/err"; then
+	ok "--capacity 16T + 4K refused: page indices are 32-bit"
+else
+	not_ok "--capacity 16T + 4K refused: page indices are 32-bit" "$(cat "$tmp/err")"
 fi
 
 [ "$n" -eq "$plan" ] || not_ok "the plan: $plan tests, $n ran"

@@ -57,7 +57,8 @@ static void test_state_size(void **state)
 	assert_int_equal(cxd_cache_state_size_ways(0, 0, 0), 0);
 	assert_int_equal(cxd_cache_state_size_ways(0, 1, 0), 0);
 	assert_int_equal(cxd_cache_state_size_ways(10, 11, 0), 0);
-	assert_int_equal(cxd_cache_state_size_ways(1ull << 32, 1, 0), 0);
+	assert_int_equal(cxd_cache_state_size_ways((1ull << 32) + 1, 1, 0), 0);
+	assert_true(cxd_cache_state_size_ways(1ull << 32, 1, 0) > 0);
 	assert_int_equal(cxd_cache_state_size_ways(~0ull, 1, 0), 0);
 	/*
 	 * lop 40 + lines 3 * 24 (struct cxd_line) + ghost 16 + dirty_seq 16

@@ -54,7 +54,7 @@ static void check_cache(const struct cxd_cache *c)
 			     l = c->lines[l].next) {
 				assert_int_equal(l / c->ways, s);
 				assert_true(c->lines[l].page < c->npages);
-				assert_int_equal(c->line_of_page[c->lines[l].page],
+				assert_int_equal(cxd_lop_get(c, c->lines[l].page),
 						 l);
 				len++;
 			}
@@ -159,7 +159,7 @@ static void test_absent(void **state __attribute__((unused)))
 		f = make(256, 16, 0, all[k]);
 		cxd_model_access(&f->m, 1, CXD_ACC_WRITE, 0, &a);
 		ready = cxd_cache_ready_ns(&f->m.cache, 1);
-		assert_int_equal(f->m.cache.line_of_page[1], 0);
+		assert_int_equal(cxd_lop_get(&f->m.cache, 1), 0);
 		assert_false(cxd_model_discard(&f->m, 2, 100));
 		/* line 0's state follows the page table: left alone */
 		assert_false(cxd_model_discard(&f->m, 256, 100));
@@ -294,7 +294,7 @@ static void test_full_set_every_queue(void **state __attribute__((unused)))
 			/* a line of queue q, if the policy uses it */
 			victim_page = CXD_NO_PAGE;
 			for (p = 0; p < 16 && victim_page == CXD_NO_PAGE; p++) {
-				line = f->m.cache.line_of_page[p];
+				line = cxd_lop_get(&f->m.cache, p);
 				if (q == 1 && !(f->m.cache.lines[line].flags &
 						CXD_LINE_SMALL))
 					continue;
@@ -338,7 +338,7 @@ static void test_queues_reached(void **state __attribute__((unused)))
 	for (p = 0; p < 16; p++)
 		cxd_model_access(&f->m, p, p % 2 ? CXD_ACC_WRITE : 0, p, &a);
 	for (p = 0; p < 16; p++) {
-		uint8_t fl = f->m.cache.lines[f->m.cache.line_of_page[p]].flags;
+		uint8_t fl = f->m.cache.lines[cxd_lop_get(&f->m.cache, p)].flags;
 
 		clean |= fl & CXD_LINE_SMALL;
 		dirty |= fl & CXD_LINE_AUX;
@@ -366,7 +366,7 @@ static void test_ghosts(void **state __attribute__((unused)))
 		cxd_model_access(&f->m, 3, 0, 0, &a);
 		assert_true(cxd_model_discard(&f->m, 3, 10));
 		cxd_model_access(&f->m, 3, 0, 20, &a);
-		line = f->m.cache.line_of_page[3];
+		line = cxd_lop_get(&f->m.cache, 3);
 		assert_true(f->m.cache.lines[line].flags & CXD_LINE_SMALL);
 		check_cache(&f->m.cache);
 		drop(f);
@@ -376,19 +376,19 @@ static void test_ghosts(void **state __attribute__((unused)))
 		for (p = 0; p < 20; p++)
 			cxd_model_access(&f->m, p, 0, p * 10, &a);
 		assert_false(cxd_cache_resident(&f->m.cache, 0));
-		assert_true(f->m.cache.line_of_page[0] & CXD_GHOST_TAG);
-		assert_int_not_equal(f->m.cache.line_of_page[0], CXD_NO_LINE);
+		assert_true(cxd_lop_get(&f->m.cache, 0) & CXD_GHOST_TAG);
+		assert_int_not_equal(cxd_lop_get(&f->m.cache, 0), CXD_NO_LINE);
 		/* ... which a discard forgets */
 		assert_false(cxd_model_discard(&f->m, 0, 1000));
-		assert_int_equal(f->m.cache.line_of_page[0], CXD_NO_LINE);
+		assert_int_equal(cxd_lop_get(&f->m.cache, 0), CXD_NO_LINE);
 		assert_int_equal(f->m.stats.discards, 0);
 		cxd_model_access(&f->m, 0, 0, 2000, &a);
-		line = f->m.cache.line_of_page[0];
+		line = cxd_lop_get(&f->m.cache, 0);
 		assert_true(f->m.cache.lines[line].flags & CXD_LINE_SMALL);
 		/* a ghost still remembered goes to the main queue */
-		assert_true(f->m.cache.line_of_page[1] & CXD_GHOST_TAG);
+		assert_true(cxd_lop_get(&f->m.cache, 1) & CXD_GHOST_TAG);
 		cxd_model_access(&f->m, 1, 0, 3000, &a);
-		line = f->m.cache.line_of_page[1];
+		line = cxd_lop_get(&f->m.cache, 1);
 		assert_false(f->m.cache.lines[line].flags & CXD_LINE_SMALL);
 		check_cache(&f->m.cache);
 		drop(f);

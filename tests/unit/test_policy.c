@@ -207,10 +207,10 @@ static void test_s3fifo(void **state)
 	/* 0 and 1 were used: they move to the main queue; 2 is the victim */
 	assert_int_equal(acc(f, 10), 2);
 	assert_int_equal(f->c.sets[0].main.len, 2);
-	assert_false(f->c.lines[f->c.line_of_page[0]].flags & CXD_LINE_SMALL);
+	assert_false(f->c.lines[cxd_lop_get(&f->c, 0)].flags & CXD_LINE_SMALL);
 	/* 2 is a ghost: it comes back into the main queue */
 	assert_int_equal(acc(f, 2), 3);
-	assert_false(f->c.lines[f->c.line_of_page[2]].flags & CXD_LINE_SMALL);
+	assert_false(f->c.lines[cxd_lop_get(&f->c, 2)].flags & CXD_LINE_SMALL);
 	assert_int_equal(f->c.sets[0].main.len, 3);
 	/* one-hit wonders stream through the small queue; 0, 1, 2 stay */
 	for (p = 100; p < 200; p++)
@@ -220,7 +220,7 @@ static void test_s3fifo(void **state)
 	assert_true(cxd_cache_resident(&f->c, 2));
 	/* the ghost holds 9 pages: 3 was forgotten, so it enters small */
 	acc(f, 3);
-	assert_true(f->c.lines[f->c.line_of_page[3]].flags & CXD_LINE_SMALL);
+	assert_true(f->c.lines[cxd_lop_get(&f->c, 3)].flags & CXD_LINE_SMALL);
 	check_sets(&f->c);
 	pol_free(f);
 
@@ -400,7 +400,7 @@ static void test_random_distribution(void **state)
 			p = 4 + i;
 			assert_true(acc(f, p) != CXD_NO_PAGE);
 			/* the new page took the victim's line */
-			per_way[f->c.line_of_page[p]]++;
+			per_way[cxd_lop_get(&f->c, p)]++;
 		}
 		for (i = 0; i < 4; i++) {
 			assert_in_range(per_way[i], 800, 1200);
@@ -429,7 +429,7 @@ static void test_random_pin(void **state)
 		for (p = 4; p < 400; p++) {
 			assert_int_equal(cxd_cache_fill(&f->c, p, 0, &v), 0);
 			assert_true(v.page != 2);
-			hits[f->c.line_of_page[p]]++;
+			hits[cxd_lop_get(&f->c, p)]++;
 		}
 		assert_true(cxd_cache_resident(&f->c, 2));
 		/* the three other lines were all chosen */

@@ -30,7 +30,7 @@ static void check_cache(const struct cxd_cache *c, const struct ref_fifo *ref)
 
 	assert_true(c->used <= c->nlines);
 	for (p = 0; p < c->npages; p++) {
-		l = c->line_of_page[p];
+		l = cxd_lop_get(c, p);
 		assert_int_equal(cxd_cache_resident(c, p), l != CXD_NO_LINE);
 		assert_int_equal(cxd_cache_resident(c, p), ref->resident[p]);
 		assert_int_equal(cxd_cache_dirty(c, p), ref->dirty[p]);
@@ -46,7 +46,7 @@ static void check_cache(const struct cxd_cache *c, const struct ref_fifo *ref)
 	for (l = c->sets[0].main.head; l != CXD_NO_LINE; l = c->lines[l].next) {
 		assert_true(n < c->used);
 		assert_int_equal(c->lines[l].prev, prev);
-		assert_int_equal(c->line_of_page[c->lines[l].page], l);
+		assert_int_equal(cxd_lop_get(c, c->lines[l].page), l);
 		k = (ref->head + n) % ref->nlines;
 		assert_int_equal(c->lines[l].page, ref->ring[k]);
 		prev = l;

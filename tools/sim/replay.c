@@ -257,7 +257,10 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 		return -1;
 	}
 	warm = cfg->warmup_pct ? nacc * cfg->warmup_pct / 100 : cfg->warmup;
-	mem = aligned_alloc(8, (msize + 7) & ~(size_t)7);
+	/* zeroed, as cxd_model_setup() wants: a fresh mapping costs nothing
+	 * per device page until the page is used
+	 */
+	mem = calloc(1, (msize + 7) & ~(size_t)7);
 	if (cfg->faults)
 		mapped = calloc(npages, 1);
 	clk = calloc(nth, sizeof(*clk));
