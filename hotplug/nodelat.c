@@ -228,6 +228,7 @@ struct cxd_nodelat {
 		atomic64_t evict_ptes;
 		atomic64_t evict_unmaps;
 		atomic64_t evict_unmapped;
+		atomic64_t evict_moved;
 		atomic64_t evict_uncovered;
 		atomic64_t late_writebacks;
 		atomic64_t first_touches;
@@ -593,6 +594,51 @@ static struct vm_area_struct *cxd_nl_vma(struct cxd_nodelat *nl,
 }
 
 /*
+ * Anonymous device page @page was not mapped at its last-seen address in
+ * any tracked mm: mremap() (glibc's realloc() of a large block) may have
+ * moved it. An anonymous page keeps its linear index (folio->index) when
+ * its VMA moves, so its address in a VMA is vm_start + (index - vm_pgoff)
+ * pages, as the kernel's rmap computes it. Try each anonymous VMA of @mm
+ * whose range holds that index; cxd_nl_make_nonresident() checks the pfn,
+ * so a wrong candidate changes nothing. KSM and large folios are skipped
+ * (a KSM page's index is not its address). Caller: @b holds @mm locked.
+ * Return: cxd_nl_make_nonresident()'s answer at the address found (then
+ * recorded as the page's), or 0.
+ */
+static int cxd_nl_evict_moved(struct cxd_nodelat *nl,
+			      struct cxd_nl_pte_batch *b, struct mm_struct *mm,
+			      u64 page, bool *dirty)
+{
+	struct folio *folio = page_folio(pfn_to_page(nl->pfn_lo + page));
+	unsigned long old = READ_ONCE(nl->va[page]), va;
+	struct vm_area_struct *vma;
+	pgoff_t idx;
+	int ret;
+
+	VMA_ITERATOR(vmi, mm, 0);
+	if (!folio_test_anon(folio) || folio_test_ksm(folio) ||
+	    folio_test_large(folio))
+		return 0;
+	idx = READ_ONCE(folio->index);
+	for_each_vma(vmi, vma) {
+		if (!vma->anon_vma || idx < vma->vm_pgoff ||
+		    idx - vma->vm_pgoff >= vma_pages(vma))
+			continue;
+		va = vma->vm_start + ((idx - vma->vm_pgoff) << PAGE_SHIFT);
+		if (va == old || cxd_nl_vma_at(mm, va) != vma)
+			continue;
+		ret = cxd_nl_make_nonresident(b, vma, va, nl->pfn_lo + page,
+					      dirty);
+		if (ret) {
+			cxd_nl_set_va(nl, page, va);
+			atomic64_inc(&nl->st.evict_moved);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
  * Evict device page @page if it holds a file or shmem page: unmap it from
  * every mapping of its file, in every process (unmap_mapping_pages(), which
  * flushes the TLBs), so that the next touch faults and the file hook sees
@@ -666,7 +712,7 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 	struct cxd_live *live = nl->live;
 	struct cxd_nl_pte_batch b;
 	struct mm_struct **mms;
-	unsigned int i, j, nm, nanon = 0;
+	unsigned int i, j, nm, nanon = 0, nmoved;
 	u64 now;
 
 	/*
@@ -725,6 +771,36 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 		cxd_nl_pte_batch_unlock(&b, mm);
 	}
 	cxd_nl_pte_batch_finish(&b, mms, nm);
+	/* anonymous victims mapped nowhere they were seen: moved? */
+	for (i = 0, nmoved = 0; i < n; i++)
+		nmoved += !file[i] && !found[i];
+	cxd_nl_pte_batch_init(&b);
+	for (j = 0; nmoved && j < nm; j++) {
+		struct mm_struct *mm = mms[j];
+
+		cxd_nl_pte_batch_lock(&b, mm, cxd_nl_nonres_map(nl, mm));
+		for (i = 0; i < n; i++) {
+			bool d = false;
+			int ret;
+
+			if (file[i] || found[i])
+				continue;
+			ret = cxd_nl_evict_moved(nl, &b, mm, v[i].page, &d);
+			if (ret > 0) {
+				dirty[i] |= d;
+				atomic64_inc(&nl->st.evict_ptes);
+			} else if (ret == -EOPNOTSUPP) {
+				atomic64_inc(&nl->st.evict_uncovered);
+			}
+			if (ret) {
+				found[i] = true;
+				nmoved--;
+			}
+		}
+		cxd_nl_pte_batch_unlock(&b, mm);
+	}
+	if (nm)
+		cxd_nl_pte_batch_finish(&b, mms, j);
 	if (mms)
 		cxd_nl_mms_put(mms, nm, mmbuf);
 
@@ -2233,6 +2309,7 @@ void cxd_nodelat_get_stats(struct cxd_nodelat *nl,
 	st->events_dropped = atomic64_read(&nl->st.dropped);
 	st->evicted_ptes = atomic64_read(&nl->st.evict_ptes);
 	st->evictions_unmapped = atomic64_read(&nl->st.evict_unmapped);
+	st->evictions_moved = atomic64_read(&nl->st.evict_moved);
 	st->evictions_uncovered = atomic64_read(&nl->st.evict_uncovered);
 	st->scan_rearmed = atomic64_read(&nl->st.scan_rearmed);
 	st->scan_walks = atomic64_read(&nl->st.scan_walks);

@@ -41,6 +41,9 @@ struct cxd_nodelat;
  *			every mapping.
  * @evictions_unmapped:	victims found mapped nowhere (freed, migrated, or
  *			mapped where the hooks never saw them).
+ * @evictions_moved:	anonymous victims not mapped at their last-seen
+ *			address but found at the address their VMA moved
+ *			to (mremap), and made non-resident there.
  * @evictions_uncovered: PTEs of victims that this kernel's mechanism could
  *			not make non-resident, so the page stays resident
  *			there (7.2: shared or read-only VMAs, pages still
@@ -95,6 +98,7 @@ struct cxd_nodelat_stats {
 	u64 evicted_ptes;
 	u64 evicted_unmaps;
 	u64 evictions_unmapped;
+	u64 evictions_moved;
 	u64 evictions_uncovered;
 	u64 scan_rearmed;
 	u64 scan_walks;

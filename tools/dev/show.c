@@ -261,6 +261,7 @@ static const char *const nodelat_files[] = {
 	"arrivals", "departures", "departures_discarded", "anon_maps",
 	"promotions_refused",
 	"evicted_ptes", "evicted_unmaps", "evictions_unmapped",
+	"evictions_moved",
 	"late_writebacks", "evictions_uncovered", "scan_rearmed",
 	"scan_walks", "scan_lookups",
 	"thp_untracked_pages", "thp_refused_pages", "thp_collapse_refused",
