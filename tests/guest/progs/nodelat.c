@@ -314,7 +314,7 @@ static int cmd_thp(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		b[i * PAGE] = (char)(i * 7 + 1);
 	thp_ctrs_print(dev, "write", ctr);
-	/* the last page written is resident (an evicted one reads -EFAULT) */
+	/* the last page written is resident (an evicted one may read -ENOENT) */
 	ok(page_node((void *)(b + (n - 1) * PAGE)) == node,
 	   "the buffer is on node %d", node);
 	r = madvise((void *)b, len, MADV_COLLAPSE);
