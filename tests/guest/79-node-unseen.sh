@@ -17,7 +17,7 @@ OUT=/tmp/nl-unseen.out
 IMG=/tmp/nl-unseen.img
 HUGEDIR=/tmp/nl-unseen-huge
 KSM=/sys/kernel/mm/ksm
-HPOOL=/sys/devices/system/node/node2/hugepages/hugepages-2048kB/nr_hugepages
+HPOOL=/sys/devices/system/node/node$NL_NODE/hugepages/hugepages-2048kB/nr_hugepages
 LOOP=
 KSM0=
 
