@@ -135,16 +135,6 @@
 #include <sys/shm.h>
 #include <sys/wait.h>
 
-static int page_node(void *addr)
-{
-	int status = -1;
-	void *pages[1] = { addr };
-
-	if (move_pages(0, 1, pages, NULL, &status, 0))
-		return -1;
-	return status;
-}
-
 static int cmd_lat(int argc, char **argv)
 {
 	int node = atoi(argv[2]);
@@ -221,37 +211,6 @@ static int cmd_lat(int argc, char **argv)
 	return tap_exit();
 }
 
-/*
- * Empty the device cache of every line that was there before: write one
- * word of each page of a second buffer of 2 x the cache's lines, then unmap
- * it. Pages freed by earlier programs may come back to this one while their
- * lines are still cached (a first touch then hits, as it would on the
- * device), and a FIFO started from such an arbitrary order does not thrash
- * on a cyclic scan: it settles into a cycle of fewer misses. Of the
- * buffer's first touches at most "lines" can hit, so at least "lines" miss,
- * and FIFO and LRU both evict every older line (the caller's buffer,
- * allocated and not touched meanwhile, included) before any of these.
- * Return: 0, or -1 (with a TAP failure) if the buffer cannot be had.
- */
-static int flush_cache(int node, const char *dev)
-{
-	char p[256];
-	int64_t lines;
-	unsigned long n, i;
-	volatile char *x;
-
-	sys_path(p, sizeof(p), dev, "cache_size");
-	lines = read_i64(p) / PAGE;
-	n = 2 * (unsigned long)(lines > 0 ? lines : 0);
-	x = n ? node_buf(node, n) : NULL;
-	if (!ok(x != NULL, "flush buffer of %lu pages (2 x the cache's lines)", n))
-		return -1;
-	for (i = 0; i < n; i++)
-		x[i * PAGE] = 1;
-	munmap((void *)x, n * PAGE);
-	return 0;
-}
-
 static int cmd_cyclic(int argc, char **argv)
 {
 	int node = atoi(argv[2]);
@@ -298,8 +257,6 @@ static long proc_kb(const char *file, const char *fmt)
 		fclose(f);
 	return kb;
 }
-
-static int64_t nl_stat(const char *dev, const char *name);
 
 /* The counters cmd_thp() prints for each of its phases. */
 static const char *const thp_ctrs[] = {
@@ -357,7 +314,7 @@ static int cmd_thp(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		b[i * PAGE] = (char)(i * 7 + 1);
 	thp_ctrs_print(dev, "write", ctr);
-	/* the last page written is resident (an evicted one reads -EFAULT) */
+	/* the last page written is resident (an evicted one may read -ENOENT) */
 	ok(page_node((void *)(b + (n - 1) * PAGE)) == node,
 	   "the buffer is on node %d", node);
 	r = madvise((void *)b, len, MADV_COLLAPSE);
@@ -381,16 +338,6 @@ static int cmd_thp(int argc, char **argv)
 	}
 	ok(!bad, "every page reads back what was written (%lu bad)", bad);
 	return tap_exit();
-}
-
-/* node_latency/NAME of device DEV, as dev_stat() reads stats/NAME. */
-static int64_t nl_stat(const char *dev, const char *name)
-{
-	char p[256], rel[128];
-
-	snprintf(rel, sizeof(rel), "node_latency/%s", name);
-	sys_path(p, sizeof(p), dev, rel);
-	return read_i64(p);
 }
 
 static int cmd_hot(int argc, char **argv)
@@ -934,96 +881,6 @@ out:
 	if (o.path[0])
 		unlink(o.path);
 	return tap_exit();
-}
-
-/*
- * Pages among the @n at @b that are non-resident device-exclusive entries
- * (7.2's evicted pages) of a frame on @node: /proc/self/pagemap shows such
- * an entry as "swapped" (bit 62, not present) with a swap type of the
- * kernel's special entries (>= 24: MAX_SWAPFILES on Debian's x86-64
- * configs) and, for root, the frame in the offset (bits 5-54). The frame's
- * node: its memory block's link under /sys/devices/system/node/node@node.
- */
-static unsigned long on_node_nonresident(volatile uint64_t *b, unsigned long n,
-					 int node)
-{
-	unsigned long c = 0, i, block = 0;
-	char path[128];
-	uint64_t e;
-	FILE *f;
-	int fd;
-
-	f = fopen("/sys/devices/system/memory/block_size_bytes", "r");
-	if (!f)
-		return 0;
-	if (fscanf(f, "%lx", &block) != 1)
-		block = 0;
-	fclose(f);
-	fd = open("/proc/self/pagemap", O_RDONLY);
-	if (fd < 0 || !block)
-		goto out;
-	for (i = 0; i < n; i++) {
-		unsigned long va = (unsigned long)b + i * PAGE, pfn;
-
-		if (pread(fd, &e, sizeof(e), (va / PAGE) * sizeof(e)) != sizeof(e))
-			break;
-		if ((e >> 63) & 1 || !((e >> 62) & 1) || (e & 31) < 24)
-			continue;
-		pfn = (e >> 5) & ((1ull << 50) - 1);
-		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/memory%lu",
-			 node, pfn * PAGE / block);
-		c += !access(path, F_OK);
-	}
-out:
-	if (fd >= 0)
-		close(fd);
-	return c;
-}
-
-/*
- * Pages of the mapping at @b (@n pages) that are on @node:
- * /proc/self/numa_maps's count, which includes PROT_NONE pages (6.1, 6.12)
- * but not device-exclusive entries (7.2: on_node_nonresident() adds those);
- * move_pages(2) reports an evicted page as absent (docs/numa-mode.md).
- */
-static unsigned long on_node(volatile uint64_t *b, unsigned long n, int node)
-{
-	char line[4096], key[32], addr[32];
-	unsigned long c = on_node_nonresident(b, n, node);
-	FILE *f = fopen("/proc/self/numa_maps", "r");
-	char *k;
-
-	if (!f)
-		return c;
-	snprintf(addr, sizeof(addr), "%lx ", (unsigned long)b);
-	snprintf(key, sizeof(key), " N%d=", node);
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, addr, strlen(addr)))
-			continue;
-		k = strstr(line, key);
-		if (k)
-			c += strtoul(k + strlen(key), NULL, 10);
-		break;
-	}
-	fclose(f);
-	return c;
-}
-
-/* Wait until stats/misses and writebacks stop moving (at most 10 s). */
-static void settle(const char *dev)
-{
-	int64_t m = -1, w = -1;
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		int64_t m2 = dev_stat(dev, "misses"), w2 = dev_stat(dev, "writebacks");
-
-		if (m2 == m && w2 == w)
-			return;
-		m = m2;
-		w = w2;
-		usleep(100000);
-	}
 }
 
 static int cmd_arrive(int argc, char **argv)

@@ -41,15 +41,6 @@ static long smaps_swap_kb(void *addr)
 	return kb;
 }
 
-static int64_t nl_stat(const char *dev, const char *name)
-{
-	char rel[128], p[256];
-
-	snprintf(rel, sizeof(rel), "node_latency/%s", name);
-	sys_path(p, sizeof(p), dev, rel);
-	return read_i64(p);
-}
-
 int main(int argc, char **argv)
 {
 	unsigned long n, i, bad;

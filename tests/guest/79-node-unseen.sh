@@ -1,0 +1,310 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Node mode with node_latency=on: measured examples of what the mechanism
+# cannot see (docs/numa-mode.md, "What the mechanism cannot see"), one
+# subcommand of progs/unseen per entry of that list (its header says what
+# each measures). Each prints its numbers as a "# unseen CASE: KEY VALUE
+# ..." line, which the document quotes per kernel. Checked here: the
+# contents survive wherever data is involved, and each entry behaves as the
+# document says it does on this kernel (6.1, 6.12 or 7.2), with generous
+# bounds, so that a change of behaviour fails here and the document is
+# changed with it. One device, a 4 MiB cache (L = 1024 lines) under FIFO.
+# Not on the debug kernel (see below).
+. /tests/lib.sh
+
+DEBUG=${cxdvirt_debug:-0}
+OUT=/tmp/nl-unseen.out
+IMG=/tmp/nl-unseen.img
+HUGEDIR=/tmp/nl-unseen-huge
+KSM=/sys/kernel/mm/ksm
+HPOOL=/sys/devices/system/node/node$NL_NODE/hugepages/hugepages-2048kB/nr_hugepages
+LOOP=
+KSM0=
+
+un_cleanup() {
+	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
+	umount $HUGEDIR 2>/dev/null
+	[ -f $HPOOL ] && echo 0 > $HPOOL 2>/dev/null
+	if [ -n "$KSM0" ]; then
+		# shellcheck disable=SC2086 # three words
+		set -- $KSM0
+		echo "$1" > $KSM/run
+		echo "$2" > $KSM/pages_to_scan
+		echo "$3" > $KSM/sleep_millisecs
+	fi
+	rm -f $IMG $OUT
+}
+
+nl_begin "what node latency cannot see"
+trap 'un_cleanup; nl_end' EXIT
+# The debug kernel is built from the 6.1 lane's sources, so its numbers
+# are the 6.1 lane's (run there by hand: the same numbers, 53 s, no splat,
+# no kmemleak report); CI's debug-lane time goes to the tests that run the
+# same hooks under KASAN and lockdep (65-77).
+if [ "$DEBUG" = 1 ]; then
+	skip "what node latency cannot see" "not on the debug kernel: the numbers are the 6.1 lane's (same sources), and the debug lane's time is spent on 65-77"
+	done_testing
+fi
+case $(uname -r) in
+6.1.*) K=6.1 ;;
+6.12.*) K=6.12 ;;
+*) K=7.2 ;;	# nl_begin ended the test on any other kernel
+esac
+klog_clear
+nl_power_up cache_size=4M t_read_ns=20000 policy=fifo ||
+	bail "power on $NL_DEV in node mode and online it"
+pass "power on, online as node $NL_NODE ($DAX) on $K"
+
+# uv CASE KEY: KEY's value on the last run's "# unseen CASE:" line
+uv() {
+	awk -v c="unseen $1:" -v k="$2" '
+	index($0, "# " c " ") == 1 {
+		for (i = 4; i < NF; i += 2)
+			if ($i == k) { print $(i + 1); exit }
+	}' $OUT
+}
+
+# run CASE ARGS...: progs/unseen CASE on the device, its TAP numbered here
+run() {
+	local c=$1
+	shift
+	section "$c"
+	run_sub "unseen $c" "$PROGS/unseen" "$c" $NL_NODE $IDX "$@" > $OUT
+	cat $OUT
+}
+
+# line CASE: status 0 (and a pass) if the run printed CASE's numbers
+line() {
+	grep -q "^# unseen $1: " $OUT
+	ok $? "$1: the numbers were printed"
+}
+
+# ge A PCT B DESC / le A PCT B DESC: A >= (<=) PCT% of B
+ge() { cmp_ok "$(($1 * 100))" -ge "$(($3 * $2))" "$4"; }
+le() { cmp_ok "$(($1 * 100))" -le "$(($3 * $2))" "$4"; }
+
+# --- 1. THP that got onto the node anyway ---------------------------------
+# A huge page written on node 1 (off the device), then moved to the node.
+# 6.1 refuses a large target for each way (split: 4 KiB pages, tracked);
+# from 6.7 mbind's target comes from folio_alloc_mpol(), which nodelat does
+# not probe: 6.12 and 7.2 move it whole, untracked (counted). A hugetlb
+# page of the node's pool is neither refused nor counted, on every kernel.
+HT=nohugetlb
+[ -f $HPOOL ] && echo 1 > $HPOOL 2>/dev/null && [ "$(cat $HPOOL)" = 1 ] &&
+	HT=hugetlb
+run thp $HT
+echo 0 > $HPOOL 2>/dev/null
+for how in mbind move migrate; do
+	c=thp-$how
+	line $c || continue
+	n=$(uv $c pages)
+	if [ "$(uv $c huge_kb_before)" = 0 ]; then
+		skip "$c: what happens to a huge page" "no huge page on node 1 to move"
+		continue
+	fi
+	if [ $how = mbind ] && [ $K != 6.1 ]; then
+		cmp_ok "$(uv $c huge_kb_after)" -gt 0 "$c: still huge on the node ($(uv $c huge_kb_after) kB)"
+		ge "$(uv $c thp_untracked)" 50 "$n" "$c: counted in thp_untracked_pages (+$(uv $c thp_untracked))"
+		le "$(uv $c pass_misses)" 5 "$n" "$c: not seen: a read after a flush misses on <= 5% ($(uv $c pass_misses) of $n)"
+	else
+		is "$(uv $c huge_kb_after)" 0 "$c: no huge page left"
+		ge "$(uv $c thp_refused)" 95 "$n" "$c: the huge pages were split on the way (thp_refused_pages +$(uv $c thp_refused))"
+		is "$(uv $c thp_untracked)" 0 "$c: thp_untracked_pages unchanged"
+		ge "$(uv $c pass_misses)" 95 "$n" "$c: tracked: a read after a flush misses on >= 95% ($(uv $c pass_misses) of $n)"
+	fi
+done
+if [ $HT = nohugetlb ]; then
+	skip "thp-hugetlb" "no hugetlb page could be put in node $NL_NODE's pool"
+elif line thp-hugetlb; then
+	is "$(uv thp-hugetlb node)" $NL_NODE "thp-hugetlb: the page is on node $NL_NODE"
+	is "$(uv thp-hugetlb seen_write)" 0 "thp-hugetlb: its writes are not seen"
+	is "$(uv thp-hugetlb thp_untracked)" 0 "thp-hugetlb: nor counted in thp_untracked_pages"
+	le "$(uv thp-hugetlb pass_misses)" 5 "$(uv thp-hugetlb pages)" "thp-hugetlb: a read after a flush misses on <= 5% ($(uv thp-hugetlb pass_misses))"
+fi
+
+# --- 2. kernel accesses through the direct map ---------------------------
+run direct
+if line direct; then
+	n=$(uv direct pages)
+	is "$(uv direct node)" $NL_NODE "direct: the memfd's pages are on node $NL_NODE"
+	is "$(uv direct read_seen)" 0 "direct: pread() of $n evicted pages: no access seen"
+	is "$(uv direct write_seen)" 0 "direct: pwrite() of them: no access seen"
+	is "$(($(uv direct read_kernel) + $(uv direct write_kernel)))" 0 "direct: nor counted in kernel_accesses"
+	ge "$(uv direct map_misses)" 95 "$n" "direct: a read through the mapping then misses on >= 95% ($(uv direct map_misses) of $n)"
+fi
+
+# --- 3. DMA ----------------------------------------------------------------
+# The pin of an O_DIRECT read faults each evicted page in (seen); the copy
+# into it is not. A long-term pin (io_uring fixed buffer) migrates the
+# pages off the node first (ZONE_MOVABLE memory cannot be pinned long).
+modprobe loop 2>/dev/null
+dd if=/dev/zero of=$IMG bs=1M count=8 2> /dev/null
+if LOOP=$(losetup -f 2>/dev/null) && [ -n "$LOOP" ] && losetup "$LOOP" $IMG; then
+	run dma "$LOOP"
+	if line dma; then
+		n=$(uv dma pages)
+		ge "$(uv dma hint_faults)" 95 "$n" "dma: the pin faulted the evicted pages in ($(uv dma hint_faults) of $n)"
+		ge "$(uv dma seen)" 95 "$n" "dma: and they were charged ($(uv dma seen))"
+	fi
+	if line dma-pinned; then
+		n=$(uv dma-pinned pages)
+		if [ "$(uv dma-pinned registered)" != 0 ]; then
+			skip "dma-pinned" "io_uring buffer registration failed ($(uv dma-pinned registered))"
+		else
+			ge "$(uv dma-pinned departures)" 95 "$n" "dma-pinned: a long-term pin moved the pages off the node (departures +$(uv dma-pinned departures))"
+			le "$(uv dma-pinned on_node_after)" 5 "$n" "dma-pinned: none left on node $NL_NODE ($(uv dma-pinned on_node_after))"
+			is "$(uv dma-pinned seen_read)" 0 "dma-pinned: a fixed read into them is no access of the device"
+		fi
+	fi
+else
+	LOOP=
+	skip "dma" "no loop device"
+fi
+
+# --- 4. GUP that follows non-resident entries without faulting -----------
+# 6.1: /proc/PID/mem (FOLL_FORCE) follows PROT_NONE, process_vm_readv()
+# faults; 6.12: both follow it; 7.2: both fault the device-exclusive entry
+# away uncharged, and the page stays resident outside the model.
+run remote
+if line remote && line remote-owner; then
+	n=$(uv remote pages)
+	le "$(uv remote procmem_seen)" 5 "$n" "remote: /proc/PID/mem reads of $n evicted pages not seen ($(uv remote procmem_seen))"
+	if [ $K = 6.1 ]; then
+		ge "$(uv remote vmreadv_seen)" 95 "$n" "remote: process_vm_readv() faults them in, seen ($(uv remote vmreadv_seen))"
+	else
+		le "$(uv remote vmreadv_seen)" 5 "$n" "remote: process_vm_readv() not seen ($(uv remote vmreadv_seen))"
+	fi
+	if [ $K = 7.2 ]; then
+		le "$(uv remote-owner procmem_after_flush)" 5 "$n" "remote: the pages read by /proc/PID/mem left the model: the owner's read after a flush misses on <= 5% ($(uv remote-owner procmem_after_flush))"
+		le "$(uv remote-owner vmreadv_after_flush)" 5 "$n" "remote: so did those read by process_vm_readv() ($(uv remote-owner vmreadv_after_flush))"
+	else
+		ge "$(uv remote-owner procmem_pass)" 95 "$n" "remote: the pages read by /proc/PID/mem stayed non-resident: the owner misses ($(uv remote-owner procmem_pass))"
+		ge "$(uv remote-owner procmem_after_flush)" 95 "$n" "remote: the owner's read after a flush misses on >= 95% ($(uv remote-owner procmem_after_flush), /proc/PID/mem)"
+		ge "$(uv remote-owner vmreadv_after_flush)" 95 "$n" "remote: the owner's read after a flush misses on >= 95% ($(uv remote-owner vmreadv_after_flush), process_vm_readv)"
+	fi
+fi
+
+# --- 5. KSM pages on the node -----------------------------------------------
+# A merged page is evicted at one address (6.x): a cyclic scan misses on
+# it through one mapping only, so the two scans together miss once per
+# merged page, not twice; 7.2 cannot evict a page mapped twice
+# (evictions_uncovered): neither scan misses on it.
+if [ -f $KSM/run ]; then
+	KSM0="$(cat $KSM/run) $(cat $KSM/pages_to_scan) $(cat $KSM/sleep_millisecs)"
+	echo 4000 > $KSM/pages_to_scan
+	echo 10 > $KSM/sleep_millisecs
+	echo 1 > $KSM/run
+	run ksm
+	echo 0 > $KSM/run
+	if line ksm; then
+		m=$(uv ksm pages) sh=$(uv ksm pages_sharing)
+		ab=$(($(uv ksm a_pass2) + $(uv ksm b_pass2)))
+		if [ $((sh * 100)) -lt $((m * 50)) ]; then
+			skip "ksm: what the scans see" "ksmd merged $sh of $m pages within 30 s"
+		elif [ $K = 7.2 ]; then
+			ge "$(uv ksm evictions_uncovered)" 95 "$sh" "ksm: merged pages stay resident (evictions_uncovered +$(uv ksm evictions_uncovered) of $sh)"
+			le "$ab" 5 "$m" "ksm: second passes through A and B miss on <= 5% of the pages ($ab)"
+		else
+			# each merged page misses through one mapping, others through both
+			want=$((2 * m - sh))
+			ge "$ab" 95 "$want" "ksm: second passes through A and B miss $ab times, once per merged page ($want expected, $((2 * m)) on a device)"
+			le "$ab" 105 "$want" "ksm: ... and no more"
+		fi
+	fi
+else
+	skip "ksm" "no $KSM: this kernel has no KSM"
+fi
+
+# --- 6. freed pages keep their line -----------------------------------------
+run freed
+if line freed; then
+	n=$(uv freed pages) re=$(uv freed reused)
+	if [ $((re * 2)) -lt "$n" ]; then
+		skip "freed: first touches of reused frames" "only $re of $n frames were reused"
+	else
+		ge "$(uv freed b_hits)" 90 "$re" "freed: first touches in reused frames hit ($(uv freed b_hits) hits, $re frames reused)"
+	fi
+	ge "$(uv freed c_evictions_unmapped)" 90 "$n" "freed: the freed pages' lines are evicted mapped nowhere (evictions_unmapped +$(uv freed c_evictions_unmapped))"
+fi
+
+# --- 7. mremap ----------------------------------------------------------------
+# 6.x: the pages resident at the move keep their old address and leave the
+# model (evictions_unmapped); the evicted ones fault at the new address and
+# are tracked again. 7.2: the move drops the device-exclusive entries'
+# records too: every page leaves.
+run mremap
+if line mremap; then
+	n=$(uv mremap pages)
+	le "$(uv mremap pass3)" 5 "$n" "mremap: pass 3 of a scan over twice the cache misses on <= 5% ($(uv mremap pass3) of $n)"
+	if [ $K = 7.2 ]; then
+		le "$(uv mremap pass1)" 5 "$n" "mremap: pass 1 too ($(uv mremap pass1)): no page was seen again"
+	else
+		ge "$(uv mremap pass1)" 40 "$n" "mremap: pass 1 misses on the evicted half ($(uv mremap pass1))"
+		le "$(uv mremap pass1)" 60 "$n" "mremap: ... and not on the resident half"
+		ge "$(uv mremap unmapped1)" 40 "$n" "mremap: whose evictions find nothing at the old address (evictions_unmapped +$(uv mremap unmapped1))"
+	fi
+fi
+# realloc: the old block (L/2 pages, all resident when glibc moves it)
+# leaves the model on every kernel; the rest, written after the move, is
+# tracked: pass 2 misses on 1.5L of the 2L pages (a device: all).
+if line realloc; then
+	n=$(uv realloc pages) o=$(uv realloc old_pages)
+	if [ "$(uv realloc moved)" != 1 ]; then
+		skip "realloc" "glibc grew the block in place"
+	else
+		le "$(uv realloc pass2)" 100 "$((n - o + 8))" "realloc: pass 2 over the grown block misses on the part written after the move only ($(uv realloc pass2) of $n)"
+		ge "$(uv realloc pass2)" 95 "$((n - o))" "realloc: ... on all of that part"
+		ge "$(uv realloc unmapped)" 95 "$o" "realloc: the old block's lines were evicted mapped nowhere (+$(uv realloc unmapped) of $o)"
+	fi
+fi
+
+# --- 8. file pages mapped by a huge PMD ------------------------------------
+# 6.1's shmem allocates its huge folio through the probed VMA allocator:
+# refused. 6.12 and 7.2 allocate it elsewhere: mapped by a PMD, unseen and
+# not counted in thp_untracked_pages.
+mkdir -p $HUGEDIR
+if mount -t tmpfs -o size=64m,huge=always nl-unseen-huge $HUGEDIR; then
+	run hugetmpfs $HUGEDIR
+	umount $HUGEDIR
+	if line hugetmpfs; then
+		n=$(uv hugetmpfs pages)
+		is "$(uv hugetmpfs node)" $NL_NODE "hugetmpfs: the file is on node $NL_NODE"
+		if [ $K = 6.1 ]; then
+			is "$(uv hugetmpfs pmd_kb)" 0 "hugetmpfs: no PMD mapping"
+			ge "$(uv hugetmpfs thp_refused)" 95 "$n" "hugetmpfs: the huge folios were refused (+$(uv hugetmpfs thp_refused))"
+			ge "$(uv hugetmpfs pass2)" 95 "$n" "hugetmpfs: tracked: pass 2 misses on >= 95% ($(uv hugetmpfs pass2) of $n)"
+		else
+			cmp_ok "$(uv hugetmpfs pmd_kb)" -ge 2048 "hugetmpfs: mapped by PMDs ($(uv hugetmpfs pmd_kb) kB)"
+			is "$(uv hugetmpfs seen_write)" 0 "hugetmpfs: the writes are not seen"
+			is "$(uv hugetmpfs thp_untracked)" 0 "hugetmpfs: nor counted in thp_untracked_pages"
+			le "$(uv hugetmpfs pass2)" 5 "$n" "hugetmpfs: pass 2 misses on <= 5% ($(uv hugetmpfs pass2) of $n)"
+		fi
+	fi
+else
+	skip "hugetmpfs" "tmpfs refuses huge=always here"
+fi
+
+# --- 9. page queries -----------------------------------------------------------
+# move_pages(2) with no target nodes: an evicted page is -ENOENT on 6.1
+# (PROT_NONE not followed) and 7.2 (a device-exclusive entry), on its node
+# on 6.12 (the query walks PROT_NONE PTEs).
+run query
+if line query; then
+	n=$(uv query pages) ev=$(uv query evicted)
+	ge "$ev" 40 "$n" "query: $ev of $n pages evicted before the query"
+	if [ $K = 6.12 ]; then
+		is "$(uv query on_node)" "$n" "query: every page reported on node $NL_NODE"
+	else
+		ge "$(uv query enoent)" 95 "$ev" "query: the evicted pages reported absent ($(uv query enoent) -ENOENT)"
+		le "$(uv query enoent)" 105 "$ev" "query: ... and only those"
+		is "$(($(uv query on_node) + $(uv query enoent)))" "$n" "query: the others on node $NL_NODE"
+	fi
+fi
+
+section "power off"
+un_cleanup
+nl_power_down
+ok $? "offline and power off"
+klog_no_warnings
+nl_end
+done_testing
