@@ -480,9 +480,8 @@ static inline int cxd_firmware_ram(u64 start, u64 end)
  *
  * Only the three series whose sources the argument layouts were checked
  * against are enabled: 6.1.x, 6.12.x and 7.2.x (Debian sid's 7.2.13: the
- * probed prototypes are 6.12's but for vma_alloc_folio_noprof(), which
- * lost its hugepage argument, and __thp_vma_allowable_orders(), which takes
- * an enum tva_type). 6.2-6.11, 6.13-7.1 and 7.3 on were not checked (a
+ * probed prototypes are 6.12's but for __thp_vma_allowable_orders(), which
+ * takes an enum tva_type). 6.2-6.11, 6.13-7.1 and 7.3 on were not checked (a
  * changed probe prototype would oops in every fault it probes). On all of
  * those, node_latency stays off and writing "on" fails with EOPNOTSUPP.
  */
@@ -578,6 +577,9 @@ static inline int cxd_small_folio_mapcount(struct folio *folio)
 #define CXD_NL_NEW_SYM		"page_add_new_anon_rmap"
 /* vma_alloc_folio(gfp, order, vma, addr, hugepage) */
 #define CXD_NL_THP_ALLOC_SYM	"vma_alloc_folio"
+/* none: shmem and mbind's migration target allocate through vma_alloc_folio() */
+#define CXD_NL_THP_MPOL_SYM	NULL
+#define CXD_NL_MBIND_TARGET_SYM	NULL
 /* hugepage_vma_check(vma, vm_flags, smaps, in_pf, enforce_sysfs) */
 #define CXD_NL_THP_CHECK_SYM	"hugepage_vma_check"
 
@@ -678,6 +680,20 @@ static inline pte_t cxd_pte_mkprotnone(pte_t old)
 /* 6.12: vma_alloc_folio_noprof(gfp, order, vma, addr, hugepage); 7.2 drops hugepage */
 #define CXD_NL_THP_ALLOC_SYM	"vma_alloc_folio_noprof"
 /*
+ * folio_alloc_mpol_noprof(gfp, order, pol, ilx, nid): the policy allocator
+ * of shmem_alloc_folio() (tmpfs, shmem, memfd huge folios) and of mbind's
+ * migration target (alloc_migration_target_by_mpol()), which do not go
+ * through vma_alloc_folio_noprof() as they do on 6.1; the order is
+ * argument 1, as there
+ */
+#define CXD_NL_THP_MPOL_SYM	"folio_alloc_mpol_noprof"
+/*
+ * alloc_migration_target_by_mpol(src, private): mbind's migration target
+ * (a callback of migrate_pages(), so never inlined), which allocates with
+ * alloc_pages_mpol_noprof(), under every page allocation: probed itself
+ */
+#define CXD_NL_MBIND_TARGET_SYM	"alloc_migration_target_by_mpol"
+/*
  * __thp_vma_allowable_orders(vma, vm_flags, tva_flags, orders); 7.2 passes
  * an enum tva_type instead of the flags
  */
@@ -690,6 +706,8 @@ static inline pte_t cxd_pte_mkprotnone(pte_t old)
 	"int numa_migrate_check(struct folio *folio, struct vm_fault *vmf, long unsigned int addr, int *flags, bool writable, int *last_cpupid)", \
 	"void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, long unsigned int address, rmap_t flags)", \
 	"struct folio *vma_alloc_folio_noprof(gfp_t gfp, int order, struct vm_area_struct *vma, long unsigned int addr, bool hugepage)", \
+	"struct folio *folio_alloc_mpol_noprof(gfp_t gfp, unsigned int order, struct mempolicy *pol, long unsigned int ilx, int nid)", \
+	"struct folio *alloc_migration_target_by_mpol(struct folio *src, long unsigned int private)", \
 	"long unsigned int __thp_vma_allowable_orders(struct vm_area_struct *vma, long unsigned int vm_flags, long unsigned int tva_flags, long unsigned int orders)", \
 	"void set_pte_range(struct vm_fault *vmf, struct folio *folio, struct page *page, unsigned int nr, long unsigned int addr)", \
 	"void folio_add_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages, struct vm_area_struct *vma, long unsigned int address, rmap_t flags)", \
@@ -720,6 +738,8 @@ static inline bool cxd_nl_thp_check_collapse(struct pt_regs *regs)
 	"int numa_migrate_check(struct folio *folio, struct vm_fault *vmf, long unsigned int addr, int *flags, bool writable, int *last_cpupid)", \
 	"void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, long unsigned int address, rmap_t flags)", \
 	"struct folio *vma_alloc_folio_noprof(gfp_t gfp, int order, struct vm_area_struct *vma, long unsigned int addr)", \
+	"struct folio *folio_alloc_mpol_noprof(gfp_t gfp, unsigned int order, struct mempolicy *pol, long unsigned int ilx, int nid)", \
+	"struct folio *alloc_migration_target_by_mpol(struct folio *src, long unsigned int private)", \
 	"long unsigned int __thp_vma_allowable_orders(struct vm_area_struct *vma, vm_flags_t vm_flags, enum tva_type type, long unsigned int orders)", \
 	"void set_pte_range(struct vm_fault *vmf, struct folio *folio, struct page *page, unsigned int nr, long unsigned int addr)", \
 	"void folio_add_anon_rmap_ptes(struct folio *folio, struct page *page, int nr_pages, struct vm_area_struct *vma, long unsigned int address, rmap_t flags)", \

@@ -1545,6 +1545,11 @@ static struct kprobe cxd_nl_kp_dirty = {
  *   returns NULL for it, and the migration splits the folio and moves its
  *   4 KiB pages (demotion and the syscalls split on -ENOMEM; a NUMA-fault
  *   migration leaves the folio where it is). Counted in thp_refused_pages.
+ * - from 6.7, tmpfs/shmem huge folios come from the policy allocator
+ *   (folio_alloc_mpol_noprof()) and mbind's migration target from its own
+ *   callback (alloc_migration_target_by_mpol()), neither under the VMA
+ *   allocator: the same refusal at both (shmem falls back to 4 KiB
+ *   pages, mbind splits the folio on -ENOMEM).
  * All are kretprobes: the functions are the allocators and the check every
  * such path goes through on the supported kernels (compat.h).
  */
@@ -1659,6 +1664,21 @@ static struct kretprobe cxd_nl_krp_alloc = {
 	.kp.symbol_name = CXD_NL_THP_ALLOC_SYM,
 	.entry_handler = cxd_nl_thp_alloc_entry,
 	.handler = cxd_nl_thp_alloc_ret,
+	.maxactive = CXD_NL_THP_MAXACTIVE,
+};
+
+/* The policy allocator under shmem and mbind (6.12, 7.2; none on 6.1). */
+static struct kretprobe cxd_nl_krp_mpol = {
+	.kp.symbol_name = CXD_NL_THP_MPOL_SYM,
+	.entry_handler = cxd_nl_thp_alloc_entry,
+	.handler = cxd_nl_thp_alloc_ret,
+	.maxactive = CXD_NL_THP_MAXACTIVE,
+};
+
+/* mbind's migration target (6.12, 7.2; none on 6.1). */
+static struct kretprobe cxd_nl_krp_mbind = {
+	.kp.symbol_name = CXD_NL_MBIND_TARGET_SYM,
+	.handler = cxd_nl_thp_migalloc_ret,
 	.maxactive = CXD_NL_THP_MAXACTIVE,
 };
 
@@ -1791,9 +1811,17 @@ static int cxd_nl_hooks_get(const char *name)
 	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_migalloc, name);
 	if (ret)
 		goto err_check;
-	ret = cxd_nl_kprobe_add(&cxd_nl_kp_dirty, name);
+	ret = cxd_nl_krp_mpol.kp.symbol_name ?
+	      cxd_nl_kretprobe_add(&cxd_nl_krp_mpol, name) : 0;
 	if (ret)
 		goto err_migalloc;
+	ret = cxd_nl_krp_mbind.kp.symbol_name ?
+	      cxd_nl_kretprobe_add(&cxd_nl_krp_mbind, name) : 0;
+	if (ret)
+		goto err_mpol;
+	ret = cxd_nl_kprobe_add(&cxd_nl_kp_dirty, name);
+	if (ret)
+		goto err_mbind;
 	ret = cxd_nl_kprobe_add(&cxd_nl_kp_around, name);
 	if (ret)
 		goto err_dirty;
@@ -1822,6 +1850,12 @@ err_around:
 	unregister_kprobe(&cxd_nl_kp_around);
 err_dirty:
 	unregister_kprobe(&cxd_nl_kp_dirty);
+err_mbind:
+	if (cxd_nl_krp_mbind.kp.symbol_name)
+		unregister_kretprobe(&cxd_nl_krp_mbind);
+err_mpol:
+	if (cxd_nl_krp_mpol.kp.symbol_name)
+		unregister_kretprobe(&cxd_nl_krp_mpol);
 err_migalloc:
 	unregister_kretprobe(&cxd_nl_krp_migalloc);
 err_check:
@@ -1852,6 +1886,10 @@ static void cxd_nl_hooks_put(void)
 	unregister_kretprobe(&cxd_nl_krp_promote);
 	unregister_kprobe(&cxd_nl_kp_around);
 	unregister_kprobe(&cxd_nl_kp_dirty);
+	if (cxd_nl_krp_mbind.kp.symbol_name)
+		unregister_kretprobe(&cxd_nl_krp_mbind);
+	if (cxd_nl_krp_mpol.kp.symbol_name)
+		unregister_kretprobe(&cxd_nl_krp_mpol);
 	unregister_kretprobe(&cxd_nl_krp_migalloc);
 	unregister_kretprobe(&cxd_nl_krp_check);
 	unregister_kretprobe(&cxd_nl_krp_alloc);
@@ -1877,7 +1915,7 @@ static u64 cxd_nl_probes_missed(void)
 	};
 	static struct kretprobe *const krps[] = {
 		&cxd_nl_krp_alloc, &cxd_nl_krp_check, &cxd_nl_krp_migalloc,
-		&cxd_nl_krp_promote,
+		&cxd_nl_krp_promote, &cxd_nl_krp_mpol, &cxd_nl_krp_mbind,
 	};
 	u64 n = 0;
 	int i;

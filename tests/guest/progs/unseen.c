@@ -87,14 +87,17 @@
  *     first L are then evicted), then moved by
  *     mremap(MREMAP_MAYMOVE | MREMAP_FIXED); three cyclic read passes at
  *     the new address. Keys (line "mremap"): pass1, pass2, pass3 (misses),
- *     unmapped1, unmapped2, unmapped3 (evictions_unmapped per pass).
+ *     unmapped1, unmapped2, unmapped3 (evictions_unmapped per pass),
+ *     moved1, moved2, moved3 (evictions_moved per pass: victims found
+ *     where their VMA moved).
  *     Then with glibc's realloc() (line "realloc"): under a task policy
  *     bound to NODE (numa_set_membind(), what numactl --membind sets), a
  *     malloc() of L/2 pages written and read until resident, realloc() to
  *     2L pages (glibc moves an mmap'd chunk with mremap), the rest
  *     written, the policy reset; two read passes. Keys: old_pages (L/2),
  *     moved (the block's address changed), pass1, pass2 (misses),
- *     unmapped (evictions_unmapped from the realloc to the end).
+ *     unmapped, moved (evictions_unmapped and evictions_moved from the
+ *     realloc to the end).
  * hugetmpfs NODE DEV DIR
  *     file pages mapped by a huge PMD: DIR is a tmpfs mounted huge=always.
  *     A file of 2L pages, mapped MAP_SHARED at a 2 MiB-aligned address,
@@ -888,7 +891,7 @@ static void realloc_case(int node)
 	size_t len = L / 2 * PAGE, words = len / 8, big = 4 * len, i;
 	struct bitmask *bm = numa_allocate_nodemask();
 	volatile uint64_t *p, *q;
-	int64_t u0, m0, m1, m2;
+	int64_t u0, v0, m0, m1, m2;
 	unsigned long bad = 0;
 	int sp;
 
@@ -900,6 +903,7 @@ static void realloc_case(int node)
 	/* the whole block resident before it moves */
 	sp = p ? settle_resident(p, words / W) : 0;
 	u0 = nl_stat(dev, "evictions_unmapped");
+	v0 = nl_stat(dev, "evictions_moved");
 	q = p ? realloc((void *)p, big) : NULL;
 	for (i = words; q && i < big / 8; i++)
 		q[i] = pattern(0x4ea, 0, i);
@@ -917,9 +921,10 @@ static void realloc_case(int node)
 	m2 = dev_stat(dev, "misses");
 	printf("# unseen realloc: %d passes to make the block resident\n", sp);
 	printf("unseen realloc: pages %lu old_pages %lu moved %d pass1 %" PRId64
-	       " pass2 %" PRId64 " unmapped %" PRId64 "\n", 2 * L, L / 2,
-	       p != q, m1 - m0, m2 - m1,
-	       nl_stat(dev, "evictions_unmapped") - u0);
+	       " pass2 %" PRId64 " unmapped %" PRId64 " moved_evictions %" PRId64
+	       "\n", 2 * L, L / 2, p != q, m1 - m0, m2 - m1,
+	       nl_stat(dev, "evictions_unmapped") - u0,
+	       nl_stat(dev, "evictions_moved") - v0);
 	ok(!bad, "realloc: every word reads back what was written (%lu bad)",
 	   bad);
 	free((void *)q);
@@ -930,7 +935,7 @@ static int cmd_mremap(int node)
 	unsigned long n = 2 * L, bad = 0;
 	size_t len = n * PAGE;
 	volatile uint64_t *b = node_buf(node, n), *nb;
-	int64_t m[3], u[3], u0;
+	int64_t m[3], u[3], v[3], u0, v0;
 	void *dst;
 	int p;
 
@@ -947,13 +952,16 @@ static int cmd_mremap(int node)
 		return tap_exit();
 	for (p = 0; p < 3; p++) {
 		u0 = nl_stat(dev, "evictions_unmapped");
+		v0 = nl_stat(dev, "evictions_moved");
 		m[p] = pass(nb, n, 0x3e3, &bad);
 		u[p] = nl_stat(dev, "evictions_unmapped") - u0;
+		v[p] = nl_stat(dev, "evictions_moved") - v0;
 	}
 	printf("unseen mremap: pages %lu pass1 %" PRId64 " pass2 %" PRId64
 	       " pass3 %" PRId64 " unmapped1 %" PRId64 " unmapped2 %" PRId64
-	       " unmapped3 %" PRId64 "\n", n, m[0], m[1], m[2], u[0], u[1],
-	       u[2]);
+	       " unmapped3 %" PRId64 " moved1 %" PRId64 " moved2 %" PRId64
+	       " moved3 %" PRId64 "\n", n, m[0], m[1], m[2], u[0], u[1],
+	       u[2], v[0], v[1], v[2]);
 	ok(!bad, "mremap: every page reads back what was written (%lu bad)",
 	   bad);
 	munmap((void *)nb, len);
