@@ -594,6 +594,19 @@ static struct vm_area_struct *cxd_nl_vma(struct cxd_nodelat *nl,
 }
 
 /*
+ * Could device page @page be an anonymous page mapped elsewhere than where
+ * it was last seen (cxd_nl_evict_moved())? Not a KSM page (its index is not
+ * an address) nor a large folio. Unlocked look; the PTE check decides.
+ */
+static bool cxd_nl_may_have_moved(struct cxd_nodelat *nl, u64 page)
+{
+	struct folio *folio = page_folio(pfn_to_page(nl->pfn_lo + page));
+
+	return folio_test_anon(folio) && !folio_test_ksm(folio) &&
+	       !folio_test_large(folio);
+}
+
+/*
  * Anonymous device page @page was not mapped at its last-seen address in
  * any tracked mm: mremap() (glibc's realloc() of a large block) may have
  * moved it. An anonymous page keeps its linear index (folio->index) when
@@ -616,8 +629,7 @@ static int cxd_nl_evict_moved(struct cxd_nodelat *nl,
 	int ret;
 
 	VMA_ITERATOR(vmi, mm, 0);
-	if (!folio_test_anon(folio) || folio_test_ksm(folio) ||
-	    folio_test_large(folio))
+	if (!cxd_nl_may_have_moved(nl, page))
 		return 0;
 	idx = READ_ONCE(folio->index);
 	for_each_vma(vmi, vma) {
@@ -773,7 +785,8 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 	cxd_nl_pte_batch_finish(&b, mms, nm);
 	/* anonymous victims mapped nowhere they were seen: moved? */
 	for (i = 0, nmoved = 0; i < n; i++)
-		nmoved += !file[i] && !found[i];
+		nmoved += !file[i] && !found[i] &&
+			  cxd_nl_may_have_moved(nl, v[i].page);
 	cxd_nl_pte_batch_init(&b);
 	for (j = 0; nmoved && j < nm; j++) {
 		struct mm_struct *mm = mms[j];
@@ -794,7 +807,7 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 			}
 			if (ret) {
 				found[i] = true;
-				nmoved--;
+				nmoved -= !!nmoved;
 			}
 		}
 		cxd_nl_pte_batch_unlock(&b, mm);
