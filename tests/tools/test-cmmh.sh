@@ -22,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 . "$top/tests/tools/tap.bash"
 
-plan=11
+plan=12
 echo "1..$plan"
 
 if [ ! -x "$sim" ]; then
@@ -94,6 +94,13 @@ if "$sim" --capacity 16T --cache-size 4M --json "$tmp/t16" > "$tmp/top.json" 2>&
 	ok "--capacity 16T: the last page (2^32 - 1) misses, then hits"
 else
 	not_ok "--capacity 16T: the last page (2^32 - 1) misses, then hits" "$(cat "$tmp/top.json")"
+fi
+printf 'R 4294967296\n' > "$tmp/over"
+if ! "$sim" "$tmp/over" > "$tmp/err" 2>&1 &&
+   grep -q "page 4294967296 beyond the largest capacity (16T" "$tmp/err"; then
+	ok "a trace page past 2^32 - 1 without --capacity: beyond the largest capacity"
+else
+	not_ok "a trace page past 2^32 - 1 without --capacity: beyond the largest capacity" "$(cat "$tmp/err")"
 fi
 if ! "$sim" --capacity 17592186048512 "$tmp/t" > "$tmp/err" 2>&1 &&
    grep -q "out of range \[4K, 16T\]" "$tmp/err"; then

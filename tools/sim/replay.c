@@ -37,6 +37,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "cxu_lat.h"
 #include "cxu_msg.h"
@@ -65,6 +66,13 @@ const char *sim_check(const struct sim_cfg *cfg, uint64_t max_page,
 		return "--cache-size and --capacity must be multiples of 4K, as in configfs";
 	*npages = cfg->p.capacity / CXD_HOST_PAGE_SIZE;
 	if (!*npages) {
+		if (max_page >= CXD_MODEL_MAX_CAPACITY / CXD_HOST_PAGE_SIZE) {
+			snprintf(why, sizeof(why),
+				 "page %" PRIu64 " beyond the largest capacity (16T, %" PRIu64 " pages)",
+				 max_page,
+				 (uint64_t)(CXD_MODEL_MAX_CAPACITY / CXD_HOST_PAGE_SIZE));
+			return why;
+		}
 		*npages = max_page + 1;
 		if (*npages < cfg->p.cache_size / CXD_HOST_PAGE_SIZE)
 			*npages = cfg->p.cache_size / CXD_HOST_PAGE_SIZE;
@@ -257,10 +265,19 @@ int sim_run(const struct sim_cfg *cfg, const struct trace *t,
 		return -1;
 	}
 	warm = cfg->warmup_pct ? nacc * cfg->warmup_pct / 100 : cfg->warmup;
-	/* zeroed, as cxd_model_setup() wants: a fresh mapping costs nothing
-	 * per device page until the page is used
+	/*
+	 * Zeroed, as cxd_model_setup() wants: a fresh mapping costs nothing
+	 * per device page until the page is used. MAP_NORESERVE: a 16 TiB
+	 * device's 16.5 GiB of state must not be refused by the kernel's
+	 * overcommit check on a host with less memory, since a trace touches
+	 * only the part of it its pages use.
 	 */
-	mem = calloc(1, (msize + 7) & ~(size_t)7);
+	mem = mmap(NULL, msize, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (mem == MAP_FAILED) {
+		mem = NULL;
+		cxu_err("cannot map %zu bytes for the model's state", msize);
+	}
 	if (cfg->faults)
 		mapped = calloc(npages, 1);
 	clk = calloc(nth, sizeof(*clk));
@@ -457,7 +474,8 @@ next:
 		memmove(out->lost_pages, out->lost_pages + nsaved,
 			out->lines_lost * sizeof(uint64_t));
 	}
-	free(mem);
+	if (mem)
+		munmap(mem, msize);
 	cxu_lat_hist_free(&lat);
 	free(mapped);
 	free(clk);
@@ -466,7 +484,8 @@ next:
 	free(acc);
 	return 0;
 fail:
-	free(mem);
+	if (mem)
+		munmap(mem, msize);
 	cxu_lat_hist_free(&lat);
 	free(mapped);
 	free(clk);
