@@ -304,7 +304,7 @@ int cxd_power_on(struct cxd_dev *d)
 	 * lines: 16 GiB for a 16 TiB device. Never more than the host has.
 	 */
 	if (msize / PAGE_SIZE >= totalram_pages()) {
-		cxd_warn(d, "power: the model's state needs %zu bytes (about 4 per device page), more than the host's memory (%llu bytes): lower capacity",
+		cxd_warn(d, "power: the model's state needs %zu bytes (about 4 per device page and 32 per cache line), more than the host's memory (%llu bytes): lower capacity or cache_size",
 			 msize, (u64)totalram_pages() << PAGE_SHIFT);
 		goto err_put;
 	}
@@ -313,7 +313,7 @@ int cxd_power_on(struct cxd_dev *d)
 			  kvzalloc(msize, GFP_KERNEL | __GFP_NOWARN) :
 			  vzalloc(msize);
 	if (!live->model_mem) {
-		cxd_warn(d, "power: cannot allocate the model's state (%zu bytes, about 4 per device page)",
+		cxd_warn(d, "power: cannot allocate the model's state (%zu bytes, about 4 per device page and 32 per cache line)",
 			 msize);
 		goto err_put;
 	}

@@ -82,7 +82,7 @@ bad_power "an image of another capacity"
 dev_set $D nand_backing $MNT/huge.img >/dev/null
 is "$(dev_set $D capacity 16T)" OK "capacity 16T, the bound"
 bad_power "a 16T device: its model's state (16.5 GiB) exceeds this guest's memory" ENOMEM
-dmesg | grep -q "power: the model's state needs [0-9]* bytes (about 4 per device page), more than the host's memory"
+dmesg | grep -q "power: the model's state needs [0-9]* bytes (about 4 per device page and 32 per cache line), more than the host's memory"
 ok $? "the log line gives the state's size and the host's memory"
 ok "$([ ! -e $MNT/huge.img ]; echo $?)" "no image was created"
 dev_rm $D
