@@ -594,6 +594,24 @@ static struct vm_area_struct *cxd_nl_vma(struct cxd_nodelat *nl,
 }
 
 /*
+ * Record what cxd_nl_make_nonresident() (@ret, @d: the PTE was dirty) did
+ * for one victim: *@found and *@dirty for the caller, evicted_ptes or
+ * evictions_uncovered (mapped, and stays resident there) for the stats.
+ */
+static void cxd_nl_nonres_done(struct cxd_nodelat *nl, int ret, bool d,
+			       bool *found, bool *dirty)
+{
+	if (ret > 0) {
+		*found = true;
+		*dirty |= d;
+		atomic64_inc(&nl->st.evict_ptes);
+	} else if (ret == -EOPNOTSUPP) {
+		*found = true;
+		atomic64_inc(&nl->st.evict_uncovered);
+	}
+}
+
+/*
  * Could device page @page be an anonymous page mapped elsewhere than where
  * it was last seen (cxd_nl_evict_moved())? Not a KSM page (its index is not
  * an address) nor a large folio. Unlocked look; the PTE check decides.
@@ -770,15 +788,7 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 			ret = cxd_nl_make_nonresident(&b, vma, va,
 						      nl->pfn_lo + v[i].page,
 						      &d);
-			if (ret > 0) {
-				found[i] = true;
-				dirty[i] |= d;
-				atomic64_inc(&nl->st.evict_ptes);
-			} else if (ret == -EOPNOTSUPP) {
-				/* mapped, and stays resident here */
-				found[i] = true;
-				atomic64_inc(&nl->st.evict_uncovered);
-			}
+			cxd_nl_nonres_done(nl, ret, d, &found[i], &dirty[i]);
 		}
 		cxd_nl_pte_batch_unlock(&b, mm);
 	}
@@ -799,16 +809,9 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 			if (file[i] || found[i])
 				continue;
 			ret = cxd_nl_evict_moved(nl, &b, mm, v[i].page, &d);
-			if (ret > 0) {
-				dirty[i] |= d;
-				atomic64_inc(&nl->st.evict_ptes);
-			} else if (ret == -EOPNOTSUPP) {
-				atomic64_inc(&nl->st.evict_uncovered);
-			}
-			if (ret) {
-				found[i] = true;
+			cxd_nl_nonres_done(nl, ret, d, &found[i], &dirty[i]);
+			if (ret)
 				nmoved -= !!nmoved;
-			}
 		}
 		cxd_nl_pte_batch_unlock(&b, mm);
 	}
@@ -1711,12 +1714,15 @@ static struct kretprobe cxd_nl_krp_check = {
 
 /*
  * Register @rp (reused across power cycles: clear what an earlier
- * registration left). Return: 0, or -EOPNOTSUPP with one log line.
+ * registration left); a probe with no symbol (none on this kernel,
+ * compat.h) is skipped. Return: 0, or -EOPNOTSUPP with one log line.
  */
 static int cxd_nl_kretprobe_add(struct kretprobe *rp, const char *name)
 {
 	int ret;
 
+	if (!rp->kp.symbol_name)
+		return 0;
 	rp->kp.addr = NULL;
 	rp->kp.flags = 0;
 	rp->kp.nmissed = 0;
@@ -1728,6 +1734,13 @@ static int cxd_nl_kretprobe_add(struct kretprobe *rp, const char *name)
 		return -EOPNOTSUPP;
 	}
 	return 0;
+}
+
+/* Unregister @rp, registered by cxd_nl_kretprobe_add(). */
+static void cxd_nl_kretprobe_del(struct kretprobe *rp)
+{
+	if (rp->kp.symbol_name)
+		unregister_kretprobe(rp);
 }
 
 /*
@@ -1824,12 +1837,10 @@ static int cxd_nl_hooks_get(const char *name)
 	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_migalloc, name);
 	if (ret)
 		goto err_check;
-	ret = cxd_nl_krp_mpol.kp.symbol_name ?
-	      cxd_nl_kretprobe_add(&cxd_nl_krp_mpol, name) : 0;
+	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_mpol, name);
 	if (ret)
 		goto err_migalloc;
-	ret = cxd_nl_krp_mbind.kp.symbol_name ?
-	      cxd_nl_kretprobe_add(&cxd_nl_krp_mbind, name) : 0;
+	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_mbind, name);
 	if (ret)
 		goto err_mpol;
 	ret = cxd_nl_kprobe_add(&cxd_nl_kp_dirty, name);
@@ -1864,11 +1875,9 @@ err_around:
 err_dirty:
 	unregister_kprobe(&cxd_nl_kp_dirty);
 err_mbind:
-	if (cxd_nl_krp_mbind.kp.symbol_name)
-		unregister_kretprobe(&cxd_nl_krp_mbind);
+	cxd_nl_kretprobe_del(&cxd_nl_krp_mbind);
 err_mpol:
-	if (cxd_nl_krp_mpol.kp.symbol_name)
-		unregister_kretprobe(&cxd_nl_krp_mpol);
+	cxd_nl_kretprobe_del(&cxd_nl_krp_mpol);
 err_migalloc:
 	unregister_kretprobe(&cxd_nl_krp_migalloc);
 err_check:
@@ -1899,10 +1908,8 @@ static void cxd_nl_hooks_put(void)
 	unregister_kretprobe(&cxd_nl_krp_promote);
 	unregister_kprobe(&cxd_nl_kp_around);
 	unregister_kprobe(&cxd_nl_kp_dirty);
-	if (cxd_nl_krp_mbind.kp.symbol_name)
-		unregister_kretprobe(&cxd_nl_krp_mbind);
-	if (cxd_nl_krp_mpol.kp.symbol_name)
-		unregister_kretprobe(&cxd_nl_krp_mpol);
+	cxd_nl_kretprobe_del(&cxd_nl_krp_mbind);
+	cxd_nl_kretprobe_del(&cxd_nl_krp_mpol);
 	unregister_kretprobe(&cxd_nl_krp_migalloc);
 	unregister_kretprobe(&cxd_nl_krp_check);
 	unregister_kretprobe(&cxd_nl_krp_alloc);

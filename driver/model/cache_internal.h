@@ -327,7 +327,6 @@ static inline void cxd_lop_set(struct cxd_cache *c, uint64_t page, uint32_t v)
 	c->line_of_page[page] = ~v;
 }
 
-
 /* ------------------------------------------- cache calls of the model -- */
 
 /**
