@@ -223,6 +223,8 @@ struct cxd_mode_ops {
  * @stats_gen:	stats/reset count since power-on: tells whether a model
  *		answer read under @lock belongs to the current statistics.
  * @pinned_evictions: victims the kernel still held (GUP).
+ * @pinned_released: NAND image: host pages of such victims let go once
+ *		their holder had dropped them (cxd_img_reap()).
  * @io_reads:	NAND image: device pages read from the image.
  * @io_writes:	NAND image: device pages written to it (write-backs).
  * @io_overruns: NAND image: faults whose image reads (their page, the
@@ -329,6 +331,7 @@ struct cxd_live {
 	u64 stats_t0_ns;
 	u64 stats_gen;
 	u64 pinned_evictions;
+	u64 pinned_released;
 	u64 io_reads;
 	u64 io_writes;
 	u64 io_overruns;

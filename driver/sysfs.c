@@ -15,6 +15,7 @@
 
 #include "compat.h"
 #include "cxdvirt.h"
+#include "devdax/devdax.h"
 
 static ssize_t name_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
@@ -53,6 +54,16 @@ static ssize_t cache_used_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(cache_used);
 
+/* Host pages holding device pages of a NAND image now; 0 without one. */
+static ssize_t image_pages_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct cxd_live *live = cxd_dev_to_live(dev);
+
+	return sysfs_emit(buf, "%llu\n", live->img ? cxd_img_pages(live) : 0);
+}
+static DEVICE_ATTR_RO(image_pages);
+
 /* Node mode adds its own files (hotplug/node.c); mode is every device's. */
 static ssize_t mode_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
@@ -66,6 +77,7 @@ static struct attribute *cxd_dev_attrs[] = {
 	&dev_attr_capacity.attr,
 	&dev_attr_cache_size.attr,
 	&dev_attr_cache_used.attr,
+	&dev_attr_image_pages.attr,
 	&dev_attr_mode.attr,
 	NULL,
 };
@@ -132,6 +144,7 @@ CXD_STAT_ATTR(scan_passes, live->scan_passes);
 CXD_STAT_ATTR(scan_touched, live->scan_touched);
 CXD_STAT_ATTR(scan_ns_total, live->scan_ns_total);
 CXD_STAT_ATTR(pinned_evictions, live->pinned_evictions);
+CXD_STAT_ATTR(pinned_released, live->pinned_released);
 CXD_STAT_ATTR(io_reads, live->io_reads);
 CXD_STAT_ATTR(io_writes, live->io_writes);
 CXD_STAT_ATTR(io_overruns, live->io_overruns);
@@ -249,6 +262,7 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 	live->scan_touched = 0;
 	live->scan_ns_total = 0;
 	live->pinned_evictions = 0;
+	live->pinned_released = 0;
 	live->io_reads = 0;
 	live->io_writes = 0;
 	live->io_overruns = 0;
@@ -301,6 +315,7 @@ static struct attribute *cxd_stats_attrs[] = {
 	&dev_attr_mshr_waits.attr,
 	&dev_attr_mshr_wait_ns_total.attr,
 	&dev_attr_pinned_evictions.attr,
+	&dev_attr_pinned_released.attr,
 	&dev_attr_io_reads.attr,
 	&dev_attr_io_writes.attr,
 	&dev_attr_io_overruns.attr,

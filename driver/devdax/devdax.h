@@ -63,6 +63,7 @@ void cxd_img_close(struct cxd_live *live, bool lose);
 int cxd_img_flush(struct cxd_live *live, loff_t start, loff_t end);
 bool cxd_img_direct(struct cxd_live *live);
 bool cxd_img_materialised(struct cxd_live *live, u64 pgoff);
+u64 cxd_img_pages(struct cxd_live *live);
 struct page *cxd_img_page(struct cxd_live *live, u64 pgoff,
 			  unsigned int *reads);
 void cxd_img_prefetch(struct cxd_live *live, u64 pgoff, unsigned int *reads);

@@ -36,9 +36,11 @@
  *
  * A victim the kernel still holds (get_user_pages: O_DIRECT in flight, a
  * pipe) is written back like any other, but its host page stays the device
- * page's, mapped nowhere: what the holder writes into it later is not lost,
- * and the page's next miss maps it again instead of reading the image. It
- * is written back again at its next eviction and at power-off.
+ * page's, mapped nowhere, recorded in the image's @held: what the holder
+ * writes into it later is not lost, and the page's next miss maps it again
+ * instead of reading the image. Once the pin has dropped, a later eviction
+ * finds it (cxd_img_reap()), writes it back if the holder wrote it, and
+ * lets the page go: host memory beyond the cache is the pages pins hold.
  */
 #include <linux/bvec.h>
 #include <linux/file.h>
@@ -96,6 +98,13 @@ struct cxd_img_hdr {
 /* Host pages of evicted lines kept for the next misses: at most this many. */
 #define CXD_IMG_SPARE	8
 
+/*
+ * Pages of @held that each eviction looks at (cxd_img_reap()): a page whose
+ * pin dropped is let go within (pages held) / CXD_IMG_REAP evictions, and
+ * an eviction never walks a long list (an RDMA region can pin thousands).
+ */
+#define CXD_IMG_REAP	4
+
 /**
  * struct cxd_img - an open NAND image.
  * @file:	the image, opened read-write (O_DIRECT if @direct).
@@ -125,6 +134,12 @@ struct cxd_img_hdr {
  *		same with about 1 200 instructions more per image miss and
  *		eviction (its lookups, insert and erase; measured in an
  *		icount guest), a fifth of the fastest modeled miss.
+ * @held:	device pages whose host page a holder still had when the line
+ *		was evicted (cxd_img_evict()): in @set, mapped nowhere, out of
+ *		the cache, to be let go once the pin drops (cxd_img_reap()).
+ *		Indexed by device page, value xa_mk_value(0).
+ * @nheld:	entries in @held.
+ * @reap_from:	the device page cxd_img_reap() looks at next (a hint).
  */
 struct cxd_img {
 	struct file *file;
@@ -141,6 +156,9 @@ struct cxd_img {
 	unsigned int set_bits;
 	u64 set_count;
 	struct page **set;
+	struct xarray held;
+	atomic_long_t nheld;
+	unsigned long reap_from;
 };
 
 /*
@@ -599,6 +617,7 @@ int cxd_img_open(struct cxd_dev *d, struct cxd_live *live)
 	if (!img)
 		return -ENOMEM;
 	spin_lock_init(&img->set_lock);
+	xa_init(&img->held);
 	img->set_bits = max_t(unsigned int, 6,
 			      order_base_2(live->model.cache.nlines));
 	img->set = kvcalloc(1UL << img->set_bits, sizeof(*img->set), GFP_KERNEL);
@@ -687,6 +706,23 @@ bool cxd_img_direct(struct cxd_live *live)
 bool cxd_img_materialised(struct cxd_live *live, u64 pgoff)
 {
 	return cxd_img_find(live->img, pgoff, false);
+}
+
+/**
+ * cxd_img_pages() - host pages holding device pages of @live's image now:
+ * the resident lines' (materialised) and those holders kept at eviction.
+ * @live:	powered devdax device with a NAND image.
+ * Context: any but hard IRQ; takes the image's set lock.
+ * Return: the count, pages.
+ */
+u64 cxd_img_pages(struct cxd_live *live)
+{
+	u64 n;
+
+	spin_lock(&live->img->set_lock);
+	n = live->img->set_count;
+	spin_unlock(&live->img->set_lock);
+	return n;
 }
 
 /* Count an image I/O of @live and its failure, if any. */
@@ -779,6 +815,109 @@ struct page *cxd_img_page(struct cxd_live *live, u64 pgoff,
 	return page;
 }
 
+/*
+ * Record that a holder kept device page @pgoff's host page at its eviction
+ * (cxd_img_reap() lets it go once the pin drops). Without memory for the
+ * record the page stays until its next eviction or power-off, as any held
+ * page would without the reaper.
+ */
+static void cxd_img_hold(struct cxd_img *img, u64 pgoff)
+{
+	if (!xa_insert(&img->held, pgoff, xa_mk_value(0), GFP_KERNEL))
+		atomic_long_inc(&img->nheld);
+}
+
+/* Device page @pgoff's host page is no longer one a holder kept. */
+static void cxd_img_unhold(struct cxd_img *img, u64 pgoff)
+{
+	if (atomic_long_read(&img->nheld) && xa_erase(&img->held, pgoff))
+		atomic_long_dec(&img->nheld);
+}
+
+/*
+ * Look at held page @pgoff of @live (cxd_img_reap()): still held, it stays;
+ * resident again, it is an ordinary line now (its next eviction decides);
+ * let go by its holder, it is written to the image and leaves the resident
+ * set. The write is unconditional: a holder may have written the page
+ * without setting its dirty flag (O_DIRECT's end of I/O and
+ * unpin_user_pages_dirty_lock() set it; io_uring's fixed buffers do not).
+ * Refs on a host page: ours, the device's (the resident set's); more: a
+ * holder, or an instant's reference a walk or get_user_pages_fast() takes
+ * (it is looked at again later).
+ */
+static void cxd_img_reap_one(struct cxd_live *live, u64 pgoff)
+{
+	struct cxd_img *img = live->img;
+	struct page *page = cxd_img_find(img, pgoff, true);
+	bool gone = false, resident;
+
+	if (!page) {
+		cxd_img_unhold(img, pgoff);	/* evicted since, not held */
+		return;
+	}
+	lock_page(page);
+	if (page_folio(page)->mapping != live->inode->i_mapping ||
+	    page_folio(page)->index != pgoff) {
+		cxd_img_unhold(img, pgoff);
+		goto out;
+	}
+	spin_lock(&live->lock);
+	resident = cxd_cache_resident(&live->model.cache, pgoff);
+	spin_unlock(&live->lock);
+	if (resident) {
+		cxd_img_unhold(img, pgoff);
+		goto out;
+	}
+	if (page_ref_count(page) > 2)
+		goto out;		/* still held */
+	/*
+	 * Nobody but us maps or holds it: a fault that makes the line resident
+	 * again meanwhile maps the page only after our page lock, and then
+	 * finds it in the set, or reads the image written here.
+	 */
+	if (cxd_img_write(live, pgoff, page))
+		goto out;		/* kept: tried again later */
+	spin_lock(&live->lock);
+	if (!cxd_cache_resident(&live->model.cache, pgoff)) {
+		gone = cxd_img_erase(img, pgoff, page);
+		if (gone)
+			live->pinned_released++;
+	}
+	spin_unlock(&live->lock);
+	cxd_img_unhold(img, pgoff);
+	if (gone)
+		page_folio(page)->mapping = NULL;
+out:
+	unlock_page(page);
+	put_page(page);
+	if (gone && !cxd_img_spare_put(img, page))
+		put_page(page);
+}
+
+/*
+ * Let go of the host pages of @live's image that holders kept at eviction
+ * and have released since: look at up to CXD_IMG_REAP of them, round robin
+ * from @img->reap_from, so that each eviction costs at most that many.
+ * Context: process, may sleep; no page lock held.
+ */
+static void cxd_img_reap(struct cxd_live *live)
+{
+	struct cxd_img *img = live->img;
+	unsigned long idx = READ_ONCE(img->reap_from);
+	unsigned int k;
+
+	for (k = 0; k < CXD_IMG_REAP && atomic_long_read(&img->nheld); k++) {
+		if (!xa_find(&img->held, &idx, ULONG_MAX, XA_PRESENT)) {
+			idx = 0;
+			if (!xa_find(&img->held, &idx, ULONG_MAX, XA_PRESENT))
+				break;
+		}
+		cxd_img_reap_one(live, idx);
+		idx++;
+	}
+	WRITE_ONCE(img->reap_from, idx);
+}
+
 /**
  * cxd_img_prefetch() - read device page @pgoff, just made resident by a
  * prefetch, from the image now, if its slot lock and line can be had at
@@ -812,7 +951,9 @@ void cxd_img_prefetch(struct cxd_live *live, u64 pgoff, unsigned int *reads)
  * cxd_img_evict() - victim @v of @live's model leaves every mapping; its
  * line is written to the image if the model wrote it back, and its host
  * page is kept for the next miss (cxd_img_spare_put()) or freed, unless
- * the page is resident again or the kernel holds it.
+ * the page is resident again or the kernel holds it (then it is recorded
+ * in @held); then up to CXD_IMG_REAP held pages are looked at again
+ * (cxd_img_reap()).
  * @live:	powered devdax device with a NAND image.
  * @v:		the victim.
  *
@@ -851,6 +992,10 @@ void cxd_img_evict(struct cxd_live *live, const struct cxd_victim *v)
 	else if (!cxd_cache_resident(&live->model.cache, v->page))
 		gone = cxd_img_erase(img, v->page, page);
 	spin_unlock(&live->lock);
+	if (pinned)
+		cxd_img_hold(img, v->page);
+	else
+		cxd_img_unhold(img, v->page);
 	if (gone)
 		page_folio(page)->mapping = NULL;
 out:
@@ -859,6 +1004,7 @@ out:
 	/* the device's reference: kept for the next miss, or dropped */
 	if (gone && !cxd_img_spare_put(img, page))
 		put_page(page);
+	cxd_img_reap(live);
 }
 
 /**
@@ -1172,6 +1318,7 @@ void cxd_img_close(struct cxd_live *live, bool lose)
 		cond_resched();
 	}
 	kvfree(img->set);
+	xa_destroy(&img->held);
 	while (img->nspare)
 		put_page(img->spare[--img->nspare]);
 	if (lose)

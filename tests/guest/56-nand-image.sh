@@ -137,6 +137,18 @@ dev_rm $D
 ok $? "remove $D"
 rm -f $IMG
 
+section "pages pinned at eviction"
+# A pipe holds 8 device pages (vmsplice) while a scan evicts them: their
+# host pages stay the device pages' beyond the cache; once the pipe is
+# read, the next evictions let them go, written back (image.c,
+# cxd_img_reap()), and they read back from the image intact.
+dev_create $D capacity=64M cache_size=256K nand_backing=$IMG || bail "create $D"
+dev_on $D || bail "power on $D"
+run_sub "pinned at eviction, then let go" "$PROGS/daxsem" pinreap "$(dev_node $D)" 8 $((2 * 1048576))
+dev_off $D
+dev_rm $D
+rm -f $IMG
+
 section "power failure and msync"
 dev_create $D capacity=64M cache_size=4M nand_backing=$IMG || bail "create $D"
 # bad_fail WHY ERR: power_fail (write-only) refused with ERR, one log line.

@@ -27,6 +27,13 @@
  *	device, create the file READY, wait for the file GO (meanwhile the
  *	caller powers the device off), then read the pipe: the pinned page
  *	still holds the data.
+ *   daxsem pinreap DEV NPIN SPAN
+ *	(a NAND image device) pin NPIN written device pages into a pipe,
+ *	evict them by touching SPAN bytes of other pages: their host pages
+ *	stay beyond the cache (image_pages); read the pipe (the pins drop),
+ *	touch SPAN again: the kept pages are let go (image_pages back within
+ *	the cache, stats/pinned_released), and the NPIN pages read back from
+ *	the image hold their data.
  */
 #include "common.h"
 #include <linux/futex.h>
@@ -734,11 +741,95 @@ static int do_pinhold(const char *dev, const char *ready, const char *go)
 	return tap_exit();
 }
 
+/* --- pages pinned at eviction are let go once the pin drops -------------- */
+
+static int64_t dev_attr_i64(const char *dev, const char *rel)
+{
+	char p[256];
+
+	sys_path(p, sizeof(p), dev, rel);
+	return read_i64(p);
+}
+
+static void touch_span(volatile char *q, size_t span)
+{
+	for (size_t off = 0; off < span; off += PAGE)
+		(void)q[off];
+}
+
+static int do_pinreap(const char *dev, size_t npin, size_t span)
+{
+	int64_t lines = dev_attr_i64(dev, "cache_size") / PAGE;
+	int64_t pe0 = dev_stat(dev, "pinned_evictions");
+	int64_t pr0 = dev_stat(dev, "pinned_released");
+	int64_t pages, pe, pr;
+	struct iovec iov[16];
+	char buf[PAGE];
+	int pfd[2], fd;
+	size_t i, bad = 0;
+	ssize_t n;
+	char *p;
+
+	if (!ok(npin >= 1 && npin <= 16 && lines > 0 &&
+		span >= 2 * (size_t)lines * PAGE,
+		"NPIN 1..16 (%zu), SPAN at least twice the cache (%zu, %" PRId64 " lines)",
+		npin, span, lines))
+		return tap_exit();
+	p = map_dev(dev, npin * PAGE + span, &fd);
+	if (!ok(p != NULL, "map %s (%s)", dev, p ? "OK" : errname(errno)))
+		return tap_exit();
+	fill_full(p, npin * PAGE, 51);
+	if (!ok(!pipe(pfd), "pipe"))
+		return tap_exit();
+	for (i = 0; i < npin; i++) {
+		iov[i].iov_base = p + i * PAGE;
+		iov[i].iov_len = PAGE;
+	}
+	n = vmsplice(pfd[1], iov, npin, 0);
+	if (!ok(n == (ssize_t)(npin * PAGE), "vmsplice %zu device pages into a pipe (%zd, %s)",
+		npin, n, errname(n < 0 ? errno : 0)))
+		return tap_exit();
+	touch_span(p + npin * PAGE, span);
+	pe = dev_stat(dev, "pinned_evictions") - pe0;
+	pages = dev_attr_i64(dev, "image_pages");
+	diag("pinned: pinned_evictions +%" PRId64 ", image_pages %" PRId64 ", cache lines %" PRId64,
+	     pe, pages, lines);
+	ok(pe >= (int64_t)npin, "the %zu pinned pages were evicted (pinned_evictions +%" PRId64 ")",
+	   npin, pe);
+	ok(pages >= lines + (int64_t)npin,
+	   "while pinned, their host pages stay beyond the cache (image_pages %" PRId64 " >= %" PRId64 ")",
+	   pages, lines + (int64_t)npin);
+	for (i = 0; i < npin; i++) {
+		/* the pipe's page i is device page i, pattern 51 */
+		n = read(pfd[0], buf, PAGE);
+		if (n != PAGE ||
+		    check_page((const uint64_t *)buf, 51, i, PAGE / 8) >= 0)
+			bad++;
+	}
+	ok(bad == 0, "the pipe held the %zu pages' data (%zu bad)", npin, bad);
+	close(pfd[0]);
+	close(pfd[1]);
+	touch_span(p + npin * PAGE, span);
+	pr = dev_stat(dev, "pinned_released") - pr0;
+	pages = dev_attr_i64(dev, "image_pages");
+	diag("released: pinned_released +%" PRId64 ", image_pages %" PRId64, pr, pages);
+	ok(pr >= (int64_t)npin, "the pins dropped, the kept pages were let go (pinned_released +%" PRId64 ")",
+	   pr);
+	ok(pages <= lines, "image_pages back within the cache (%" PRId64 " <= %" PRId64 ")",
+	   pages, lines);
+	ok(verify_full(p, npin * PAGE, 51) < 0,
+	   "the %zu pages read back from the image hold their data", npin);
+	munmap(p, npin * PAGE + span);
+	close(fd);
+	return tap_exit();
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: daxsem check [-a ALIGN] [-s DEVSIZE] [-b BLKDEV] [-d NAME,...] [-R] DEV\n"
 		"       daxsem inflight DEV BLKDEV SECONDS SPAN\n"
-		"       daxsem pinhold DEV READY GO\n");
+		"       daxsem pinhold DEV READY GO\n"
+		"       daxsem pinreap DEV NPIN SPAN\n");
 	exit(2);
 }
 
@@ -755,6 +846,9 @@ int main(int argc, char **argv)
 				   strtoull(argv[5], NULL, 0));
 	if (!strcmp(argv[1], "pinhold") && argc == 5)
 		return do_pinhold(argv[2], argv[3], argv[4]);
+	if (!strcmp(argv[1], "pinreap") && argc == 5)
+		return do_pinreap(argv[2], strtoull(argv[3], NULL, 0),
+				  strtoull(argv[4], NULL, 0));
 	if (strcmp(argv[1], "check"))
 		usage();
 	optind = 2;
