@@ -598,6 +598,7 @@ static inline int cxd_small_folio_mapcount(struct folio *folio)
 	"bool folio_mark_dirty(struct folio *folio)",			\
 	"void folio_migrate_flags(struct folio *newfolio, struct folio *folio)", \
 	"struct page *alloc_migration_target(struct page *page, long unsigned int private)", \
+	"int memcmp_pages(struct page *page1, struct page *page2)",	\
 }
 
 /* Is this THP check a collapse's (khugepaged, MADV_COLLAPSE), not a fault's or smaps'? */
@@ -715,6 +716,7 @@ static inline pte_t cxd_pte_mkprotnone(pte_t old)
 	"bool folio_mark_dirty(struct folio *folio)",			\
 	"void folio_migrate_flags(struct folio *newfolio, struct folio *folio)", \
 	"struct folio *alloc_migration_target(struct folio *src, long unsigned int private)", \
+	"int memcmp_pages(struct page *page1, struct page *page2)",	\
 }
 
 /* Is this THP check a collapse's (khugepaged, MADV_COLLAPSE), not a fault's or smaps'? */
@@ -747,6 +749,7 @@ static inline bool cxd_nl_thp_check_collapse(struct pt_regs *regs)
 	"bool folio_mark_dirty(struct folio *folio)",			\
 	"void folio_migrate_flags(struct folio *newfolio, struct folio *folio)", \
 	"struct folio *alloc_migration_target(struct folio *src, long unsigned int private)", \
+	"int memcmp_pages(struct page *page1, struct page *page2)",	\
 }
 
 static inline bool cxd_nl_thp_check_collapse(struct pt_regs *regs)

@@ -75,9 +75,9 @@
  *
  * What this cannot see is counted where possible and listed in
  * docs/numa-mode.md: kernel accesses through the direct map, DMA, GUP that
- * follows PROT_NONE entries, KSM pages (one address per page is kept) and
- * a THP that got onto the node anyway (thp_untracked_pages). Huge pages on the node are refused
- * (the THP section below).
+ * follows PROT_NONE entries, and a THP that got onto the node anyway
+ * (thp_untracked_pages). Huge pages on the node are refused (the THP
+ * section below), and so are KSM merges of its pages (cxd_nl_krp_ksm).
  *
  * Lifetime: struct cxd_nodelat is refcounted. The device holds one reference
  * from cxd_nodelat_start() to cxd_nodelat_stop(); each queued task_work holds
@@ -1713,6 +1713,60 @@ static struct kretprobe cxd_nl_krp_check = {
 };
 
 /*
+ * KSM on the node. KSM merges pages of identical contents into one page
+ * mapped read-only at every address that had one. The reverse map keeps
+ * one address per page (6.x), and 7.2's device-exclusive entries cannot
+ * cover a page mapped twice, so a merged page of the node would be evicted
+ * through one mapping at most and hit without a fault through the others.
+ * As with huge pages, pages of the node are not merged: every comparison
+ * KSM makes of a page of a running device's node with another page
+ * (memcmp_pages(), which its stable and unstable tree searches and its
+ * final pages_identical() check all call) answers "different", with a sign
+ * fixed by the two frame numbers, so that the same pair always compares
+ * the same way and its trees stay searchable. The program reads and writes
+ * the same data; the node holds one page per mapping, as without KSM. The
+ * zero-page checks of THP splitting and migration (6.12, 7.2) call the same
+ * function: a page of the node is not taken for the zero page there either.
+ */
+static int cxd_nl_ksm_cmp_entry(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	unsigned long f1 = page_to_pfn((struct page *)regs_get_kernel_argument(regs, 0));
+	unsigned long f2 = page_to_pfn((struct page *)regs_get_kernel_argument(regs, 1));
+	struct cxd_nodelat *nl;
+	bool ours;
+
+	if (f1 == f2)
+		return 1;
+	rcu_read_lock();
+	nl = cxd_nl_find(f1);
+	if (!nl || READ_ONCE(nl->stopping))
+		nl = cxd_nl_find(f2);
+	ours = nl && !READ_ONCE(nl->stopping);
+	rcu_read_unlock();
+	if (!ours)
+		return 1;	/* no return handler: the real answer */
+	*(int *)ri->data = f1 < f2 ? -1 : 1;
+	return 0;
+}
+
+/* Context: memcmp_pages()'s return (may be preemptible); never sleeps. */
+static int cxd_nl_ksm_cmp_ret(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	regs_set_return_value(regs, (unsigned long)(long)*(int *)ri->data);
+	return 0;
+}
+
+static struct kretprobe cxd_nl_krp_ksm = {
+	.kp.symbol_name = "memcmp_pages",
+	.entry_handler = cxd_nl_ksm_cmp_entry,
+	.handler = cxd_nl_ksm_cmp_ret,
+	.data_size = sizeof(int),
+	.maxactive = CXD_NL_THP_MAXACTIVE,
+};
+
+/*
  * Register @rp (reused across power cycles: clear what an earlier
  * registration left); a probe with no symbol (none on this kernel,
  * compat.h) is skipped. Return: 0, or -EOPNOTSUPP with one log line.
@@ -1843,9 +1897,12 @@ static int cxd_nl_hooks_get(const char *name)
 	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_mbind, name);
 	if (ret)
 		goto err_mpol;
-	ret = cxd_nl_kprobe_add(&cxd_nl_kp_dirty, name);
+	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_ksm, name);
 	if (ret)
 		goto err_mbind;
+	ret = cxd_nl_kprobe_add(&cxd_nl_kp_dirty, name);
+	if (ret)
+		goto err_ksm;
 	ret = cxd_nl_kprobe_add(&cxd_nl_kp_around, name);
 	if (ret)
 		goto err_dirty;
@@ -1874,6 +1931,8 @@ err_around:
 	unregister_kprobe(&cxd_nl_kp_around);
 err_dirty:
 	unregister_kprobe(&cxd_nl_kp_dirty);
+err_ksm:
+	unregister_kretprobe(&cxd_nl_krp_ksm);
 err_mbind:
 	cxd_nl_kretprobe_del(&cxd_nl_krp_mbind);
 err_mpol:
@@ -1908,6 +1967,7 @@ static void cxd_nl_hooks_put(void)
 	unregister_kretprobe(&cxd_nl_krp_promote);
 	unregister_kprobe(&cxd_nl_kp_around);
 	unregister_kprobe(&cxd_nl_kp_dirty);
+	unregister_kretprobe(&cxd_nl_krp_ksm);
 	cxd_nl_kretprobe_del(&cxd_nl_krp_mbind);
 	cxd_nl_kretprobe_del(&cxd_nl_krp_mpol);
 	unregister_kretprobe(&cxd_nl_krp_migalloc);

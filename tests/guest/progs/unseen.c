@@ -64,12 +64,16 @@
  *     two mappings A and B of M = L/2 - 32 pages each, bound to NODE, with
  *     the same contents (page i of A equals page i of B, all pages of a
  *     mapping differ), and a third, F, of L pages; A and B read until a
- *     pass misses nowhere (all resident, so that KSM can merge them), then
- *     MADV_MERGEABLE; waits up to 30 s for
- *     /sys/kernel/mm/ksm/pages_sharing to reach M or stop growing for 2 s
- *     (the caller runs ksmd). Then the cache is emptied and two cyclic
+ *     pass misses nowhere (all resident, so that KSM could merge them).
+ *     Two more mappings C and D of KSM_CTL pages with the same contents,
+ *     in the default policy's memory (not the node): KSM's control. All
+ *     four MADV_MERGEABLE; waits up to 30 s until
+ *     /sys/kernel/mm/ksm/pages_sharing reaches KSM_CTL and ksmd has made 3
+ *     full scans since (the caller runs ksmd), or pages_sharing reaches
+ *     KSM_CTL + M. Then the cache is emptied and two cyclic
  *     passes over A and F (1.5 x the cache) run, then two over B and F.
- *     Keys: pages (M), pages_shared, pages_sharing, a_pass1, a_pass2,
+ *     Keys: pages (M), control (KSM_CTL), full_scans (ksmd's full scans
+ *     meanwhile), pages_shared, pages_sharing, a_pass1, a_pass2,
  *     b_pass1, b_pass2 (misses on A or B's pages in each pass), f_pass2a,
  *     f_pass2b (misses on F in the second pass of each), evicted_ptes,
  *     evictions_unmapped, evictions_uncovered (over the flush and the
@@ -752,23 +756,32 @@ static int cmd_remote(int node)
 
 /* ---------------------------------------------------------------- ksm -- */
 
+/* KSM's control: identical pages off the node, which it must merge. */
+#define KSM_CTL	256
+
 static int cmd_ksm(int node)
 {
 	unsigned long m = L / 2 - 32, nf = L, bad = 0, k;
 	volatile uint64_t *a = node_buf(node, m), *b = node_buf(node, m);
 	volatile uint64_t *f = node_buf(node, nf);
+	volatile uint64_t *c = mmap(NULL, KSM_CTL * PAGE, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	volatile uint64_t *d = mmap(NULL, KSM_CTL * PAGE, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	int64_t ap[2], bp[2], fa = 0, fb = 0, x;
-	long shared, sharing = 0, last = -1;
+	long shared, sharing = 0, scans0, scans = 0;
 	struct ctrs cf, c0, c1;
-	uint64_t t_last;
 	int p, i;
 
-	if (!ok(a && b && f, "ksm: two mappings of %lu pages and one of %lu bound to node %d",
-		m, nf, node))
+	if (!ok(a && b && f && c != MAP_FAILED && d != MAP_FAILED,
+		"ksm: two mappings of %lu pages and one of %lu bound to node %d, two of %d off it",
+		m, nf, node, KSM_CTL))
 		return tap_exit();
 	fill(f, nf, 0xf111);
 	fill(a, m, 0x45a);
 	fill(b, m, 0x45a);
+	fill(c, KSM_CTL, 0xc7);
+	fill(d, KSM_CTL, 0xc7);
 	/* all of A and B resident: KSM merges only mapped, accessible pages */
 	for (i = 0; i < 6; i++) {
 		x = pass(a, m, 0x45a, &bad);
@@ -778,21 +791,19 @@ static int cmd_ksm(int node)
 	}
 	printf("# unseen ksm: %d settling passes, last %" PRId64 " misses\n",
 	       i + 1, x);
+	scans0 = ksm_stat("full_scans");
 	if (!ok(!madvise((void *)a, m * PAGE, MADV_MERGEABLE) &&
-		!madvise((void *)b, m * PAGE, MADV_MERGEABLE),
+		!madvise((void *)b, m * PAGE, MADV_MERGEABLE) &&
+		!madvise((void *)c, KSM_CTL * PAGE, MADV_MERGEABLE) &&
+		!madvise((void *)d, KSM_CTL * PAGE, MADV_MERGEABLE),
 		"ksm: MADV_MERGEABLE"))
 		return tap_exit();
-	t_last = now_ns();
 	for (k = 0; k < 300; k++) {
 		sharing = ksm_stat("pages_sharing");
-		if (sharing >= (long)m)
+		scans = ksm_stat("full_scans") - scans0;
+		if (sharing >= KSM_CTL + (long)m ||
+		    (sharing >= KSM_CTL && scans >= 3))
 			break;
-		if (sharing != last) {
-			last = sharing;
-			t_last = now_ns();
-		} else if (sharing > 0 && now_ns() - t_last > 2000000000ull) {
-			break;
-		}
 		usleep(100000);
 	}
 	shared = ksm_stat("pages_shared");
@@ -813,14 +824,15 @@ static int cmd_ksm(int node)
 	}
 	ctrs_read(&c1);
 	ctrs_diag("ksm", "passes", &c0, &c1);
-	printf("unseen ksm: pages %lu pages_shared %ld pages_sharing %ld a_pass1 %"
+	bad += check(c, KSM_CTL, 0xc7) + check(d, KSM_CTL, 0xc7);
+	printf("unseen ksm: pages %lu control %d full_scans %ld pages_shared %ld pages_sharing %ld a_pass1 %"
 	       PRId64 " a_pass2 %" PRId64 " b_pass1 %" PRId64 " b_pass2 %" PRId64
 	       " f_pass2a %" PRId64 " f_pass2b %" PRId64 " evicted_ptes %" PRId64
 	       " evictions_unmapped %" PRId64 " evictions_uncovered %" PRId64 "\n",
-	       m, shared, sharing, ap[0], ap[1], bp[0], bp[1], fa, fb,
-	       dlt(&cf, &c1, EPTES), dlt(&cf, &c1, UNMAPPED),
+	       m, KSM_CTL, scans, shared, sharing, ap[0], ap[1], bp[0], bp[1],
+	       fa, fb, dlt(&cf, &c1, EPTES), dlt(&cf, &c1, UNMAPPED),
 	       dlt(&cf, &c1, UNCOVERED));
-	ok(!bad, "ksm: every page of A, B and F reads back what was written (%lu bad)",
+	ok(!bad, "ksm: every page of A, B, F, C and D reads back what was written (%lu bad)",
 	   bad);
 	return tap_exit();
 }
