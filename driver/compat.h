@@ -582,6 +582,8 @@ static inline int cxd_small_folio_mapcount(struct folio *folio)
 #define CXD_NL_MBIND_TARGET_SYM	NULL
 /* hugepage_vma_check(vma, vm_flags, smaps, in_pf, enforce_sysfs) */
 #define CXD_NL_THP_CHECK_SYM	"hugepage_vma_check"
+/* hugetlb's allocation of a pool page for a mapping (a struct page * here) */
+#define CXD_NL_HUGETLB_SYM	"alloc_huge_page"
 
 /*
  * The prototypes of the probed functions, as this series' sources and BTF
@@ -599,6 +601,7 @@ static inline int cxd_small_folio_mapcount(struct folio *folio)
 	"void folio_migrate_flags(struct folio *newfolio, struct folio *folio)", \
 	"struct page *alloc_migration_target(struct page *page, long unsigned int private)", \
 	"int memcmp_pages(struct page *page1, struct page *page2)",	\
+	"struct page *alloc_huge_page(struct vm_area_struct *vma, long unsigned int addr, int avoid_reserve)", \
 }
 
 /* Is this THP check a collapse's (khugepaged, MADV_COLLAPSE), not a fault's or smaps'? */
@@ -699,6 +702,8 @@ static inline pte_t cxd_pte_mkprotnone(pte_t old)
  * an enum tva_type instead of the flags
  */
 #define CXD_NL_THP_CHECK_SYM	"__thp_vma_allowable_orders"
+/* hugetlb's allocation of a pool folio for a mapping (6.7: folios) */
+#define CXD_NL_HUGETLB_SYM	"alloc_hugetlb_folio"
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(7, 0, 0)
 #define CXD_NL_EXCLUSIVE	0
@@ -717,6 +722,7 @@ static inline pte_t cxd_pte_mkprotnone(pte_t old)
 	"void folio_migrate_flags(struct folio *newfolio, struct folio *folio)", \
 	"struct folio *alloc_migration_target(struct folio *src, long unsigned int private)", \
 	"int memcmp_pages(struct page *page1, struct page *page2)",	\
+	"struct folio *alloc_hugetlb_folio(struct vm_area_struct *vma, long unsigned int addr, bool cow_from_owner)", \
 }
 
 /* Is this THP check a collapse's (khugepaged, MADV_COLLAPSE), not a fault's or smaps'? */
@@ -750,6 +756,7 @@ static inline bool cxd_nl_thp_check_collapse(struct pt_regs *regs)
 	"void folio_migrate_flags(struct folio *newfolio, struct folio *folio)", \
 	"struct folio *alloc_migration_target(struct folio *src, long unsigned int private)", \
 	"int memcmp_pages(struct page *page1, struct page *page2)",	\
+	"struct folio *alloc_hugetlb_folio(struct vm_area_struct *vma, long unsigned int addr, bool cow_from_owner)", \
 }
 
 static inline bool cxd_nl_thp_check_collapse(struct pt_regs *regs)

@@ -753,6 +753,7 @@ CXD_NODELAT_ATTR(scan_rearmed);
 CXD_NODELAT_ATTR(scan_walks);
 CXD_NODELAT_ATTR(scan_lookups);
 CXD_NODELAT_ATTR(thp_untracked_pages);
+CXD_NODELAT_ATTR(hugetlb_untracked_pages);
 CXD_NODELAT_ATTR(thp_refused_pages);
 CXD_NODELAT_ATTR(thp_collapse_refused);
 CXD_NODELAT_ATTR(probes_missed);
@@ -786,6 +787,7 @@ static struct attribute *cxd_nodelat_attrs[] = {
 	&dev_attr_scan_walks.attr,
 	&dev_attr_scan_lookups.attr,
 	&dev_attr_thp_untracked_pages.attr,
+	&dev_attr_hugetlb_untracked_pages.attr,
 	&dev_attr_thp_refused_pages.attr,
 	&dev_attr_thp_collapse_refused.attr,
 	&dev_attr_probes_missed.attr,

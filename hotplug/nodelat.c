@@ -76,7 +76,8 @@
  * What this cannot see is counted where possible and listed in
  * docs/numa-mode.md: kernel accesses through the direct map, DMA, GUP that
  * follows PROT_NONE entries, and a THP that got onto the node anyway
- * (thp_untracked_pages). Huge pages on the node are refused (the THP
+ * (thp_untracked_pages), and hugetlb pages of the node's pool
+ * (hugetlb_untracked_pages). Huge pages on the node are refused (the THP
  * section below), and so are KSM merges of its pages (cxd_nl_krp_ksm).
  *
  * Lifetime: struct cxd_nodelat is refcounted. The device holds one reference
@@ -221,6 +222,7 @@ struct cxd_nodelat {
 	atomic_t departing;
 	struct {
 		atomic64_t thp_pages;
+		atomic64_t hugetlb_pages;
 		atomic64_t thp_refused;
 		atomic64_t collapse_refused;
 		atomic64_t kernel_accesses;
@@ -1767,6 +1769,39 @@ static struct kretprobe cxd_nl_krp_ksm = {
 };
 
 /*
+ * A hugetlb page of the node's pool handed to a mapping (a fault,
+ * fallocate): one PMD maps its 512 lines (a PUD 262144), so residency per
+ * 4 KiB line cannot be tracked, and the pool's pages cannot be refused
+ * as THP's are (a bound task would get SIGBUS). Counted in
+ * hugetlb_untracked_pages. alloc_huge_page() returns a struct page * on
+ * 6.1, alloc_hugetlb_folio() a struct folio * on 6.12 and 7.2: the same
+ * address; an ERR_PTR on failure. Context: the allocator's return (it may
+ * have slept); never sleeps.
+ */
+static int cxd_nl_hugetlb_ret(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	struct page *page = (struct page *)regs_return_value(regs);
+	struct cxd_nodelat *nl;
+
+	if (IS_ERR_OR_NULL(page))
+		return 0;
+	rcu_read_lock();
+	nl = cxd_nl_find(page_to_pfn(page));
+	if (nl && !READ_ONCE(nl->stopping))
+		atomic64_add(folio_nr_pages(page_folio(page)),
+			     &nl->st.hugetlb_pages);
+	rcu_read_unlock();
+	return 0;
+}
+
+static struct kretprobe cxd_nl_krp_hugetlb = {
+	.kp.symbol_name = CXD_NL_HUGETLB_SYM,
+	.handler = cxd_nl_hugetlb_ret,
+	.maxactive = CXD_NL_THP_MAXACTIVE,
+};
+
+/*
  * Register @rp (reused across power cycles: clear what an earlier
  * registration left); a probe with no symbol (none on this kernel,
  * compat.h) is skipped. Return: 0, or -EOPNOTSUPP with one log line.
@@ -1900,9 +1935,12 @@ static int cxd_nl_hooks_get(const char *name)
 	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_ksm, name);
 	if (ret)
 		goto err_mbind;
-	ret = cxd_nl_kprobe_add(&cxd_nl_kp_dirty, name);
+	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_hugetlb, name);
 	if (ret)
 		goto err_ksm;
+	ret = cxd_nl_kprobe_add(&cxd_nl_kp_dirty, name);
+	if (ret)
+		goto err_hugetlb;
 	ret = cxd_nl_kprobe_add(&cxd_nl_kp_around, name);
 	if (ret)
 		goto err_dirty;
@@ -1931,6 +1969,8 @@ err_around:
 	unregister_kprobe(&cxd_nl_kp_around);
 err_dirty:
 	unregister_kprobe(&cxd_nl_kp_dirty);
+err_hugetlb:
+	unregister_kretprobe(&cxd_nl_krp_hugetlb);
 err_ksm:
 	unregister_kretprobe(&cxd_nl_krp_ksm);
 err_mbind:
@@ -1967,6 +2007,7 @@ static void cxd_nl_hooks_put(void)
 	unregister_kretprobe(&cxd_nl_krp_promote);
 	unregister_kprobe(&cxd_nl_kp_around);
 	unregister_kprobe(&cxd_nl_kp_dirty);
+	unregister_kretprobe(&cxd_nl_krp_hugetlb);
 	unregister_kretprobe(&cxd_nl_krp_ksm);
 	cxd_nl_kretprobe_del(&cxd_nl_krp_mbind);
 	cxd_nl_kretprobe_del(&cxd_nl_krp_mpol);
@@ -1996,6 +2037,7 @@ static u64 cxd_nl_probes_missed(void)
 	static struct kretprobe *const krps[] = {
 		&cxd_nl_krp_alloc, &cxd_nl_krp_check, &cxd_nl_krp_migalloc,
 		&cxd_nl_krp_promote, &cxd_nl_krp_mpol, &cxd_nl_krp_mbind,
+		&cxd_nl_krp_ksm, &cxd_nl_krp_hugetlb,
 	};
 	u64 n = 0;
 	int i;
@@ -2420,6 +2462,7 @@ void cxd_nodelat_get_stats(struct cxd_nodelat *nl,
 	if (!nl)
 		return;
 	st->thp_untracked_pages = atomic64_read(&nl->st.thp_pages);
+	st->hugetlb_untracked_pages = atomic64_read(&nl->st.hugetlb_pages);
 	st->thp_refused_pages = atomic64_read(&nl->st.thp_refused);
 	st->thp_collapse_refused = atomic64_read(&nl->st.collapse_refused);
 	st->probes_missed = cxd_nl_probes_missed();

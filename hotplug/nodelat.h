@@ -60,6 +60,9 @@ struct cxd_nodelat;
  *			(written while resident): charged a write-back then.
  * @thp_untracked_pages: pages of the node mapped as THP, which the model
  *			cannot track (residency is per 4 KiB page).
+ * @hugetlb_untracked_pages: pages of hugetlb folios of the node's pool
+ *			handed to a mapping (a fault, fallocate), which the
+ *			model cannot track either (one PMD maps 512 lines).
  * @thp_refused_pages:	pages of large folios allocated on the node for a
  *			fault or a migration and given back: the fault fell
  *			back to 4 KiB, the migration split the folio.
@@ -105,6 +108,7 @@ struct cxd_nodelat_stats {
 	u64 scan_lookups;
 	u64 late_writebacks;
 	u64 thp_untracked_pages;
+	u64 hugetlb_untracked_pages;
 	u64 thp_refused_pages;
 	u64 thp_collapse_refused;
 	u64 probes_missed;

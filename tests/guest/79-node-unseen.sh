@@ -87,8 +87,8 @@ le() { cmp_ok "$(($1 * 100))" -le "$(($3 * $2))" "$4"; }
 # A huge page written on node 1 (off the device), then moved to the node.
 # Every kernel refuses a large target for each way (split: 4 KiB pages,
 # tracked; 6.12 and 7.2 through a probe on mbind's own target callback). A
-# hugetlb page of the node's pool is neither refused nor counted, on every
-# kernel.
+# hugetlb page of the node's pool is not refused, and is counted in
+# hugetlb_untracked_pages, on every kernel.
 HT=nohugetlb
 [ -f $HPOOL ] && echo 1 > $HPOOL 2>/dev/null && [ "$(cat $HPOOL)" = 1 ] &&
 	HT=hugetlb
@@ -112,7 +112,8 @@ if [ $HT = nohugetlb ]; then
 elif line thp-hugetlb; then
 	is "$(uv thp-hugetlb node)" $NL_NODE "thp-hugetlb: the page is on node $NL_NODE"
 	is "$(uv thp-hugetlb seen_write)" 0 "thp-hugetlb: its writes are not seen"
-	is "$(uv thp-hugetlb thp_untracked)" 0 "thp-hugetlb: nor counted in thp_untracked_pages"
+	is "$(uv thp-hugetlb thp_untracked)" 0 "thp-hugetlb: not counted in thp_untracked_pages"
+	is "$(uv thp-hugetlb hugetlb_untracked)" "$(uv thp-hugetlb pages)" "thp-hugetlb: counted in hugetlb_untracked_pages ($(uv thp-hugetlb hugetlb_untracked))"
 	le "$(uv thp-hugetlb pass_misses)" 5 "$(uv thp-hugetlb pages)" "thp-hugetlb: a read after a flush misses on <= 5% ($(uv thp-hugetlb pass_misses))"
 fi
 

@@ -264,7 +264,8 @@ static const char *const nodelat_files[] = {
 	"evictions_moved",
 	"late_writebacks", "evictions_uncovered", "scan_rearmed",
 	"scan_walks", "scan_lookups",
-	"thp_untracked_pages", "thp_refused_pages", "thp_collapse_refused",
+	"thp_untracked_pages", "hugetlb_untracked_pages", "thp_refused_pages",
+	"thp_collapse_refused",
 	"probes_missed", "waited_accesses", "waited_ns_total", "kernel_accesses", "events_dropped", "pending",
 };
 

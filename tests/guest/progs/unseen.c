@@ -30,7 +30,7 @@
  *     "thp-hugetlb": one 2 MiB hugetlb page (MAP_HUGETLB, mbind to NODE;
  *     the caller puts one in NODE's pool, else ARG "nohugetlb" skips it):
  *     node, seen_write (accesses seen while writing its 512 pages),
- *     thp_untracked, thp_refused, pass_misses.
+ *     thp_untracked, hugetlb_untracked, thp_refused, pass_misses.
  * direct NODE DEV
  *     kernel accesses through the direct map: L pages of a memfd, mapped
  *     MAP_SHARED, bound to NODE (mbind: the object's shared policy),
@@ -141,13 +141,13 @@ static const char *const ctr_name[] = {
 	"nl:evicted_unmaps", "nl:evictions_unmapped",
 	"nl:evictions_uncovered", "nl:kernel_accesses",
 	"nl:thp_untracked_pages", "nl:thp_refused_pages",
-	"nl:events_dropped", "nl:probes_missed",
+	"nl:events_dropped", "nl:probes_missed", "nl:hugetlb_untracked_pages",
 };
 
 enum {
 	MISSES, HITS, EVICTIONS, FIRST, HINT, FILEMAP, ANONMAP, ARRIVALS,
 	DEPARTURES, EPTES, EUNMAPS, UNMAPPED, UNCOVERED, KERNEL,
-	THP_UNTRACKED, THP_REFUSED, DROPPED, PMISSED, NCTR
+	THP_UNTRACKED, THP_REFUSED, DROPPED, PMISSED, HUGETLB_UNTRACKED, NCTR
 };
 
 struct ctrs {
@@ -424,9 +424,10 @@ static void thp_hugetlb(int node)
 	ctrs_read(&c3);
 	ctrs_diag("thp-hugetlb", "pass", &c2, &c3);
 	printf("unseen thp-hugetlb: pages %lu node %d seen_write %" PRId64
-	       " thp_untracked %" PRId64 " thp_refused %" PRId64
-	       " pass_misses %" PRId64 "\n", n, nd, seen(&c0, &c1),
-	       dlt(&c0, &c1, THP_UNTRACKED), dlt(&c0, &c1, THP_REFUSED),
+	       " thp_untracked %" PRId64 " hugetlb_untracked %" PRId64
+	       " thp_refused %" PRId64 " pass_misses %" PRId64 "\n", n, nd,
+	       seen(&c0, &c1), dlt(&c0, &c1, THP_UNTRACKED),
+	       dlt(&c0, &c1, HUGETLB_UNTRACKED), dlt(&c0, &c1, THP_REFUSED),
 	       dlt(&c2, &c3, MISSES));
 	ok(!bad, "thp-hugetlb: every page reads back what was written (%lu bad)",
 	   bad);
