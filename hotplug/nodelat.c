@@ -1282,10 +1282,12 @@ out:
  * (/proc/PID/mem, ptrace, process_vm_readv/writev): then the access is the
  * reader's, charged to it (counted in remote_accesses). A migration or
  * reclaim sends the same invalidation, from the owner or from another
- * task (memory offline, move_pages() of another process): the task_work
- * tells them apart afterwards, by looking whether the page is still mapped
- * at its address (cxd_nl_access()), and charges only a fault's. A kernel
- * thread's (kcompactd, kswapd) is no access. Our own conversions
+ * task (memory offline, move_pages() of another process): in another task
+ * it is skipped here if the folio is off the LRU (migration and reclaim
+ * isolate it first), and in any case the task_work tells them apart
+ * afterwards, by looking whether the page is still mapped at its address
+ * (cxd_nl_access()), and charges only a fault's. A kernel thread's
+ * (kcompactd, kswapd) is no access. Our own conversions
  * (MMU_NOTIFY_EXCLUSIVE, owner @nonres) are skipped. Takes no lock of any
  * mm and never sleeps.
  * Context: any the MMU notifiers run in (possibly non-blockable).
@@ -1310,12 +1312,21 @@ static bool cxd_nl_sub_invalidate(struct mmu_interval_notifier *sub,
 			.mm = range->mm,
 			.addr = idx << PAGE_SHIFT,
 		};
+		struct folio *folio = page_folio(pfn_to_page(a.pfn));
 
 		if (xa_erase(&m->nonres, idx) != entry || !one ||
-		    !current->mm || (current->flags & PF_KTHREAD))
+		    !current->mm || (current->flags & PF_KTHREAD) ||
+		    !folio_test_locked(folio))
 			continue;
-		if (folio_test_locked(page_folio(pfn_to_page(a.pfn))))
-			cxd_nl_event(&a, CXD_NL_EV_HINT);
+		/*
+		 * In another task, a migration or a reclaim isolated the folio
+		 * from the LRU before unmapping it; a remote GUP's fault finds
+		 * it there. Memory offline migrates every page of the node:
+		 * no task_work per page for it.
+		 */
+		if (range->mm != current->mm && !folio_test_lru(folio))
+			continue;
+		cxd_nl_event(&a, CXD_NL_EV_HINT);
 	}
 	return true;
 }
