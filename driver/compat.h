@@ -569,10 +569,62 @@ static inline int cxd_small_folio_mapcount(struct folio *folio)
  */
 #define CXD_NL_MIGALLOC_SYM	"alloc_migration_target"
 
+/*
+ * Remote reads of another process's memory on 6.1 and 6.12: GUP follows a
+ * PROT_NONE (NUMA-hinting) PTE without a fault when the caller does not
+ * honor hinting faults: 6.1's FOLL_FORCE (/proc/PID/mem, ptrace), and on
+ * 6.12 every remote GUP that does not ask for FOLL_HONOR_NUMA_FAULT
+ * (access_remote_vm() and process_vm_readv() do not). The hint probe never
+ * sees those reads, so the two remote paths are probed on return, when
+ * the bytes they read are known, and the pages of the range still
+ * PROT_NONE are charged to the reader (hotplug/nodelat.c, "remote reads"):
+ *
+ * - __access_remote_vm(mm, addr, buf, len, gup_flags): /proc/PID/mem
+ *   (mem_rw(), one call per page), ptrace's PEEKDATA and /proc/PID/cmdline
+ *   and environ; out of line on both series, global on 6.1, static on 6.12
+ *   (BTF lists it on both). Return: bytes accessed.
+ * - process_vm_rw(pid, lvec, liovcnt, rvec, riovcnt, flags, vm_write):
+ *   both process_vm_readv() and process_vm_writev() (process_vm_rw_core()
+ *   is inlined into it on both); the seventh argument is on the stack.
+ *   Return: bytes copied. @rvec is the caller's array of struct iovec (a
+ *   compat task's struct compat_iovec: not followed).
+ *
+ * 7.2's non-resident entries are device-exclusive: a remote GUP faults on
+ * them and the MMU notifier sees it, so nothing is probed there.
+ */
+#define CXD_NL_REMOTE_PROTOS_6X						\
+	"int __access_remote_vm(struct mm_struct *mm, long unsigned int addr, void *buf, int len, unsigned int gup_flags)", \
+	"ssize_t process_vm_rw(pid_t pid, const struct iovec *lvec, long unsigned int liovcnt, const struct iovec *rvec, long unsigned int riovcnt, long unsigned int flags, int vm_write)",
+
+/* __access_remote_vm()'s (mm, addr) and gup_flags */
+static inline void cxd_nl_remote_vm_args(struct pt_regs *regs,
+					 struct mm_struct **mm,
+					 unsigned long *addr,
+					 unsigned int *gup_flags)
+{
+	*mm = (struct mm_struct *)regs_get_kernel_argument(regs, 0);
+	*addr = regs_get_kernel_argument(regs, 1);
+	*gup_flags = (unsigned int)regs_get_kernel_argument(regs, 4);
+}
+
+/* process_vm_rw()'s pid, rvec, riovcnt and vm_write */
+static inline void cxd_nl_vm_rw_args(struct pt_regs *regs, pid_t *pid,
+				     const struct iovec __user **rvec,
+				     unsigned long *riovcnt, bool *write)
+{
+	*pid = (pid_t)regs_get_kernel_argument(regs, 0);
+	*rvec = (const struct iovec __user *)regs_get_kernel_argument(regs, 3);
+	*riovcnt = regs_get_kernel_argument(regs, 4);
+	*write = (int)regs_get_kernel_argument(regs, 6);
+}
+
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0) && \
 	LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
 #define CXD_NODE_LATENCY	1
 #define CXD_NL_EXCLUSIVE	0
+#define CXD_NL_REMOTE_VM_SYM	"__access_remote_vm"
+#define CXD_NL_VM_RW_SYM	"process_vm_rw"
+#define CXD_NL_REMOTE_PROTOS	CXD_NL_REMOTE_PROTOS_6X
 #define CXD_NL_HINT_SYM		"numa_migrate_prep"
 #define CXD_NL_NEW_SYM		"page_add_new_anon_rmap"
 /* vma_alloc_folio(gfp, order, vma, addr, hugepage) */
@@ -602,6 +654,7 @@ static inline int cxd_small_folio_mapcount(struct folio *folio)
 	"struct page *alloc_migration_target(struct page *page, long unsigned int private)", \
 	"int memcmp_pages(struct page *page1, struct page *page2)",	\
 	"struct page *alloc_huge_page(struct vm_area_struct *vma, long unsigned int addr, int avoid_reserve)", \
+	CXD_NL_REMOTE_PROTOS						\
 }
 
 /* Is this THP check a collapse's (khugepaged, MADV_COLLAPSE), not a fault's or smaps'? */
@@ -707,6 +760,9 @@ static inline pte_t cxd_pte_mkprotnone(pte_t old)
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(7, 0, 0)
 #define CXD_NL_EXCLUSIVE	0
+#define CXD_NL_REMOTE_VM_SYM	"__access_remote_vm"
+#define CXD_NL_VM_RW_SYM	"process_vm_rw"
+#define CXD_NL_REMOTE_PROTOS	CXD_NL_REMOTE_PROTOS_6X
 /* The prototypes of the probed functions (see the 6.1 series above). */
 #define CXD_NL_PROTOS {							\
 	"int numa_migrate_check(struct folio *folio, struct vm_fault *vmf, long unsigned int addr, int *flags, bool writable, int *last_cpupid)", \
@@ -723,6 +779,7 @@ static inline pte_t cxd_pte_mkprotnone(pte_t old)
 	"struct folio *alloc_migration_target(struct folio *src, long unsigned int private)", \
 	"int memcmp_pages(struct page *page1, struct page *page2)",	\
 	"struct folio *alloc_hugetlb_folio(struct vm_area_struct *vma, long unsigned int addr, bool cow_from_owner)", \
+	CXD_NL_REMOTE_PROTOS						\
 }
 
 /* Is this THP check a collapse's (khugepaged, MADV_COLLAPSE), not a fault's or smaps'? */
@@ -742,6 +799,9 @@ static inline bool cxd_nl_thp_check_collapse(struct pt_regs *regs)
 #error "cxdvirt: node latency on 7.2 needs CONFIG_DEVICE_PRIVATE=y and CONFIG_MMU_NOTIFIER=y (make_device_exclusive(), mmu_interval_notifier_insert())"
 #endif
 #define CXD_NL_EXCLUSIVE	1
+/* remote GUPs fault on device-exclusive entries: the notifier sees them */
+#define CXD_NL_REMOTE_VM_SYM	NULL
+#define CXD_NL_VM_RW_SYM	NULL
 #define CXD_NL_PROTOS {							\
 	"int numa_migrate_check(struct folio *folio, struct vm_fault *vmf, long unsigned int addr, int *flags, bool writable, int *last_cpupid)", \
 	"void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, long unsigned int address, rmap_t flags)", \
@@ -964,6 +1024,7 @@ struct cxd_nl_nonres {
 	unsigned long pfn;
 	bool found;
 	bool dirty;
+	bool already;		/* a PROT_NONE PTE of the page */
 };
 
 /* PTE callback of cxd_nl_make_nonresident(); PTE lock held. */
@@ -974,11 +1035,20 @@ static inline int cxd_nl_nonres_pte(pte_t *ptep, unsigned long addr,
 	pte_t old = ptep_get(ptep), new;
 	struct page *page;
 
-	if (!pte_present(old) || pte_protnone(old) || pte_pfn(old) != r->pfn)
+	if (!pte_present(old) || pte_pfn(old) != r->pfn)
 		return 0;
 	page = pfn_to_page(r->pfn);
 	if (!PageAnon(page))
 		return 0;
+	/*
+	 * PROT_NONE already: the model charged a read that followed the
+	 * entry without a fault (a remote read: CXD_NL_REMOTE_VM_SYM), and
+	 * the page stayed non-resident here, as 7.2's "already" below.
+	 */
+	if (pte_protnone(old)) {
+		r->already = true;
+		return 0;
+	}
 	r->found = true;
 	old = ptep_modify_prot_start(r->vma, addr, ptep);
 	new = cxd_pte_mkprotnone(old);
@@ -1002,9 +1072,9 @@ static inline int cxd_nl_nonres_pte(pte_t *ptep, unsigned long addr,
  * @dirty:	set if the PTE was dirty (its bit moved to the folio).
  *
  * Context: process, may sleep; PTE lock taken inside.
- * Return: 1 if a PTE mapped the page and it is now non-resident; 0 if no
- * PTE there mapped it; -EOPNOTSUPP if one did but this kernel's mechanism
- * cannot cover the page (never on 6.1 and 6.12).
+ * Return: 1 if a PTE mapped the page and it is now non-resident (or was
+ * already); 0 if no PTE there mapped it; -EOPNOTSUPP if one did but this
+ * kernel's mechanism cannot cover the page (never on 6.1 and 6.12).
  */
 static inline int cxd_nl_make_nonresident(struct cxd_nl_pte_batch *b,
 					  struct vm_area_struct *vma,
@@ -1015,6 +1085,8 @@ static inline int cxd_nl_make_nonresident(struct cxd_nl_pte_batch *b,
 
 	cxd_apply_to_existing_page_range(vma->vm_mm, va, PAGE_SIZE,
 					 cxd_nl_nonres_pte, &r);
+	if (r.already)
+		return 1;
 	if (r.found)
 		b->changed = true;
 	*dirty = r.dirty;

@@ -742,6 +742,7 @@ CXD_NODELAT_ATTR(arrivals);
 CXD_NODELAT_ATTR(departures);
 CXD_NODELAT_ATTR(departures_discarded);
 CXD_NODELAT_ATTR(anon_maps);
+CXD_NODELAT_ATTR(remote_accesses);
 CXD_NODELAT_ATTR(promotions_refused);
 CXD_NODELAT_ATTR(evicted_ptes);
 CXD_NODELAT_ATTR(evicted_unmaps);
@@ -776,6 +777,7 @@ static struct attribute *cxd_nodelat_attrs[] = {
 	&dev_attr_departures.attr,
 	&dev_attr_departures_discarded.attr,
 	&dev_attr_anon_maps.attr,
+	&dev_attr_remote_accesses.attr,
 	&dev_attr_promotions_refused.attr,
 	&dev_attr_evicted_ptes.attr,
 	&dev_attr_evicted_unmaps.attr,

@@ -73,23 +73,34 @@
  * to the policy and moves dirty bits to the model, as driver/devdax/scan.c
  * does for devdax mappings.
  *
+ * Remote reads: another process's GUP of evicted pages (/proc/PID/mem,
+ * ptrace, process_vm_readv()) is charged to the reader and counted in
+ * remote_accesses. On 7.2 the notifier sees the remote fault; on 6.1 and
+ * 6.12, where such a GUP may follow the PROT_NONE entry without a fault,
+ * return probes on the remote paths charge what was read ("remote reads"
+ * below).
+ *
  * What this cannot see is counted where possible and listed in
- * docs/numa-mode.md: kernel accesses through the direct map, DMA, GUP that
- * follows PROT_NONE entries, and a THP that got onto the node anyway
- * (thp_untracked_pages), and hugetlb pages of the node's pool
- * (hugetlb_untracked_pages). Huge pages on the node are refused (the THP
- * section below), and so are KSM merges of its pages (cxd_nl_krp_ksm).
+ * docs/numa-mode.md: kernel accesses through the direct map, DMA, a THP
+ * that got onto the node anyway (thp_untracked_pages), and hugetlb pages
+ * of the node's pool (hugetlb_untracked_pages). Huge pages on the node
+ * are refused (the THP section below), and so are KSM merges of its pages
+ * (cxd_nl_krp_ksm).
  *
  * Lifetime: struct cxd_nodelat is refcounted. The device holds one reference
  * from cxd_nodelat_start() to cxd_nodelat_stop(); each queued task_work holds
  * one, plus a module reference, so neither the state nor the code goes away
- * under a task that has not yet returned to user space. The state holds a
- * reference on the device's struct device, so the model outlives it. The
- * works (drain, arrivals, scan) hold a reference on the state, none on the
- * module: they run on the module's workqueue (cxd_wq), which unload flushes
- * before anything goes. That covers a drain queued after cxd_nodelat_stop()
- * cancelled it, by a task_work that had seen the device running.
+ * under a task that has not yet returned to user space (a remote read's
+ * task_work holds only the module reference: it finds the devices while it
+ * walks, in an SRCU read section, which cxd_nodelat_stop() waits for). The
+ * state holds a reference on the device's struct device, so the model
+ * outlives it. The works (drain, arrivals, scan) hold a reference on the
+ * state, none on the module: they run on the module's workqueue (cxd_wq),
+ * which unload flushes before anything goes. That covers a drain queued
+ * after cxd_nodelat_stop() cancelled it, by a task_work that had seen the
+ * device running.
  */
+#include <linux/compat.h>
 #include <linux/delay.h>
 #include <linux/kprobes.h>
 #include <linux/srcu.h>
@@ -97,11 +108,14 @@
 #include <linux/mm_inline.h>
 #include <linux/mmu_notifier.h>
 #include <linux/module.h>
+#include <linux/pid.h>
 #include <linux/rculist.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/task_work.h>
 #include <linux/tracepoint.h>
+#include <linux/uio.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
@@ -242,6 +256,7 @@ struct cxd_nodelat {
 		atomic64_t departures;
 		atomic64_t departures_discarded;
 		atomic64_t anon_maps;
+		atomic64_t remote;
 		atomic64_t promotions_refused;
 		atomic64_t scan_touched;
 		atomic64_t scan_rearmed;
@@ -258,9 +273,10 @@ struct cxd_nl_work {
 	struct cxd_nodelat *nl;
 	u64 page;
 	unsigned long va;
-	struct mm_struct *mm;		/* compared only, not referenced */
+	struct mm_struct *mm;		/* mmgrab()ed if @remote, else compared only */
 	unsigned int flags;		/* CXD_ACC_WRITE */
 	bool restored;			/* PTE restored dirty (CXD_NL_RESTORES_DIRTY) */
+	bool remote;			/* @mm is not the task's: a remote GUP's */
 	u64 t_fault;			/* when the hook saw it, ns */
 };
 
@@ -862,10 +878,11 @@ static int cxd_nl_clean_pte(pte_t *ptep, unsigned long addr, void *data)
  * The folio stays dirty, so no data is at risk; no TLB flush is needed for
  * the faulting task, whose access has not run yet (another thread that
  * filled its TLB meanwhile may write unseen). Context: the current task's
- * task_work; @mm is current->mm; no lock held.
+ * task_work; @mm is current->mm, or another task's whose address space the
+ * caller holds (cxd_nl_restored_remote()); no lock held.
  * Return: whether the page is mapped (present) at its address: if not, the
- * invalidation was no fault's but a migration's or a reclaim's in the task
- * itself, and no access.
+ * invalidation was no fault's but a migration's or a reclaim's (by the
+ * task itself, or for another task's @mm by whoever ran it), and no access.
  */
 static bool cxd_nl_restored_clean(struct cxd_nodelat *nl,
 				  struct mm_struct *mm, u64 page,
@@ -1015,21 +1032,47 @@ static void cxd_nl_charge(struct cxd_nodelat *nl, u64 page, unsigned int flags,
 }
 
 /*
+ * Was device page @page made resident again at @va of @mm (mmgrab()ed by
+ * the caller), another task's address space, by the current task's remote
+ * GUP (CXD_NL_RESTORES_DIRTY)? As cxd_nl_restored_clean(), with a
+ * reference on @mm's address space while it is walked. Context: the
+ * current task's task_work; no lock held.
+ */
+static bool cxd_nl_restored_remote(struct cxd_nodelat *nl,
+				   struct mm_struct *mm, u64 page,
+				   unsigned long va)
+{
+	bool mapped;
+
+	if (!mmget_not_zero(mm))
+		return false;
+	mapped = cxd_nl_restored_clean(nl, mm, page, va);
+	mmput(mm);
+	return mapped;
+}
+
+/*
  * One access to device page @page at user address @va of @mm by the current
  * task, seen by a hook at @t0 (CLOCK_MONOTONIC ns): the model's now, so the
  * time between the fault and this task_work hides inside the modeled wait.
  * Runs the model, evicts the victims and waits for the modeled completion.
+ * @remote: @mm is another task's (mmgrab()ed): a remote GUP by the current
+ * task faulted the page in there; counted in remote_accesses once charged.
  * Context: task_work (process), no lock held.
  */
 static void cxd_nl_access(struct cxd_nodelat *nl, u64 page, unsigned long va,
 			  struct mm_struct *mm, unsigned int flags, u64 t0,
-			  bool restored)
+			  bool restored, bool remote)
 {
 	struct cxd_nl_mm *m;
 
-	if (restored && (mm != current->mm ||
-			 !cxd_nl_restored_clean(nl, mm, page, va)))
+	if (restored && !(remote ?
+			  cxd_nl_restored_remote(nl, mm, page, va) :
+			  mm == current->mm &&
+			  cxd_nl_restored_clean(nl, mm, page, va)))
 		return;
+	if (remote)
+		atomic64_inc(&nl->st.remote);
 	cxd_nl_set_va(nl, page, va);
 	/* an entry is allocated only for an address space not tracked yet */
 	if (mm == current->mm && !cxd_nl_tracks(nl, mm)) {
@@ -1085,8 +1128,10 @@ static void cxd_nl_work_fn(struct callback_head *cb)
 	idx = srcu_read_lock(&cxd_nl_srcu);
 	if (!READ_ONCE(nl->stopping))
 		cxd_nl_access(nl, w->page, w->va, w->mm, w->flags,
-			      w->t_fault, w->restored);
+			      w->t_fault, w->restored, w->remote);
 	srcu_read_unlock(&cxd_nl_srcu, idx);
+	if (w->remote)
+		mmdrop(w->mm);
 	atomic_dec(&nl->pending);
 	cxd_nl_put(nl);
 	kfree(w);
@@ -1121,7 +1166,8 @@ static struct cxd_nodelat *cxd_nl_find(unsigned long pfn)
 
 /* How a hook saw an access (each kind has its counter). */
 enum cxd_nl_ev {
-	CXD_NL_EV_HINT,		/* fault on a PROT_NONE page */
+	/* fault on a non-resident page (remote_accesses: another task's GUP) */
+	CXD_NL_EV_HINT,
 	CXD_NL_EV_NEW,		/* new anonymous page mapped */
 	CXD_NL_EV_FILE,		/* file or shmem page mapped by its fault */
 	CXD_NL_EV_AROUND,	/* ... by the fault-around of another page */
@@ -1181,6 +1227,13 @@ static void cxd_nl_event(const struct cxd_nl_hook_args *a, enum cxd_nl_ev ev)
 	w->mm = mm;
 	w->flags = a->write ? CXD_ACC_WRITE : 0;
 	w->restored = ev == CXD_NL_EV_HINT && CXD_NL_RESTORES_DIRTY;
+	/*
+	 * A remote GUP (ptrace, /proc/PID/mem, process_vm_readv/writev) that
+	 * faulted a non-resident page of another task in: the reader's
+	 * access, charged to it and counted as remote once charged. Its
+	 * task_work looks at @mm again: a reference is taken below.
+	 */
+	w->remote = ev == CXD_NL_EV_HINT && mm != current->mm;
 	w->nl = nl;
 	kref_get(&nl->ref);	/* the list's reference keeps it above 0 */
 	__module_get(THIS_MODULE);
@@ -1194,9 +1247,13 @@ static void cxd_nl_event(const struct cxd_nl_hook_args *a, enum cxd_nl_ev ev)
 		atomic64_inc(&nl->st.dropped);
 		goto out;
 	}
+	/* the task_work runs later in this task: nothing drops it before */
+	if (w->remote)
+		mmgrab(mm);
 	switch (ev) {
 	case CXD_NL_EV_HINT:
-		atomic64_inc(&nl->st.hint_faults);
+		if (!w->remote)
+			atomic64_inc(&nl->st.hint_faults);
 		break;
 	case CXD_NL_EV_NEW:
 		atomic64_inc(&nl->st.first_touches);
@@ -1223,10 +1280,16 @@ out:
  * invalidation that is an access is remove_device_exclusive_entry()'s
  * (compat.h): MMU_NOTIFY_CLEAR of one page, no owner, with the page's folio
  * locked by the faulting task, which runs it; it is charged like a hinting
- * fault (cxd_nl_access() drops it if the page is not mapped there
- * afterwards: a migration or reclaim by the task itself). A remote GUP's
- * (process_vm_readv(), ptrace) is not told from a migration by another task
- * (memory offline) and is not charged. Our own conversions
+ * fault. The task is the owner's, or another process's remote GUP
+ * (/proc/PID/mem, ptrace, process_vm_readv/writev): then the access is the
+ * reader's, charged to it (counted in remote_accesses). A migration or
+ * reclaim sends the same invalidation, from the owner or from another
+ * task (memory offline, move_pages() of another process): in another task
+ * it is skipped here if the folio is off the LRU (migration and reclaim
+ * isolate it first), and in any case the task_work tells them apart
+ * afterwards, by looking whether the page is still mapped at its address
+ * (cxd_nl_access()), and charges only a fault's. A kernel thread's
+ * (kcompactd, kswapd) is no access. Our own conversions
  * (MMU_NOTIFY_EXCLUSIVE, owner @nonres) are skipped. Takes no lock of any
  * mm and never sleeps.
  * Context: any the MMU notifiers run in (possibly non-blockable).
@@ -1251,12 +1314,21 @@ static bool cxd_nl_sub_invalidate(struct mmu_interval_notifier *sub,
 			.mm = range->mm,
 			.addr = idx << PAGE_SHIFT,
 		};
+		struct folio *folio = page_folio(pfn_to_page(a.pfn));
 
 		if (xa_erase(&m->nonres, idx) != entry || !one ||
-		    range->mm != current->mm)
+		    !current->mm || (current->flags & PF_KTHREAD) ||
+		    !folio_test_locked(folio))
 			continue;
-		if (folio_test_locked(page_folio(pfn_to_page(a.pfn))))
-			cxd_nl_event(&a, CXD_NL_EV_HINT);
+		/*
+		 * In another task, a migration or a reclaim isolated the folio
+		 * from the LRU before unmapping it; a remote GUP's fault finds
+		 * it there. Memory offline migrates every page of the node:
+		 * no task_work per page for it.
+		 */
+		if (range->mm != current->mm && !folio_test_lru(folio))
+			continue;
+		cxd_nl_event(&a, CXD_NL_EV_HINT);
 	}
 	return true;
 }
@@ -1265,6 +1337,376 @@ static const struct mmu_interval_notifier_ops cxd_nl_sub_ops = {
 	.invalidate = cxd_nl_sub_invalidate,
 };
 #endif
+
+/* -------------------------------------------------------- remote reads -- */
+
+/*
+ * Remote reads on 6.1 and 6.12 (CXD_NL_REMOTE_VM_SYM, compat.h): a GUP of
+ * another process's memory that does not honor NUMA-hinting faults
+ * (/proc/PID/mem and ptrace on both, process_vm_readv() on 6.12) follows a
+ * PROT_NONE entry without a fault, so the hint probe never sees it. Return
+ * probes on the two remote paths know, once the copy is done, which range
+ * was read and how many bytes; a task_work on the reader then walks that
+ * range of the owner's page tables and charges, in address order, every
+ * page of a device that eviction made PROT_NONE and nothing has faulted in
+ * since (its @protnone bit is still set): a read, a miss unless an earlier
+ * read charged it already, and the reader waits out the modeled time on
+ * its way back to user space, as after a fault. The PTE stays PROT_NONE:
+ * the owner's next touch faults and is charged as well, a hit while the
+ * model holds the page; an eviction finds it non-resident already
+ * (cxd_nl_make_nonresident()). Writes are left alone: a write GUP faults
+ * on a PROT_NONE entry (its PTE is not writable), which the hint probe
+ * sees. A compat task's process_vm_readv() is not followed (its iovecs
+ * have another layout). 7.2 needs none of this: a remote GUP faults on a
+ * device-exclusive entry, and the notifier sees it.
+ */
+
+#define CXD_NL_REMOTE_BATCH	32	/* pages charged per page-table walk */
+#define CXD_NL_REMOTE_IOV	8	/* iovecs copied in at a time */
+#define CXD_NL_REMOTE_MAXACTIVE	64	/* remote calls in flight probed */
+
+/* One remote read to charge: a task_work on the reader. */
+struct cxd_nl_remote {
+	struct callback_head cb;
+	struct mm_struct *mm;		/* mmgrab()ed; NULL: @pid's */
+	struct pid *pid;		/* process_vm_readv()'s target */
+	const struct iovec __user *rvec;	/* its remote iovecs */
+	unsigned long nvec;
+	unsigned long addr;		/* with @mm: the address read */
+	size_t len;			/* bytes read */
+};
+
+/* What a walk of the read range found (cxd_nl_remote_pte()). */
+struct cxd_nl_rwalk {
+	unsigned long resume;		/* where a full batch stopped */
+	unsigned int n;
+	struct {
+		struct cxd_nodelat *nl;
+		u64 page;
+	} hit[CXD_NL_REMOTE_BATCH];
+};
+
+/*
+ * PTE callback of the walk: a PROT_NONE PTE of a device page whose
+ * @protnone bit is set (made non-resident by eviction, not faulted in
+ * since) is collected. PTE lock held; never sleeps.
+ */
+static int cxd_nl_remote_pte(pte_t *ptep, unsigned long addr, void *data)
+{
+	struct cxd_nl_rwalk *w = data;
+	pte_t pte = ptep_get(ptep);
+	struct cxd_nodelat *nl;
+	unsigned long pfn;
+
+	if (!pte_protnone(pte))
+		return 0;
+	pfn = pte_pfn(pte);
+	rcu_read_lock();
+	nl = cxd_nl_find(pfn);
+	if (nl && !READ_ONCE(nl->stopping) &&
+	    test_bit(pfn - nl->pfn_lo, nl->protnone)) {
+		w->hit[w->n].nl = nl;
+		w->hit[w->n++].page = pfn - nl->pfn_lo;
+	}
+	rcu_read_unlock();
+	if (w->n == CXD_NL_REMOTE_BATCH) {
+		w->resume = addr + PAGE_SIZE;
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+/*
+ * Collect into @w the pages to charge in [@addr, @end) of @mm, up to a
+ * batch, skipping what has no PTE table (see cxd_nl_scan_ranges()).
+ * Caller holds @mm's mmap_lock for read. Return: where to go on from.
+ */
+static unsigned long cxd_nl_remote_collect(struct mm_struct *mm,
+					   unsigned long addr,
+					   unsigned long end,
+					   struct cxd_nl_rwalk *w)
+{
+	struct vm_area_struct *vma;
+	unsigned long next, stop;
+	bool table;
+
+	while (addr < end && w->n < CXD_NL_REMOTE_BATCH) {
+		vma = find_vma(mm, addr);
+		if (!vma || vma->vm_start >= end)
+			return end;
+		addr = max(addr, vma->vm_start);
+		stop = min(end, vma->vm_end);
+		if (!vma_is_accessible(vma) ||
+		    (vma->vm_flags & (VM_PFNMAP | VM_MIXEDMAP | VM_IO |
+				      VM_HUGETLB))) {
+			addr = stop;
+			continue;
+		}
+		for (; addr < stop && w->n < CXD_NL_REMOTE_BATCH; addr = next) {
+			next = cxd_nl_table_span(mm, addr, stop, &table);
+			if (!table)
+				continue;
+			w->resume = next;
+			cxd_apply_to_existing_page_range(mm, addr, next - addr,
+							 cxd_nl_remote_pte, w);
+			next = w->resume;
+		}
+	}
+	return addr;
+}
+
+/*
+ * Charge the current task's remote read of [@addr, @addr + @len) of @mm
+ * (mmget() held): each page collected is one read access, at the time it
+ * is charged, waited for before the next. Context: the reader's task_work
+ * (process), in an SRCU read section of cxd_nl_srcu; no lock held.
+ */
+static void cxd_nl_remote_range(struct mm_struct *mm, unsigned long addr,
+				size_t len)
+{
+	unsigned long end = PAGE_ALIGN(addr + len);
+	struct cxd_nl_rwalk *w;
+	unsigned int i;
+
+	if (!len || end <= addr)
+		return;
+	w = kmalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return;
+	addr &= PAGE_MASK;
+	while (addr < end && !fatal_signal_pending(current)) {
+		w->n = 0;
+		mmap_read_lock(mm);
+		addr = cxd_nl_remote_collect(mm, addr, end, w);
+		mmap_read_unlock(mm);
+		for (i = 0; i < w->n; i++) {
+			struct cxd_nodelat *nl = w->hit[i].nl;
+
+			/* listed when found; cxd_nodelat_stop() waits for us */
+			if (READ_ONCE(nl->stopping))
+				continue;
+			atomic64_inc(&nl->st.remote);
+			cxd_nl_charge(nl, w->hit[i].page, 0, ktime_get_ns(),
+				      true);
+		}
+		cond_resched();
+	}
+	kfree(w);
+}
+
+/*
+ * The ranges of a process_vm_readv() that read @r->len bytes: its remote
+ * iovecs, read again from the caller's memory, in order, until @r->len
+ * bytes are accounted for (the kernel copies them in that order). Context:
+ * as cxd_nl_remote_range(); the current task's own user memory is read.
+ */
+static void cxd_nl_remote_iov(struct mm_struct *mm, struct cxd_nl_remote *r)
+{
+	struct iovec iov[CXD_NL_REMOTE_IOV];
+	size_t left = r->len;
+	unsigned long i = 0, j, n;
+
+	while (left && i < r->nvec) {
+		n = min_t(unsigned long, r->nvec - i, CXD_NL_REMOTE_IOV);
+		if (copy_from_user(iov, r->rvec + i, n * sizeof(*iov)))
+			return;
+		for (j = 0; j < n && left; j++) {
+			size_t l = min(left, iov[j].iov_len);
+
+			cxd_nl_remote_range(mm, (unsigned long)iov[j].iov_base,
+					    l);
+			left -= l;
+		}
+		i += n;
+	}
+}
+
+static void cxd_nl_remote_fn(struct callback_head *cb)
+{
+	struct cxd_nl_remote *r = container_of(cb, struct cxd_nl_remote, cb);
+	struct task_struct *task;
+	struct mm_struct *mm = NULL;
+	int idx;
+
+	if (r->mm) {
+		if (mmget_not_zero(r->mm))
+			mm = r->mm;
+	} else {
+		task = get_pid_task(r->pid, PIDTYPE_PID);
+		if (task) {
+			mm = get_task_mm(task);
+			put_task_struct(task);
+		}
+	}
+	if (mm) {
+		idx = srcu_read_lock(&cxd_nl_srcu);
+		if (r->mm)
+			cxd_nl_remote_range(mm, r->addr, r->len);
+		else
+			cxd_nl_remote_iov(mm, r);
+		srcu_read_unlock(&cxd_nl_srcu, idx);
+		mmput(mm);
+	}
+	if (r->mm)
+		mmdrop(r->mm);
+	put_pid(r->pid);
+	kfree(r);
+	/* last: unload's synchronize_rcu_tasks() covers the return (main.c) */
+	module_put(THIS_MODULE);
+}
+
+/*
+ * Is @mm (compared only) an address space some device tracks? Context:
+ * any; never sleeps.
+ */
+static bool cxd_nl_tracked_anywhere(struct mm_struct *mm)
+{
+	struct cxd_nodelat *nl;
+	bool tracked = false;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(nl, &cxd_nl_devs, list) {
+		if (cxd_nl_tracks(nl, mm)) {
+			tracked = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return tracked;
+}
+
+/*
+ * Queue the charge of a remote read on the current task: of @len bytes at
+ * @addr of @mm (compared only here, a reference is taken), or with @mm
+ * NULL of @len bytes through @rvec's @nvec iovecs of process @pid (a
+ * number in the current task's namespace). A failed allocation loses the
+ * read (it is no device's yet). Context: a return probe of the remote
+ * path, in the reader; never sleeps.
+ */
+static void cxd_nl_remote_queue(struct mm_struct *mm, unsigned long addr,
+				pid_t pid, const struct iovec __user *rvec,
+				unsigned long nvec, size_t len)
+{
+	struct cxd_nl_remote *r;
+
+	r = kzalloc(sizeof(*r), GFP_ATOMIC | __GFP_NOWARN);
+	if (!r)
+		return;
+	r->addr = addr;
+	r->rvec = rvec;
+	r->nvec = nvec;
+	r->len = len;
+	__module_get(THIS_MODULE);
+	init_task_work(&r->cb, cxd_nl_remote_fn);
+	if (task_work_add(current, &r->cb, TWA_RESUME)) {
+		module_put(THIS_MODULE);
+		kfree(r);
+		return;
+	}
+	/* the task_work runs later in this task: nothing frees @r before */
+	if (mm) {
+		mmgrab(mm);
+		r->mm = mm;
+	} else {
+		r->pid = find_get_pid(pid);
+	}
+}
+
+/* What a remote path's entry saw, for its return (kretprobe data). */
+struct cxd_nl_remote_call {
+	struct mm_struct *mm;
+	unsigned long addr;
+	pid_t pid;
+	const struct iovec __user *rvec;
+	unsigned long nvec;
+};
+
+/* Is the current task one whose remote reads are charged? */
+static bool cxd_nl_remote_reader(void)
+{
+	return current->mm && !(current->flags & (PF_KTHREAD | PF_EXITING));
+}
+
+/*
+ * __access_remote_vm()'s entry: a read (no FOLL_WRITE) of a tracked mm by
+ * a user task is followed to its return. Context: the call's entry
+ * (kretprobe); never sleeps. Return: 0 to probe the return, 1 not to.
+ */
+static int cxd_nl_remote_vm_entry(struct kretprobe_instance *ri,
+				  struct pt_regs *regs)
+{
+	struct cxd_nl_remote_call *c = (void *)ri->data;
+	unsigned int gup_flags;
+
+	cxd_nl_remote_vm_args(regs, &c->mm, &c->addr, &gup_flags);
+	if ((gup_flags & FOLL_WRITE) || !cxd_nl_remote_reader())
+		return 1;
+	return !cxd_nl_tracked_anywhere(c->mm);
+}
+
+/* __access_remote_vm()'s return: the bytes read, charged on the reader. */
+static int cxd_nl_remote_vm_ret(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct cxd_nl_remote_call *c = (void *)ri->data;
+	int ret = (int)regs_return_value(regs);
+
+	if (ret > 0)
+		cxd_nl_remote_queue(c->mm, c->addr, 0, NULL, 0, ret);
+	return 0;
+}
+
+/*
+ * process_vm_rw()'s entry: a process_vm_readv() by a 64-bit user task of
+ * a process whose mm a device tracks (a racy look at its task's mm,
+ * compared only) is followed to its return. Context: the call's entry
+ * (kretprobe); never sleeps. Return: 0 to probe the return, 1 not to.
+ */
+static int cxd_nl_vm_rw_entry(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	struct cxd_nl_remote_call *c = (void *)ri->data;
+	struct task_struct *task;
+	bool write, tracked = false;
+
+	cxd_nl_vm_rw_args(regs, &c->pid, &c->rvec, &c->nvec, &write);
+	if (write || in_compat_syscall() || !cxd_nl_remote_reader())
+		return 1;
+	rcu_read_lock();
+	task = pid_task(find_vpid(c->pid), PIDTYPE_PID);
+	if (task && READ_ONCE(task->mm))
+		tracked = cxd_nl_tracked_anywhere(READ_ONCE(task->mm));
+	rcu_read_unlock();
+	return !tracked;
+}
+
+/* process_vm_rw()'s return: the bytes read, charged on the reader. */
+static int cxd_nl_vm_rw_ret(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	struct cxd_nl_remote_call *c = (void *)ri->data;
+	long ret = (long)regs_return_value(regs);
+
+	if (ret > 0)
+		cxd_nl_remote_queue(NULL, 0, c->pid, c->rvec, c->nvec, ret);
+	return 0;
+}
+
+static struct kretprobe cxd_nl_krp_remote_vm = {
+	.kp.symbol_name = CXD_NL_REMOTE_VM_SYM,
+	.entry_handler = cxd_nl_remote_vm_entry,
+	.handler = cxd_nl_remote_vm_ret,
+	.data_size = sizeof(struct cxd_nl_remote_call),
+	.maxactive = CXD_NL_REMOTE_MAXACTIVE,
+};
+
+static struct kretprobe cxd_nl_krp_vm_rw = {
+	.kp.symbol_name = CXD_NL_VM_RW_SYM,
+	.entry_handler = cxd_nl_vm_rw_entry,
+	.handler = cxd_nl_vm_rw_ret,
+	.data_size = sizeof(struct cxd_nl_remote_call),
+	.maxactive = CXD_NL_REMOTE_MAXACTIVE,
+};
 
 static int cxd_nl_hint_pre(struct kprobe *p, struct pt_regs *regs)
 {
@@ -1953,12 +2395,22 @@ static int cxd_nl_hooks_get(const char *name)
 	ret = cxd_nl_kprobe_add(&cxd_nl_kp_migrate, name);
 	if (ret)
 		goto err_anon;
+	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_remote_vm, name);
+	if (ret)
+		goto err_migrate;
+	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_vm_rw, name);
+	if (ret)
+		goto err_remote_vm;
 	/* last: it starts file-page evictions, which need dirty and around */
 	ret = cxd_nl_kprobe_add(&cxd_nl_kp_file, name);
 	if (ret)
-		goto err_migrate;
+		goto err_vm_rw;
 	return 0;
 
+err_vm_rw:
+	cxd_nl_kretprobe_del(&cxd_nl_krp_vm_rw);
+err_remote_vm:
+	cxd_nl_kretprobe_del(&cxd_nl_krp_remote_vm);
 err_migrate:
 	unregister_kprobe(&cxd_nl_kp_migrate);
 err_anon:
@@ -2002,6 +2454,8 @@ static void cxd_nl_hooks_put(void)
 	if (--cxd_nl_users)
 		return;
 	unregister_kprobe(&cxd_nl_kp_file);
+	cxd_nl_kretprobe_del(&cxd_nl_krp_vm_rw);
+	cxd_nl_kretprobe_del(&cxd_nl_krp_remote_vm);
 	unregister_kprobe(&cxd_nl_kp_migrate);
 	unregister_kprobe(&cxd_nl_kp_anon);
 	unregister_kretprobe(&cxd_nl_krp_promote);
@@ -2038,6 +2492,7 @@ static u64 cxd_nl_probes_missed(void)
 		&cxd_nl_krp_alloc, &cxd_nl_krp_check, &cxd_nl_krp_migalloc,
 		&cxd_nl_krp_promote, &cxd_nl_krp_mpol, &cxd_nl_krp_mbind,
 		&cxd_nl_krp_ksm, &cxd_nl_krp_hugetlb,
+		&cxd_nl_krp_remote_vm, &cxd_nl_krp_vm_rw,
 	};
 	u64 n = 0;
 	int i;
@@ -2488,6 +2943,7 @@ void cxd_nodelat_get_stats(struct cxd_nodelat *nl,
 	st->departures = atomic64_read(&nl->st.departures);
 	st->departures_discarded = atomic64_read(&nl->st.departures_discarded);
 	st->anon_maps = atomic64_read(&nl->st.anon_maps);
+	st->remote_accesses = atomic64_read(&nl->st.remote);
 	st->promotions_refused = atomic64_read(&nl->st.promotions_refused);
 	st->pending = atomic_read(&nl->pending);
 	spin_lock_irqsave(&nl->mm_lock, flags);

@@ -32,6 +32,10 @@ struct cxd_nodelat;
  *			eviction, no write-back).
  * @anon_maps:		accesses seen as an existing anonymous page of the
  *			node being mapped by the faulting task (swap-in).
+ * @remote_accesses:	reads (and, where they fault, writes) of another
+ *			process's pages of the node by a remote GUP
+ *			(/proc/PID/mem, ptrace, process_vm_readv/writev),
+ *			charged to the reader; not in @hint_faults.
  * @promotions_refused: hinting faults on pages eviction made PROT_NONE
  *			whose migration off the node was refused (the fault
  *			was the model's, not a NUMA-balancing scan's).
@@ -97,6 +101,7 @@ struct cxd_nodelat_stats {
 	u64 departures;
 	u64 departures_discarded;
 	u64 anon_maps;
+	u64 remote_accesses;
 	u64 promotions_refused;
 	u64 evicted_ptes;
 	u64 evicted_unmaps;

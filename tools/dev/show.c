@@ -259,7 +259,7 @@ static const char *const nodelat_files[] = {
 	"enabled", "tracked_mms", "first_touches", "hint_faults",
 	"file_maps", "faultaround_limited", "faultaround_pages",
 	"arrivals", "departures", "departures_discarded", "anon_maps",
-	"promotions_refused",
+	"remote_accesses", "promotions_refused",
 	"evicted_ptes", "evicted_unmaps", "evictions_unmapped",
 	"evictions_moved",
 	"late_writebacks", "evictions_uncovered", "scan_rearmed",

@@ -52,11 +52,15 @@
  *     registration), departures, seen_register (over the registration),
  *     read (bytes, or -errno), seen_read (over the fixed read).
  * remote NODE DEV
- *     another process's evicted pages read remotely. A child writes two
+ *     another process's evicted pages read remotely (seen now: kept as the
+ *     check of docs/numa-mode.md "Remote reads"). A child writes two
  *     mappings of L/2 pages bound to NODE, empties the cache, and waits.
  *     The parent reads the first through /proc/PID/mem (pread) and the
  *     second with process_vm_readv(). Keys (line "remote"): pages (per
- *     mapping), procmem_seen, procmem_hint, vmreadv_seen, vmreadv_hint.
+ *     mapping), procmem_seen, procmem_hint, procmem_remote,
+ *     procmem_waited, vmreadv_seen, vmreadv_hint, vmreadv_remote,
+ *     vmreadv_waited (remote: node_latency/remote_accesses, waited:
+ *     waited_accesses, the reader's modeled waits).
  *     Then the child reads both (line "remote-owner": procmem_pass,
  *     vmreadv_pass, the misses of each), empties the cache and reads them
  *     again (procmem_after_flush, vmreadv_after_flush).
@@ -141,13 +145,15 @@ static const char *const ctr_name[] = {
 	"nl:evicted_unmaps", "nl:evictions_unmapped",
 	"nl:evictions_uncovered", "nl:kernel_accesses",
 	"nl:thp_untracked_pages", "nl:thp_refused_pages",
-	"nl:events_dropped", "nl:probes_missed", "nl:hugetlb_untracked_pages",
+	"nl:events_dropped", "nl:probes_missed", "nl:remote_accesses",
+	"nl:waited_accesses", "nl:hugetlb_untracked_pages",
 };
 
 enum {
 	MISSES, HITS, EVICTIONS, FIRST, HINT, FILEMAP, ANONMAP, ARRIVALS,
 	DEPARTURES, EPTES, EUNMAPS, UNMAPPED, UNCOVERED, KERNEL,
-	THP_UNTRACKED, THP_REFUSED, DROPPED, PMISSED, HUGETLB_UNTRACKED, NCTR
+	THP_UNTRACKED, THP_REFUSED, DROPPED, PMISSED, REMOTE, WAITED,
+	HUGETLB_UNTRACKED, NCTR
 };
 
 struct ctrs {
@@ -744,9 +750,13 @@ static int cmd_remote(int node)
 	ctrs_diag("remote", "procmem", &c0, &c1);
 	ctrs_diag("remote", "vmreadv", &c2, &c3);
 	printf("unseen remote: pages %lu procmem_seen %" PRId64
-	       " procmem_hint %" PRId64 " vmreadv_seen %" PRId64
-	       " vmreadv_hint %" PRId64 "\n", m, seen(&c0, &c1),
-	       dlt(&c0, &c1, HINT), seen(&c2, &c3), dlt(&c2, &c3, HINT));
+	       " procmem_hint %" PRId64 " procmem_remote %" PRId64
+	       " procmem_waited %" PRId64 " vmreadv_seen %" PRId64
+	       " vmreadv_hint %" PRId64 " vmreadv_remote %" PRId64
+	       " vmreadv_waited %" PRId64 "\n", m, seen(&c0, &c1),
+	       dlt(&c0, &c1, HINT), dlt(&c0, &c1, REMOTE),
+	       dlt(&c0, &c1, WAITED), seen(&c2, &c3), dlt(&c2, &c3, HINT),
+	       dlt(&c2, &c3, REMOTE), dlt(&c2, &c3, WAITED));
 	if (write(p2c[1], "p", 1) != 1)
 		kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
