@@ -835,6 +835,23 @@ static void cxd_img_unhold(struct cxd_img *img, u64 pgoff)
 }
 
 /*
+ * End a look at host page @page (locked, with our reference): if it left
+ * the resident set (@gone: the device's reference is the caller's now),
+ * it is no device page any more, and the device's reference is kept for
+ * the next miss or dropped; then the page is unlocked and our reference
+ * dropped.
+ */
+static void cxd_img_put(struct cxd_img *img, struct page *page, bool gone)
+{
+	if (gone)
+		page_folio(page)->mapping = NULL;
+	unlock_page(page);
+	put_page(page);
+	if (gone && !cxd_img_spare_put(img, page))
+		put_page(page);
+}
+
+/*
  * Look at held page @pgoff of @live (cxd_img_reap()): still held, it stays;
  * resident again, it is an ordinary line now (its next eviction decides);
  * let go by its holder, it is written to the image and leaves the resident
@@ -885,13 +902,8 @@ static void cxd_img_reap_one(struct cxd_live *live, u64 pgoff)
 	}
 	spin_unlock(&live->lock);
 	cxd_img_unhold(img, pgoff);
-	if (gone)
-		page_folio(page)->mapping = NULL;
 out:
-	unlock_page(page);
-	put_page(page);
-	if (gone && !cxd_img_spare_put(img, page))
-		put_page(page);
+	cxd_img_put(img, page, gone);
 }
 
 /*
@@ -996,14 +1008,8 @@ void cxd_img_evict(struct cxd_live *live, const struct cxd_victim *v)
 		cxd_img_hold(img, v->page);
 	else
 		cxd_img_unhold(img, v->page);
-	if (gone)
-		page_folio(page)->mapping = NULL;
 out:
-	unlock_page(page);
-	put_page(page);
-	/* the device's reference: kept for the next miss, or dropped */
-	if (gone && !cxd_img_spare_put(img, page))
-		put_page(page);
+	cxd_img_put(img, page, gone);
 	cxd_img_reap(live);
 }
 
