@@ -57,6 +57,7 @@
 #include <linux/sort.h>
 #include <linux/uio.h>
 #include <linux/wait_bit.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "compat.h"
@@ -101,7 +102,7 @@ struct cxd_img_hdr {
 /*
  * Pages of @held that each eviction looks at (cxd_img_reap()): a page whose
  * pin dropped is let go within (pages held) / CXD_IMG_REAP evictions, and
- * an eviction never walks a long list (an RDMA region can pin thousands).
+ * an eviction never walks a long list (pipes can hold thousands).
  */
 #define CXD_IMG_REAP	4
 
@@ -371,9 +372,9 @@ static bool cxd_img_read_cached(struct cxd_img *img, u64 pgoff,
 	return done;
 }
 
-/* Read (@write false) or write device page @pgoff of the image from/to @page. */
-static int cxd_img_rw(struct cxd_img *img, u64 pgoff, struct page *page,
-		      bool write)
+/* cxd_img_rw()'s I/O, in the calling task. */
+static int __cxd_img_rw(struct cxd_img *img, u64 pgoff, struct page *page,
+			bool write)
 {
 	struct bio_vec bv = {
 		.bv_page = page, .bv_len = PAGE_SIZE, .bv_offset = 0,
@@ -392,6 +393,56 @@ static int cxd_img_rw(struct cxd_img *img, u64 pgoff, struct page *page,
 	if (n == PAGE_SIZE)
 		return 0;
 	return n < 0 ? n : -EIO;
+}
+
+/* An image I/O redone by a kernel worker (cxd_img_rw()). */
+struct cxd_img_redo {
+	struct work_struct work;
+	struct cxd_img *img;
+	u64 pgoff;
+	struct page *page;
+	bool write;
+	int err;
+};
+
+static void cxd_img_redo_fn(struct work_struct *work)
+{
+	struct cxd_img_redo *r = container_of(work, struct cxd_img_redo, work);
+
+	r->err = __cxd_img_rw(r->img, r->pgoff, r->page, r->write);
+}
+
+/*
+ * Read (@write false) or write device page @pgoff of the image from/to
+ * @page. The file's I/O paths stop at a fatal signal of the calling task
+ * (generic_perform_write() returns -EINTR, a page-cache read too): a task
+ * being killed (Ctrl-C'd, OOM-killed, a thread of a process that exits)
+ * whose miss writes back another program's dirty line, or whose power-off
+ * writes back every line, would lose that data. Such an I/O is redone by
+ * a kernel worker, which has no signals, and the task waits for it
+ * (uninterruptibly: one page). Context: process, may sleep.
+ * Return: 0 or the I/O's error.
+ */
+static int cxd_img_rw(struct cxd_img *img, u64 pgoff, struct page *page,
+		      bool write)
+{
+	struct cxd_img_redo r;
+	int err;
+
+	if (!fatal_signal_pending(current)) {
+		err = __cxd_img_rw(img, pgoff, page, write);
+		if (err != -EINTR && err != -ERESTARTSYS)
+			return err;
+	}
+	INIT_WORK_ONSTACK(&r.work, cxd_img_redo_fn);
+	r.img = img;
+	r.pgoff = pgoff;
+	r.page = page;
+	r.write = write;
+	queue_work(system_unbound_wq, &r.work);
+	flush_work(&r.work);
+	destroy_work_on_stack(&r.work);
+	return r.err;
 }
 
 /*
@@ -857,7 +908,7 @@ static void cxd_img_put(struct cxd_img *img, struct page *page, bool gone)
  * let go by its holder, it is written to the image and leaves the resident
  * set. The write is unconditional: a holder may have written the page
  * without setting its dirty flag (O_DIRECT's end of I/O and
- * unpin_user_pages_dirty_lock() set it; io_uring's fixed buffers do not).
+ * unpin_user_pages_dirty_lock() set it; nothing obliges every holder to).
  * Refs on a host page: ours, the device's (the resident set's); more: a
  * holder, or an instant's reference a walk or get_user_pages_fast() takes
  * (it is looked at again later).

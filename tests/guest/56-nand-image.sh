@@ -149,6 +149,30 @@ dev_off $D
 dev_rm $D
 rm -f $IMG
 
+section "power-off by a task killed meanwhile"
+# power 0 writes every dirty line back in the task that wrote it. A fatal
+# signal stops a file's write path (-EINTR): such writes are redone by a
+# kernel worker (image.c, cxd_img_rw()), so a killed writer loses nothing.
+# Before, killed 0.05 s in, 15155 of these 16384 lines were lost.
+dev_create $D capacity=64M cache_size=64M nand_backing=$IMG || bail "create $D"
+dev_on $D || bail "power on $D"
+"$PROGS/pages" "$(dev_node $D)" write 0 16384 -s 47
+ok $? "16384 dirty lines written"
+"$PROGS/sysop" write "$CFS/$D/power" 0 > /dev/null 2>&1 &
+w=$!
+sleep 0.05
+kill -9 $w 2>/dev/null
+wait $w
+diag "the writer of power 0 ended with status $? (137: killed during the power-off)"
+is "$(dev_get $D power)" 0 "the power-off ended"
+dev_on $D || bail "power on $D again"
+"$PROGS/pages" "$(dev_node $D)" verify 0 16384 -s 47
+ok $? "every line reached the image"
+is "$(stat_get $D dirty_shutdowns)" 0 "no dirty shutdown counted"
+dev_off $D
+dev_rm $D
+rm -f $IMG
+
 section "power failure and msync"
 dev_create $D capacity=64M cache_size=4M nand_backing=$IMG || bail "create $D"
 # bad_fail WHY ERR: power_fail (write-only) refused with ERR, one log line.
