@@ -2162,43 +2162,59 @@ static struct kretprobe cxd_nl_krp_check = {
  * one address per page (6.x), and 7.2's device-exclusive entries cannot
  * cover a page mapped twice, so a merged page of the node would be evicted
  * through one mapping at most and hit without a fault through the others.
- * As with huge pages, pages of the node are not merged: every comparison
- * KSM makes of a page of a running device's node with another page
- * (memcmp_pages(), which its stable and unstable tree searches and its
- * final pages_identical() check all call) answers "different", with a sign
- * fixed by the two frame numbers, so that the same pair always compares
- * the same way and its trees stay searchable. The program reads and writes
- * the same data; the node holds one page per mapping, as without KSM. The
- * zero-page checks of THP splitting and migration (6.12, 7.2) call the same
- * function: a page of the node is not taken for the zero page there either.
+ * As with huge pages, pages of the node are not merged: a comparison KSM
+ * makes (memcmp_pages(), which its stable and unstable tree searches and
+ * its final pages_identical() check all call) that finds a page of a
+ * running device's node equal to another page answers "different"
+ * instead. The order stays total, so KSM's trees stay searchable: pages
+ * compare by contents first, as before; of equal contents, every page off
+ * the node comes before every page of the node, and pages of the node
+ * come in frame order. Two equal pages off the node still compare equal
+ * and meet in the trees wherever pages of the node sit. The program reads
+ * and writes the same data; the node holds one page per mapping, as
+ * without KSM. The zero-page checks of THP splitting and migration (6.12,
+ * 7.2) call the same function: a page of the node is not taken for the
+ * zero page there either.
  */
+
+/* Is @pfn a page of a running device's node? Caller: rcu_read_lock(). */
+static bool cxd_nl_ours(unsigned long pfn)
+{
+	struct cxd_nodelat *nl = cxd_nl_find(pfn);
+
+	return nl && !READ_ONCE(nl->stopping);
+}
+
+/* Entry: the answer for equal contents, kept for the return if needed. */
 static int cxd_nl_ksm_cmp_entry(struct kretprobe_instance *ri,
 				struct pt_regs *regs)
 {
 	unsigned long f1 = page_to_pfn((struct page *)regs_get_kernel_argument(regs, 0));
 	unsigned long f2 = page_to_pfn((struct page *)regs_get_kernel_argument(regs, 1));
-	struct cxd_nodelat *nl;
-	bool ours;
+	bool n1, n2;
 
 	if (f1 == f2)
 		return 1;
 	rcu_read_lock();
-	nl = cxd_nl_find(f1);
-	if (!nl || READ_ONCE(nl->stopping))
-		nl = cxd_nl_find(f2);
-	ours = nl && !READ_ONCE(nl->stopping);
+	n1 = cxd_nl_ours(f1);
+	n2 = cxd_nl_ours(f2);
 	rcu_read_unlock();
-	if (!ours)
+	if (!n1 && !n2)
 		return 1;	/* no return handler: the real answer */
-	*(int *)ri->data = f1 < f2 ? -1 : 1;
+	*(int *)ri->data = n1 != n2 ? (n1 ? 1 : -1) : (f1 < f2 ? -1 : 1);
 	return 0;
 }
 
-/* Context: memcmp_pages()'s return (may be preemptible); never sleeps. */
+/*
+ * Equal contents, one page of the node: the answer the entry chose.
+ * Context: memcmp_pages()'s return (may be preemptible); never sleeps.
+ */
 static int cxd_nl_ksm_cmp_ret(struct kretprobe_instance *ri,
 			      struct pt_regs *regs)
 {
-	regs_set_return_value(regs, (unsigned long)(long)*(int *)ri->data);
+	if (!(int)regs_return_value(regs))
+		regs_set_return_value(regs,
+				      (unsigned long)(long)*(int *)ri->data);
 	return 0;
 }
 

@@ -69,8 +69,10 @@
  *     the same contents (page i of A equals page i of B, all pages of a
  *     mapping differ), and a third, F, of L pages; A and B read until a
  *     pass misses nowhere (all resident, so that KSM could merge them).
- *     Two more mappings C and D of KSM_CTL pages with the same contents,
- *     in the default policy's memory (not the node): KSM's control. All
+ *     Two more mappings C and D of KSM_CTL pages with the contents of A's
+ *     and B's first pages, in the default policy's memory (not the node):
+ *     KSM's control, which must merge, C with D, past the node's equal
+ *     pages in KSM's trees. All
  *     four MADV_MERGEABLE; waits up to 30 s until
  *     /sys/kernel/mm/ksm/pages_sharing reaches KSM_CTL and ksmd has made 3
  *     full scans since (the caller runs ksmd), or pages_sharing reaches
@@ -791,8 +793,8 @@ static int cmd_ksm(int node)
 	fill(f, nf, 0xf111);
 	fill(a, m, 0x45a);
 	fill(b, m, 0x45a);
-	fill(c, KSM_CTL, 0xc7);
-	fill(d, KSM_CTL, 0xc7);
+	fill(c, KSM_CTL, 0x45a);	/* A's and B's first pages' contents */
+	fill(d, KSM_CTL, 0x45a);
 	/* all of A and B resident: KSM merges only mapped, accessible pages */
 	for (i = 0; i < 6; i++) {
 		x = pass(a, m, 0x45a, &bad);
@@ -835,7 +837,7 @@ static int cmd_ksm(int node)
 	}
 	ctrs_read(&c1);
 	ctrs_diag("ksm", "passes", &c0, &c1);
-	bad += check(c, KSM_CTL, 0xc7) + check(d, KSM_CTL, 0xc7);
+	bad += check(c, KSM_CTL, 0x45a) + check(d, KSM_CTL, 0x45a);
 	printf("unseen ksm: pages %lu control %d full_scans %ld pages_shared %ld pages_sharing %ld a_pass1 %"
 	       PRId64 " a_pass2 %" PRId64 " b_pass1 %" PRId64 " b_pass2 %" PRId64
 	       " f_pass2a %" PRId64 " f_pass2b %" PRId64 " evicted_ptes %" PRId64
