@@ -158,12 +158,18 @@ dev_create $D capacity=64M cache_size=64M nand_backing=$IMG || bail "create $D"
 dev_on $D || bail "power on $D"
 "$PROGS/pages" "$(dev_node $D)" write 0 16384 -s 47
 ok $? "16384 dirty lines written"
-"$PROGS/sysop" write "$CFS/$D/power" 0 > /dev/null 2>&1 &
-w=$!
-sleep 0.05
-kill -9 $w 2>/dev/null
-wait $w
-diag "the writer of power 0 ended with status $? (137: killed during the power-off)"
+# A kill that lands before the write leaves the device on: wait longer.
+for d in 0.05 0.1 0.2 0.4 0.8; do
+	"$PROGS/sysop" write "$CFS/$D/power" 0 > /dev/null 2>&1 &
+	w=$!
+	sleep $d
+	kill -9 $w 2>/dev/null
+	wait $w
+	rc=$?
+	[ "$(dev_get $D power)" = 0 ] && break
+	diag "killed $d s in, before its write: still powered"
+done
+diag "the writer of power 0, killed $d s in, ended with status $rc (137: killed during the power-off; 0: it had ended)"
 is "$(dev_get $D power)" 0 "the power-off ended"
 dev_on $D || bail "power on $D again"
 "$PROGS/pages" "$(dev_node $D)" verify 0 16384 -s 47
