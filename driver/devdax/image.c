@@ -39,8 +39,8 @@
  * page's, mapped nowhere, recorded in the image's @held: what the holder
  * writes into it later is not lost, and the page's next miss maps it again
  * instead of reading the image. Once the pin has dropped, a later eviction
- * finds it (cxd_img_reap()), writes it back if the holder wrote it, and
- * lets the page go: host memory beyond the cache is the pages pins hold.
+ * finds it (cxd_img_reap()), writes it back (whatever the holder wrote)
+ * and lets the page go: host memory beyond the cache is the pages pins hold.
  */
 #include <linux/bvec.h>
 #include <linux/file.h>
@@ -139,7 +139,6 @@ struct cxd_img_hdr {
  *		was evicted (cxd_img_evict()): in @set, mapped nowhere, out of
  *		the cache, to be let go once the pin drops (cxd_img_reap()).
  *		Indexed by device page, value xa_mk_value(0).
- * @nheld:	entries in @held.
  * @reap_from:	the device page cxd_img_reap() looks at next (a hint).
  */
 struct cxd_img {
@@ -158,7 +157,6 @@ struct cxd_img {
 	u64 set_count;
 	struct page **set;
 	struct xarray held;
-	atomic_long_t nheld;
 	unsigned long reap_from;
 };
 
@@ -874,15 +872,14 @@ struct page *cxd_img_page(struct cxd_live *live, u64 pgoff,
  */
 static void cxd_img_hold(struct cxd_img *img, u64 pgoff)
 {
-	if (!xa_insert(&img->held, pgoff, xa_mk_value(0), GFP_KERNEL))
-		atomic_long_inc(&img->nheld);
+	xa_store(&img->held, pgoff, xa_mk_value(0), GFP_KERNEL);
 }
 
 /* Device page @pgoff's host page is no longer one a holder kept. */
 static void cxd_img_unhold(struct cxd_img *img, u64 pgoff)
 {
-	if (atomic_long_read(&img->nheld) && xa_erase(&img->held, pgoff))
-		atomic_long_dec(&img->nheld);
+	if (!xa_empty(&img->held))	/* the common case, without its lock */
+		xa_erase(&img->held, pgoff);
 }
 
 /*
@@ -969,7 +966,7 @@ static void cxd_img_reap(struct cxd_live *live)
 	unsigned long idx = READ_ONCE(img->reap_from);
 	unsigned int k;
 
-	for (k = 0; k < CXD_IMG_REAP && atomic_long_read(&img->nheld); k++) {
+	for (k = 0; k < CXD_IMG_REAP && !xa_empty(&img->held); k++) {
 		if (!xa_find(&img->held, &idx, ULONG_MAX, XA_PRESENT)) {
 			idx = 0;
 			if (!xa_find(&img->held, &idx, ULONG_MAX, XA_PRESENT))
