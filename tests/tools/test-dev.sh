@@ -102,6 +102,7 @@ fake_kernel() {
 				mkdir -p "$CXDVIRT_SYSFS/cxdvirt$idx/stats"
 				echo "$dev" >"$CXDVIRT_SYSFS/cxdvirt$idx/name"
 				echo 4096 >"$CXDVIRT_SYSFS/cxdvirt$idx/cache_used"
+				echo 3 >"$CXDVIRT_SYSFS/cxdvirt$idx/image_pages"
 				for i in misses:7 minor_hits:2 evictions:1 dirty_evictions:0 \
 					 writebacks:0 miss_ns_total:43624 model_ns_total:42000 reset:; do
 					echo "${i#*:}" >"$CXDVIRT_SYSFS/cxdvirt$idx/stats/${i%%:*}"
@@ -637,10 +638,10 @@ if [ "$RC" = 0 ] && json_ok && py 'len(d) == 3 and [x["name"] for x in d] == ["c
 else
 	not_ok "list --json: every device, in order"
 fi
-if py 'd[0]["power"] == 1 and d[0]["dev"] == "/dev/cxdvirt0" and d[0]["stats"]["misses"] == 7 and d[0]["cache_used"] == 4096' 2>/dev/null; then
-	ok "list --json: powered device has dev, cache_used and stats"
+if py 'd[0]["power"] == 1 and d[0]["dev"] == "/dev/cxdvirt0" and d[0]["stats"]["misses"] == 7 and d[0]["cache_used"] == 4096 and d[0]["image_pages"] == 3' 2>/dev/null; then
+	ok "list --json: powered device has dev, cache_used, image_pages and stats"
 else
-	not_ok "list --json: powered device has dev, cache_used and stats"
+	not_ok "list --json: powered device has dev, cache_used, image_pages and stats"
 fi
 if py 'd[2]["power"] == 0 and "stats" not in d[2] and d[2]["capacity"] == 4194304 and d[2]["backing_node"] == -1' 2>/dev/null; then
 	ok "list --json: unpowered device has attributes, no stats"

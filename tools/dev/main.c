@@ -27,7 +27,8 @@ static const struct verb verbs[] = {
 	  "usage: " PROG " list [--json] [-u] [<name>...]\n"
 	  "\n"
 	  "Every device (or the named ones): name, index, power, all configfs\n"
-	  "attributes and, when powered, cache_used and the stats counters.\n"
+	  "attributes and, when powered, cache_used, image_pages and the stats\n"
+	  "counters.\n"
 	  "\n"
 	  "  -j, --json    print a JSON array\n"
 	  "  -u, --human   sizes and times with units (64 MiB, 3.00 us)\n" },

@@ -7,7 +7,7 @@
  * Object layout (keys present only when known):
  *   name, index, power, dev ("/dev/cxdvirtN" when powered, not in node mode),
  *   every configfs attribute (SHOW_ATTRS; "features" as an array),
- *   cache_used, the node-mode files (dax_device, online, online_bytes,
+ *   cache_used, image_pages, the node-mode files (dax_device, online, online_bytes,
  *   movable_bytes, node_used_bytes, adistance, and node_latency: { the
  *   files of node_latency/ }) when sysfs has them,
  *   and "stats": { counter: value, ..., miss_latency_hist:
@@ -320,6 +320,10 @@ static void add_sysfs(struct json_object *obj, int index, bool human)
 	    !cxu_read_file(path, val, sizeof(val)) && !cxu_parse_u64(val, &u))
 		json_object_object_add(obj, "cache_used",
 				       json_u64_unit(u, UNIT_BYTES, human));
+	if (!cxu_sysfs_path(index, "image_pages", path, sizeof(path)) &&
+	    !cxu_read_file(path, val, sizeof(val)) && !cxu_parse_u64(val, &u))
+		json_object_object_add(obj, "image_pages",
+				       json_u64_unit(u, UNIT_NONE, human));
 	add_node(obj, index, human);
 	if (cxu_sysfs_path(index, "stats", path, sizeof(path)))
 		return;
