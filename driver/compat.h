@@ -1175,6 +1175,63 @@ static inline int cxd_nl_nonres_pte(pte_t *ptep, unsigned long addr,
 	return 0;
 }
 
+/**
+ * cxd_nl_exclusive_pfn() - the page a device-exclusive entry at @addr holds.
+ * @mm:		the address space.
+ * @addr:	a user address in @mm.
+ *
+ * Reads @mm's page tables without their locks, as GUP-fast does
+ * (mm/gup.c, gup_fast_pgd_range() and below): with interrupts off no page
+ * table can be freed under the walk (the free waits for an IPI or an RCU
+ * grace period that cannot pass), and each level is read once. x86-64 has
+ * no HIGHPTE, so the PTE table is in the direct map (pte_offset_kernel()
+ * on the value read; __pte_offset_map() is not exported). Used by the MMU
+ * notifier, before remove_device_exclusive_entry() restores the PTE, for a
+ * page whose record @nonres no longer has (mremap moved it: the record was
+ * keyed by the old address).
+ * Context: any; does not sleep.
+ * Return: the pfn of the device-exclusive entry at @addr, 0 if there is none
+ * (no page table, a present PTE, any other swap entry, a huge mapping).
+ */
+static inline unsigned long cxd_nl_exclusive_pfn(struct mm_struct *mm,
+						 unsigned long addr)
+{
+	unsigned long flags, pfn = 0;
+	pgd_t *pgdp, pgd;
+	p4d_t *p4dp, p4d;
+	pud_t *pudp, pud;
+	pmd_t *pmdp, pmd;
+	pte_t pte;
+	softleaf_t e;
+
+	local_irq_save(flags);
+	pgdp = pgd_offset(mm, addr);
+	pgd = READ_ONCE(*pgdp);
+	if (pgd_none(pgd))
+		goto out;
+	p4dp = p4d_offset_lockless(pgdp, pgd, addr);
+	p4d = READ_ONCE(*p4dp);
+	if (!p4d_present(p4d))
+		goto out;
+	pudp = pud_offset_lockless(p4dp, p4d, addr);
+	pud = READ_ONCE(*pudp);
+	if (!pud_present(pud) || pud_leaf(pud))
+		goto out;
+	pmdp = pmd_offset_lockless(pudp, pud, addr);
+	pmd = pmdp_get_lockless(pmdp);
+	if (!pmd_present(pmd) || pmd_leaf(pmd))
+		goto out;
+	pte = ptep_get_lockless(pte_offset_kernel(&pmd, addr));
+	if (pte_present(pte) || pte_none(pte))
+		goto out;
+	e = softleaf_from_pte(pte);
+	if (softleaf_is_device_exclusive(e))
+		pfn = softleaf_to_pfn(e);
+out:
+	local_irq_restore(flags);
+	return pfn;
+}
+
 /*
  * 7.2: see the comment above the 6.x one. @b->nonres gets the page (user
  * page number -> pfn) while its folio is still locked, so the fault that

@@ -171,6 +171,7 @@ struct cxd_nl_mm {
 	struct xarray nonres;
 	struct mmu_interval_notifier sub;
 	bool sub_on;			/* @sub registered */
+	bool strays;			/* a range invalidation dropped records */
 };
 
 /**
@@ -1274,6 +1275,34 @@ out:
 
 #if CXD_NL_NOTIFIER
 /*
+ * The access at @addr of @range's mm to the page at @pfn, made resident
+ * again by the invalidation @range, if it is a fault's (see below).
+ */
+static void cxd_nl_sub_access(const struct mmu_notifier_range *range,
+			      unsigned long pfn, unsigned long addr)
+{
+	struct cxd_nl_hook_args a = {
+		.pfn = pfn,
+		.mm = range->mm,
+		.addr = addr,
+	};
+	struct folio *folio = page_folio(pfn_to_page(pfn));
+
+	if (!current->mm || (current->flags & PF_KTHREAD) ||
+	    !folio_test_locked(folio))
+		return;
+	/*
+	 * In another task, a migration or a reclaim isolated the folio from
+	 * the LRU before unmapping it; a remote GUP's fault finds it there.
+	 * Memory offline migrates every page of the node: no task_work per
+	 * page for it.
+	 */
+	if (range->mm != current->mm && !folio_test_lru(folio))
+		return;
+	cxd_nl_event(&a, CXD_NL_EV_HINT);
+}
+
+/*
  * An invalidation of (part of) the user range of a tracked mm
  * (CXD_NL_NOTIFIER). The pages in the range that eviction made non-resident
  * leave @nonres: their entries are gone, or about to be. The one
@@ -1290,8 +1319,9 @@ out:
  * afterwards, by looking whether the page is still mapped at its address
  * (cxd_nl_access()), and charges only a fault's. A kernel thread's
  * (kcompactd, kswapd) is no access. Our own conversions
- * (MMU_NOTIFY_EXCLUSIVE, owner @nonres) are skipped. Takes no lock of any
- * mm and never sleeps.
+ * (MMU_NOTIFY_EXCLUSIVE, owner @nonres) are skipped. A fault on an entry
+ * whose record is gone (mremap() moved it) is found by reading the entry.
+ * Takes no lock of any mm and never sleeps.
  * Context: any the MMU notifiers run in (possibly non-blockable).
  * Return: true (nothing to wait for).
  */
@@ -1302,33 +1332,36 @@ static bool cxd_nl_sub_invalidate(struct mmu_interval_notifier *sub,
 	struct cxd_nl_mm *m = container_of(sub, struct cxd_nl_mm, sub);
 	bool one = range->event == MMU_NOTIFY_CLEAR && !range->owner &&
 		   range->end - range->start == PAGE_SIZE;
-	unsigned long idx;
+	bool recorded = false;
+	unsigned long idx, pfn;
 	void *entry;
 
 	if (range->event == MMU_NOTIFY_EXCLUSIVE && range->owner == &m->nonres)
 		return true;
 	xa_for_each_range(&m->nonres, idx, entry, range->start >> PAGE_SHIFT,
 			  (range->end - 1) >> PAGE_SHIFT) {
-		struct cxd_nl_hook_args a = {
-			.pfn = xa_to_value(entry),
-			.mm = range->mm,
-			.addr = idx << PAGE_SHIFT,
-		};
-		struct folio *folio = page_folio(pfn_to_page(a.pfn));
-
-		if (xa_erase(&m->nonres, idx) != entry || !one ||
-		    !current->mm || (current->flags & PF_KTHREAD) ||
-		    !folio_test_locked(folio))
+		if (xa_erase(&m->nonres, idx) != entry)
 			continue;
-		/*
-		 * In another task, a migration or a reclaim isolated the folio
-		 * from the LRU before unmapping it; a remote GUP's fault finds
-		 * it there. Memory offline migrates every page of the node:
-		 * no task_work per page for it.
-		 */
-		if (range->mm != current->mm && !folio_test_lru(folio))
-			continue;
-		cxd_nl_event(&a, CXD_NL_EV_HINT);
+		recorded = true;
+		if (one)
+			cxd_nl_sub_access(range, xa_to_value(entry),
+					  idx << PAGE_SHIFT);
+		else
+			WRITE_ONCE(m->strays, true);
+	}
+	/*
+	 * A record dropped by a range invalidation may have belonged to an
+	 * entry that lives on elsewhere: mremap() moves the page tables,
+	 * device-exclusive entries included, after invalidating the old range
+	 * (move_page_tables(), mm/mremap.c). Its fault at the new address
+	 * finds no record; the entry itself says which page it is. Only in
+	 * an mm that lost records this way: every other one-page invalidation
+	 * (a copy-on-write fault, say) costs nothing more.
+	 */
+	if (one && !recorded && READ_ONCE(m->strays)) {
+		pfn = cxd_nl_exclusive_pfn(range->mm, range->start);
+		if (pfn)
+			cxd_nl_sub_access(range, pfn, range->start);
 	}
 	return true;
 }
