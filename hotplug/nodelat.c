@@ -172,7 +172,11 @@ struct cxd_nl_mm {
 	struct mmu_interval_notifier sub;
 	bool sub_on;			/* @sub registered */
 	bool strays;			/* a range invalidation dropped records */
+	unsigned long rearm_next;	/* cxd_nl_rearm_forked()'s cursor */
 };
+
+/* A record of @nonres whose entry a fork restored (cxd_nl_sub_invalidate()). */
+#define CXD_NL_FORKED	XA_MARK_0
 
 /**
  * struct cxd_nodelat - node-mode latency state of one powered device.
@@ -246,6 +250,7 @@ struct cxd_nodelat {
 		atomic64_t evict_unmaps;
 		atomic64_t evict_unmapped;
 		atomic64_t evict_moved;
+		atomic64_t fork_rearmed;
 		atomic64_t evict_uncovered;
 		atomic64_t late_writebacks;
 		atomic64_t first_touches;
@@ -687,6 +692,72 @@ static int cxd_nl_evict_moved(struct cxd_nodelat *nl,
 	return 0;
 }
 
+#if CXD_NL_NOTIFIER
+/* Records a fork left behind that one eviction looks at, per mm. */
+#define CXD_NL_REARM_FORKED	8
+
+/*
+ * After a fork, the parent's pages that eviction had made non-resident are
+ * resident again without an access (cxd_nl_sub_invalidate()): the model
+ * holds no line for them, yet they run at memory speed. While a child
+ * still shares a page, nothing can be done (make_device_exclusive()'s
+ * write GUP would break the sharing and give the parent a copy: the child's
+ * reads of it are not seen either). Once the page is the parent's alone
+ * again (the child exited, wrote it, or exec'd), it is made non-resident
+ * here, as the model has it, so that its next access is seen. Each eviction
+ * in @mm looks at up to CXD_NL_REARM_FORKED marked records, round robin
+ * from @m->rearm_next: a page still shared keeps its mark; one made
+ * non-resident (or still device-exclusive: the fork failed) loses it; a
+ * record whose address no longer maps its page is dropped. Its own
+ * counter, fork_rearmed; not an eviction. The model is not asked: it
+ * admits a page only through a charged access, and none reached this one
+ * while it was resident. Caller: @b holds @mm's mmap_lock (read).
+ */
+static void cxd_nl_rearm_forked(struct cxd_nodelat *nl,
+				struct cxd_nl_pte_batch *b,
+				struct mm_struct *mm, struct xarray *nonres)
+{
+	struct cxd_nl_mm *m = container_of(nonres, struct cxd_nl_mm, nonres);
+	unsigned long idx = READ_ONCE(m->rearm_next), pfn, va;
+	struct vm_area_struct *vma;
+	bool wrapped = false, d;
+	unsigned int k;
+	void *entry;
+	int ret;
+
+	for (k = 0; k < CXD_NL_REARM_FORKED; k++) {
+		entry = xa_find(nonres, &idx, ULONG_MAX, CXD_NL_FORKED);
+		if (!entry && !wrapped) {
+			wrapped = true;
+			idx = 0;
+			entry = xa_find(nonres, &idx, ULONG_MAX, CXD_NL_FORKED);
+		}
+		if (!entry)
+			break;
+		pfn = xa_to_value(entry);
+		va = idx << PAGE_SHIFT;
+		vma = pfn >= nl->pfn_lo && pfn < nl->pfn_hi ?
+		      cxd_nl_vma_at(mm, va) : NULL;
+		ret = vma ? cxd_nl_make_nonresident(b, vma, va, pfn, &d) : 0;
+		if (ret > 0) {
+			xa_clear_mark(nonres, idx, CXD_NL_FORKED);
+			atomic64_inc(&nl->st.fork_rearmed);
+		} else if (ret == 0) {
+			xa_cmpxchg(nonres, idx, entry, NULL, 0);
+		}
+		if (++idx == 0)
+			break;
+	}
+	WRITE_ONCE(m->rearm_next, idx);
+}
+#else
+static void cxd_nl_rearm_forked(struct cxd_nodelat *nl,
+				struct cxd_nl_pte_batch *b,
+				struct mm_struct *mm, struct xarray *nonres)
+{
+}
+#endif
+
 /*
  * Evict device page @page if it holds a file or shmem page: unmap it from
  * every mapping of its file, in every process (unmap_mapping_pages(), which
@@ -809,6 +880,8 @@ static void cxd_nl_evict(struct cxd_nodelat *nl, const struct cxd_victim *v,
 						      &d);
 			cxd_nl_nonres_done(nl, ret, d, &found[i], &dirty[i]);
 		}
+		if (nonres)
+			cxd_nl_rearm_forked(nl, &b, mm, nonres);
 		cxd_nl_pte_batch_unlock(&b, mm);
 	}
 	cxd_nl_pte_batch_finish(&b, mms, nm);
@@ -1332,22 +1405,50 @@ static bool cxd_nl_sub_invalidate(struct mmu_interval_notifier *sub,
 	struct cxd_nl_mm *m = container_of(sub, struct cxd_nl_mm, sub);
 	bool one = range->event == MMU_NOTIFY_CLEAR && !range->owner &&
 		   range->end - range->start == PAGE_SIZE;
-	bool recorded = false;
+	bool recorded = false, forked;
 	unsigned long idx, pfn;
 	void *entry;
 
 	if (range->event == MMU_NOTIFY_EXCLUSIVE && range->owner == &m->nonres)
 		return true;
+	/*
+	 * fork() write-protects the parent's private range
+	 * (copy_page_range(): MMU_NOTIFY_PROTECTION_PAGE, the one sender of
+	 * that event for anonymous private memory), then restores its
+	 * device-exclusive entries with no invalidation
+	 * (copy_nonpresent_pte()): the pages are resident again, unseen.
+	 * Their records stay, marked; eviction makes those pages
+	 * non-resident again once nothing shares them
+	 * (cxd_nl_rearm_forked()).
+	 */
+	if (range->event == MMU_NOTIFY_PROTECTION_PAGE) {
+		xa_for_each_range(&m->nonres, idx, entry,
+				  range->start >> PAGE_SHIFT,
+				  (range->end - 1) >> PAGE_SHIFT)
+			xa_set_mark(&m->nonres, idx, CXD_NL_FORKED);
+		return true;
+	}
 	xa_for_each_range(&m->nonres, idx, entry, range->start >> PAGE_SHIFT,
 			  (range->end - 1) >> PAGE_SHIFT) {
+		forked = xa_get_mark(&m->nonres, idx, CXD_NL_FORKED);
 		if (xa_erase(&m->nonres, idx) != entry)
 			continue;
 		recorded = true;
-		if (one)
-			cxd_nl_sub_access(range, xa_to_value(entry),
-					  idx << PAGE_SHIFT);
-		else
+		if (!one) {
 			WRITE_ONCE(m->strays, true);
+			continue;
+		}
+		pfn = xa_to_value(entry);
+		/*
+		 * A record a fork left behind is a fault only if its entry
+		 * is still there (the fork failed before it restored it);
+		 * else the page was resident, and this is a copy-on-write
+		 * fault or a migration.
+		 */
+		if (forked && cxd_nl_exclusive_pfn(range->mm,
+						   idx << PAGE_SHIFT) != pfn)
+			continue;
+		cxd_nl_sub_access(range, pfn, idx << PAGE_SHIFT);
 	}
 	/*
 	 * A record dropped by a range invalidation may have belonged to an
@@ -2975,6 +3076,7 @@ void cxd_nodelat_get_stats(struct cxd_nodelat *nl,
 	st->evicted_ptes = atomic64_read(&nl->st.evict_ptes);
 	st->evictions_unmapped = atomic64_read(&nl->st.evict_unmapped);
 	st->evictions_moved = atomic64_read(&nl->st.evict_moved);
+	st->fork_rearmed = atomic64_read(&nl->st.fork_rearmed);
 	st->evictions_uncovered = atomic64_read(&nl->st.evict_uncovered);
 	st->scan_rearmed = atomic64_read(&nl->st.scan_rearmed);
 	st->scan_walks = atomic64_read(&nl->st.scan_walks);

@@ -48,6 +48,10 @@ struct cxd_nodelat;
  * @evictions_moved:	anonymous victims not mapped at their last-seen
  *			address but found at the address their VMA moved
  *			to (mremap), and made non-resident there.
+ * @fork_rearmed:	pages a fork had made resident again without an access
+ *			(7.2: it restores the parent's device-exclusive
+ *			entries), made non-resident again by a later eviction
+ *			in that process once no child shared them.
  * @evictions_uncovered: PTEs of victims that this kernel's mechanism could
  *			not make non-resident, so the page stays resident
  *			there (7.2: shared or read-only VMAs, pages still
@@ -107,6 +111,7 @@ struct cxd_nodelat_stats {
 	u64 evicted_unmaps;
 	u64 evictions_unmapped;
 	u64 evictions_moved;
+	u64 fork_rearmed;
 	u64 evictions_uncovered;
 	u64 scan_rearmed;
 	u64 scan_walks;

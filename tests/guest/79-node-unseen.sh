@@ -249,6 +249,35 @@ if line realloc; then
 	fi
 fi
 
+# --- 7b. fork ---------------------------------------------------------------
+# Pages still shared copy-on-write with a fork, read by the child. 6.x: the
+# fork copies the PROT_NONE entries and the child's faults are seen, so its
+# passes miss as on a device. 7.2: the fork restores the parent's
+# device-exclusive entries without a notifier, and eviction cannot make a
+# shared page device-exclusive (its write GUP would break the sharing):
+# the child's reads are not seen, and the parent's evicted half is resident
+# again, unseen. Once the child is gone, later evictions make that half
+# non-resident again (fork_rearmed), and the parent's pages are tracked as
+# before the fork.
+run fork
+if line fork; then
+	n=$(uv fork pages)
+	if [ $K = 7.2 ]; then
+		for p in 1 3; do
+			le "$(uv fork pass$p)" 5 "$n" "fork: the child's pass $p misses on <= 5% ($(uv fork pass$p) of $n): shared pages are not seen on 7.2"
+		done
+		is "$(uv fork child_rearmed)" 0 "fork: no page re-armed while the child shared them"
+		ge "$(uv fork rearmed)" 95 "$((n / 2))" "fork: the evicted half was made non-resident again after the child's exit (fork_rearmed +$(uv fork rearmed) of $((n / 2)))"
+	else
+		is "$(uv fork rearmed)" 0 "fork: fork_rearmed stays 0 (6.x: the fork copies PROT_NONE entries)"
+		for p in 1 2 3; do
+			ge "$(uv fork pass$p)" 95 "$n" "fork: the child's pass $p of a scan over twice the cache misses on >= 95% ($(uv fork pass$p) of $n)"
+		done
+	fi
+	ge "$(uv fork parent_after_flush)" 95 "$n" "fork: after the child's exit and a flush, the parent misses on >= 95% ($(uv fork parent_after_flush) of $n)"
+	le "$(uv fork parent_uncovered)" 5 "$n" "fork: ... and no eviction is left uncovered (+$(uv fork parent_uncovered))"
+fi
+
 # --- 8. file pages mapped by a huge PMD ------------------------------------
 # shmem's huge folio on the node is refused on every kernel (6.1: through
 # the VMA allocator; 6.12 and 7.2: the policy allocator): 4 KiB pages,

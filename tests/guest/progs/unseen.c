@@ -108,6 +108,18 @@
  *     moved (the block's address changed), pass1, pass2 (misses),
  *     unmapped, moved (evictions_unmapped and evictions_moved from the
  *     realloc to the end).
+ * fork NODE DEV
+ *     pages still shared with a fork: 2L pages bound to NODE written (the
+ *     first L are evicted by the last L), then a child reads all of them
+ *     three times (neither writes, so every page stays shared
+ *     copy-on-write) and exits; then the parent reads them once, empties
+ *     the cache and reads them again. Keys (line "fork"): pass1, pass2,
+ *     pass3 (the child's misses), child_evictions, child_uncovered
+ *     (evictions and evictions_uncovered from the fork to the child's
+ *     exit), parent_pass, parent_after_flush (the parent's misses),
+ *     parent_uncovered (over its flush and second read), child_rearmed,
+ *     rearmed (node_latency/fork_rearmed over the child's life and over
+ *     the parent's reads and flush).
  * hugetmpfs NODE DEV DIR
  *     file pages mapped by a huge PMD: DIR is a tmpfs mounted huge=always.
  *     A file of 2L pages, mapped MAP_SHARED at a 2 MiB-aligned address,
@@ -149,13 +161,14 @@ static const char *const ctr_name[] = {
 	"nl:thp_untracked_pages", "nl:thp_refused_pages",
 	"nl:events_dropped", "nl:probes_missed", "nl:remote_accesses",
 	"nl:waited_accesses", "nl:hugetlb_untracked_pages",
+	"nl:fork_rearmed",
 };
 
 enum {
 	MISSES, HITS, EVICTIONS, FIRST, HINT, FILEMAP, ANONMAP, ARRIVALS,
 	DEPARTURES, EPTES, EUNMAPS, UNMAPPED, UNCOVERED, KERNEL,
 	THP_UNTRACKED, THP_REFUSED, DROPPED, PMISSED, REMOTE, WAITED,
-	HUGETLB_UNTRACKED, NCTR
+	HUGETLB_UNTRACKED, REARMED, NCTR
 };
 
 struct ctrs {
@@ -994,6 +1007,69 @@ static int cmd_mremap(int node)
 	return tap_exit();
 }
 
+/* --------------------------------------------------------------- fork -- */
+
+/* What the child of cmd_fork() measured, sent back through a pipe. */
+struct fork_res {
+	int64_t pass[3];
+	unsigned long bad;
+};
+
+static int cmd_fork(int node)
+{
+	unsigned long n = 2 * L, bad = 0;
+	volatile uint64_t *b = node_buf(node, n);
+	struct ctrs c0, c1, c2, c3;
+	struct fork_res r = { 0 };
+	int fds[2], st = -1, p, got;
+	int64_t pp, pf;
+	pid_t pid;
+
+	if (!ok(b && !pipe(fds), "fork: %lu pages bound to node %d", n, node))
+		return tap_exit();
+	/* the last L resident, the first L evicted */
+	fill(b, n, 0x4f0);
+	ctrs_read(&c0);
+	pid = fork();
+	if (pid < 0)
+		return 2;
+	if (!pid) {
+		close(fds[0]);
+		for (p = 0; p < 3; p++)
+			r.pass[p] = pass(b, n, 0x4f0, &r.bad);
+		_exit(write(fds[1], &r, sizeof(r)) == sizeof(r) ? 0 : 1);
+	}
+	close(fds[1]);
+	got = read(fds[0], &r, sizeof(r)) == sizeof(r);
+	close(fds[0]);
+	waitpid(pid, &st, 0);
+	ctrs_read(&c1);
+	ok(got && WIFEXITED(st) && !WEXITSTATUS(st),
+	   "fork: the child read the shared pages three times and exited (%d)",
+	   st);
+	/* the parent alone: no page is shared any more */
+	pp = pass(b, n, 0x4f0, &bad);
+	ctrs_read(&c2);
+	flush_cache(node, dev);
+	pf = pass(b, n, 0x4f0, &bad);
+	ctrs_read(&c3);
+	ctrs_diag("fork", "child", &c0, &c1);
+	ctrs_diag("fork", "parent", &c1, &c3);
+	printf("unseen fork: pages %lu pass1 %" PRId64 " pass2 %" PRId64
+	       " pass3 %" PRId64 " child_evictions %" PRId64
+	       " child_uncovered %" PRId64 " parent_pass %" PRId64
+	       " parent_after_flush %" PRId64 " parent_uncovered %" PRId64
+	       " child_rearmed %" PRId64 " rearmed %" PRId64 "\n", n,
+	       r.pass[0], r.pass[1], r.pass[2], dlt(&c0, &c1, EVICTIONS),
+	       dlt(&c0, &c1, UNCOVERED), pp, pf, dlt(&c2, &c3, UNCOVERED),
+	       dlt(&c0, &c1, REARMED), dlt(&c1, &c3, REARMED));
+	ok(!r.bad && !bad,
+	   "fork: the child and the parent read what the parent wrote (%lu, %lu bad)",
+	   r.bad, bad);
+	munmap((void *)b, n * PAGE);
+	return tap_exit();
+}
+
 /* ---------------------------------------------------------- hugetmpfs -- */
 
 static int cmd_hugetmpfs(int node, const char *dir)
@@ -1120,6 +1196,8 @@ int main(int argc, char **argv)
 		return cmd_freed(node);
 	if (!strcmp(what, "mremap"))
 		return cmd_mremap(node);
+	if (!strcmp(what, "fork"))
+		return cmd_fork(node);
 	if (!strcmp(what, "hugetmpfs") && arg)
 		return cmd_hugetmpfs(node, arg);
 	if (!strcmp(what, "query"))
