@@ -278,6 +278,27 @@ if line fork; then
 	le "$(uv fork parent_uncovered)" 5 "$n" "fork: ... and no eviction is left uncovered (+$(uv fork parent_uncovered))"
 fi
 
+# --- 7c. mprotect ------------------------------------------------------------
+# Pages of a private mapping made read-only after the first half was
+# evicted. 6.x: mprotect() rewrites each present PTE with the VMA's new
+# protection, PROT_NONE entries included, so the evicted half is resident
+# again without an access, and nothing is seen (the model evicts nothing
+# it does not hold). 7.2: the device-exclusive entries survive mprotect(),
+# pass 1's faults on them are seen, but make_device_exclusive() needs a
+# writable mapping: the victims stay resident (evictions_uncovered) and
+# pass 2 is not seen.
+run rdonly
+if line rdonly; then
+	n=$(uv rdonly pages)
+	if [ $K = 7.2 ]; then
+		ge "$(uv rdonly pass1)" 40 "$n" "rdonly: pass 1 misses on the evicted half ($(uv rdonly pass1) of $n)"
+		ge "$(uv rdonly uncovered1)" 40 "$n" "rdonly: ... and its victims were left uncovered (+$(uv rdonly uncovered1))"
+	else
+		le "$(uv rdonly pass1)" 5 "$n" "rdonly: pass 1 misses on <= 5% ($(uv rdonly pass1) of $n): mprotect() made the evicted half resident"
+	fi
+	le "$(uv rdonly pass2)" 5 "$n" "rdonly: pass 2 misses on <= 5% ($(uv rdonly pass2) of $n): not seen"
+fi
+
 # --- 8. file pages mapped by a huge PMD ------------------------------------
 # shmem's huge folio on the node is refused on every kernel (6.1: through
 # the VMA allocator; 6.12 and 7.2: the policy allocator): 4 KiB pages,

@@ -120,6 +120,12 @@
  *     parent_uncovered (over its flush and second read), child_rearmed,
  *     rearmed (node_latency/fork_rearmed over the child's life and over
  *     the parent's reads and flush).
+ * rdonly NODE DEV
+ *     pages of a read-only private mapping: 2L pages bound to NODE
+ *     written (the first L are evicted by the last L), the mapping made
+ *     PROT_READ with mprotect(), then two read passes. Keys (line
+ *     "rdonly"): pass1, pass2 (misses), uncovered1, uncovered2
+ *     (evictions_uncovered in each pass).
  * hugetmpfs NODE DEV DIR
  *     file pages mapped by a huge PMD: DIR is a tmpfs mounted huge=always.
  *     A file of 2L pages, mapped MAP_SHARED at a 2 MiB-aligned address,
@@ -1070,6 +1076,38 @@ static int cmd_fork(int node)
 	return tap_exit();
 }
 
+/* ------------------------------------------------------------- rdonly -- */
+
+static int cmd_rdonly(int node)
+{
+	unsigned long n = 2 * L, bad = 0;
+	volatile uint64_t *b = node_buf(node, n);
+	struct ctrs c0, c1, c2;
+	int64_t p1, p2;
+
+	if (!ok(b != NULL, "rdonly: %lu pages bound to node %d", n, node))
+		return tap_exit();
+	/* the last L resident, the first L evicted */
+	fill(b, n, 0x7d0);
+	if (!ok(!mprotect((void *)b, n * PAGE, PROT_READ),
+		"rdonly: the mapping made read-only"))
+		return tap_exit();
+	ctrs_read(&c0);
+	p1 = pass(b, n, 0x7d0, &bad);
+	ctrs_read(&c1);
+	p2 = pass(b, n, 0x7d0, &bad);
+	ctrs_read(&c2);
+	ctrs_diag("rdonly", "pass1", &c0, &c1);
+	ctrs_diag("rdonly", "pass2", &c1, &c2);
+	printf("unseen rdonly: pages %lu pass1 %" PRId64 " pass2 %" PRId64
+	       " uncovered1 %" PRId64 " uncovered2 %" PRId64 "\n", n, p1, p2,
+	       dlt(&c0, &c1, UNCOVERED), dlt(&c1, &c2, UNCOVERED));
+	ok(!bad, "rdonly: every page reads back what was written (%lu bad)",
+	   bad);
+	munmap((void *)b, n * PAGE);
+	return tap_exit();
+}
+
 /* ---------------------------------------------------------- hugetmpfs -- */
 
 static int cmd_hugetmpfs(int node, const char *dir)
@@ -1198,6 +1236,8 @@ int main(int argc, char **argv)
 		return cmd_mremap(node);
 	if (!strcmp(what, "fork"))
 		return cmd_fork(node);
+	if (!strcmp(what, "rdonly"))
+		return cmd_rdonly(node);
 	if (!strcmp(what, "hugetmpfs") && arg)
 		return cmd_hugetmpfs(node, arg);
 	if (!strcmp(what, "query"))
