@@ -32,7 +32,20 @@ un_cleanup() {
 		echo "$2" > $KSM/pages_to_scan
 		echo "$3" > $KSM/sleep_millisecs
 	fi
+	e4_cleanup
 	rm -f $IMG $OUT
+}
+
+# ext4 on a loop device for the "ext4huge" case (section 8b)
+E4IMG=/tmp/nl-unseen-ext4.img
+E4DIR=/tmp/nl-unseen-ext4
+E4LOOP=
+e4_cleanup() {
+	umount $E4DIR 2>/dev/null
+	[ -n "$E4LOOP" ] && losetup -d "$E4LOOP" 2>/dev/null
+	E4LOOP=
+	rm -f $E4IMG
+	rmdir $E4DIR 2>/dev/null
 }
 
 nl_begin "what node latency cannot see"
@@ -270,6 +283,55 @@ if mount -t tmpfs -o size=64m,huge=always nl-unseen-huge $HUGEDIR; then
 	fi
 else
 	skip "hugetmpfs" "tmpfs refuses huge=always here"
+fi
+
+# --- 8b. ext4 page cache: large folios ---------------------------------------
+# ext4 has large page-cache folios from 6.16 (up to PMD size): a file read
+# through a shared mapping by a task bound to the node, with MADV_HUGEPAGE
+# (mmap readahead asks for PMD-sized folios) and without (ext4huge in
+# progs/unseen.c). 6.1 and 6.12: 4 KiB pages (ext4 asks for no large
+# folio), tracked. 7.2, with MADV_HUGEPAGE: PMD-sized folios on the node,
+# mapped by PMDs: no access seen, not counted in thp_untracked_pages;
+# without: large folios below PMD size, mapped by PTEs, tracked.
+modprobe loop 2>/dev/null
+modprobe ext4 2>/dev/null
+if ! command -v mkfs.ext4 > /dev/null || ! grep -qw ext4 /proc/filesystems; then
+	skip "ext4huge" "no mkfs.ext4 or no ext4 in this guest"
+elif dd if=/dev/zero of=$E4IMG bs=1M count=32 2>/dev/null &&
+	E4LOOP=$(losetup -f 2>/dev/null) && [ -n "$E4LOOP" ] &&
+	losetup "$E4LOOP" $E4IMG && mkfs.ext4 -q -b 4096 "$E4LOOP" > /dev/null 2>&1 &&
+	mkdir -p $E4DIR && mount -t ext4 "$E4LOOP" $E4DIR; then
+	run ext4huge $E4DIR
+	e4_cleanup
+	for c in ext4huge ext4huge-plain; do
+		line $c || continue
+		n=$(uv $c pages)
+		le "$(uv $c cached_before)" 5 "$n" "$c: the file's page cache was dropped before the read ($(uv $c cached_before) of $n cached)"
+		# the pages still mapped after the read (the others were evicted:
+		# unmapped) show where the page cache went
+		cmp_ok "$(uv $c mapped)" -gt 0 "$c: pages mapped after the read ($(uv $c mapped))"
+		ge "$(uv $c on_node)" 95 "$(uv $c mapped)" "$c: its page cache was read onto node $NL_NODE ($(uv $c on_node) of the $(uv $c mapped) mapped)"
+		is "$(uv $c thp_untracked)" 0 "$c: thp_untracked_pages unchanged"
+		is "$(uv $c thp_refused)" 0 "$c: thp_refused_pages unchanged"
+		if [ $K != 7.2 ]; then
+			is "$(uv $c pmd_kb)" 0 "$c: no PMD mapping"
+			is "$(uv $c large)" 0 "$c: no large folio on the node ($(uv $c mapped) pages mapped)"
+			ge "$(uv $c pass2)" 95 "$n" "$c: tracked: pass 2 misses on >= 95% ($(uv $c pass2) of $n)"
+			continue
+		fi
+		ge "$(uv $c large)" 95 "$(uv $c mapped)" "$c: large folios on the node ($(uv $c large) of the $(uv $c mapped) mapped pages)"
+		if [ $c = ext4huge ]; then
+			cmp_ok "$(uv $c pmd_kb)" -gt 0 "$c: mapped by PMDs (FilePmdMapped $(uv $c pmd_kb) kB)"
+			le "$(uv $c seen_read)" 5 "$n" "$c: the read is not seen ($(uv $c seen_read) of $n)"
+			le "$(uv $c pass2)" 5 "$n" "$c: not tracked: pass 2 misses on <= 5% ($(uv $c pass2) of $n)"
+		else
+			is "$(uv $c pmd_kb)" 0 "$c: no PMD mapping"
+			ge "$(uv $c pass2)" 95 "$n" "$c: tracked: pass 2 misses on >= 95% ($(uv $c pass2) of $n)"
+		fi
+	done
+else
+	fail "ext4huge: ext4 on a loop device"
+	e4_cleanup
 fi
 
 # --- 9. page queries -----------------------------------------------------------
