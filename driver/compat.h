@@ -636,6 +636,12 @@ static inline void cxd_nl_vm_rw_args(struct pt_regs *regs, pid_t *pid,
 #define CXD_NL_THP_CHECK_SYM	"hugepage_vma_check"
 /* hugetlb's allocation of a pool page for a mapping (a struct page * here) */
 #define CXD_NL_HUGETLB_SYM	"alloc_huge_page"
+/*
+ * filemap_alloc_folio(gfp, order): the page cache's allocator (readahead,
+ * __filemap_get_folio()); large folios here for file systems that have
+ * them (XFS; not ext4 before 6.16)
+ */
+#define CXD_NL_PCACHE_SYM	"filemap_alloc_folio"
 
 /*
  * The prototypes of the probed functions, as this series' sources and BTF
@@ -654,6 +660,7 @@ static inline void cxd_nl_vm_rw_args(struct pt_regs *regs, pid_t *pid,
 	"struct page *alloc_migration_target(struct page *page, long unsigned int private)", \
 	"int memcmp_pages(struct page *page1, struct page *page2)",	\
 	"struct page *alloc_huge_page(struct vm_area_struct *vma, long unsigned int addr, int avoid_reserve)", \
+	"struct folio *filemap_alloc_folio(gfp_t gfp, unsigned int order)", \
 	CXD_NL_REMOTE_PROTOS						\
 }
 
@@ -757,6 +764,14 @@ static inline pte_t cxd_pte_mkprotnone(pte_t old)
 #define CXD_NL_THP_CHECK_SYM	"__thp_vma_allowable_orders"
 /* hugetlb's allocation of a pool folio for a mapping (6.7: folios) */
 #define CXD_NL_HUGETLB_SYM	"alloc_hugetlb_folio"
+/*
+ * filemap_alloc_folio_noprof(gfp, order[, policy]): the page cache's
+ * allocator (readahead, __filemap_get_folio()); large folios for file
+ * systems that have them (XFS; ext4 from 6.16). 7.2 adds a policy (NULL
+ * but for guest_memfd, which then allocates through the policy allocator
+ * above).
+ */
+#define CXD_NL_PCACHE_SYM	"filemap_alloc_folio_noprof"
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(7, 0, 0)
 #define CXD_NL_EXCLUSIVE	0
@@ -779,6 +794,7 @@ static inline pte_t cxd_pte_mkprotnone(pte_t old)
 	"struct folio *alloc_migration_target(struct folio *src, long unsigned int private)", \
 	"int memcmp_pages(struct page *page1, struct page *page2)",	\
 	"struct folio *alloc_hugetlb_folio(struct vm_area_struct *vma, long unsigned int addr, bool cow_from_owner)", \
+	"struct folio *filemap_alloc_folio_noprof(gfp_t gfp, unsigned int order)", \
 	CXD_NL_REMOTE_PROTOS						\
 }
 
@@ -817,6 +833,7 @@ static inline bool cxd_nl_thp_check_collapse(struct pt_regs *regs)
 	"struct folio *alloc_migration_target(struct folio *src, long unsigned int private)", \
 	"int memcmp_pages(struct page *page1, struct page *page2)",	\
 	"struct folio *alloc_hugetlb_folio(struct vm_area_struct *vma, long unsigned int addr, bool cow_from_owner)", \
+	"struct folio *filemap_alloc_folio_noprof(gfp_t gfp, unsigned int order, struct mempolicy *policy)", \
 }
 
 static inline bool cxd_nl_thp_check_collapse(struct pt_regs *regs)

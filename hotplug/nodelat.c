@@ -2144,6 +2144,12 @@ static struct kprobe cxd_nl_kp_dirty = {
  *   callback (alloc_migration_target_by_mpol()), neither under the VMA
  *   allocator: the same refusal at both (shmem falls back to 4 KiB
  *   pages, mbind splits the folio on -ENOMEM).
+ * - a large page-cache folio (file systems with large folios: XFS, ext4
+ *   from 6.16; readahead asks for PMD-sized ones under MADV_HUGEPAGE, and
+ *   a PMD would then map the file's 512 pages with one entry) from the
+ *   page cache's allocator, filemap_alloc_folio(): the same refusal, for
+ *   the orders the caller can do without: readahead then reads 4 KiB
+ *   pages, __filemap_get_folio() tries each smaller order.
  * All are kretprobes: the functions are the allocators and the check every
  * such path goes through on the supported kernels (compat.h).
  */
@@ -2210,6 +2216,24 @@ static int cxd_nl_thp_migalloc_ret(struct kretprobe_instance *ri,
 	return 0;
 }
 
+/*
+ * Entry of the page cache's allocator: only large orders that may fail go
+ * on to the return. Every caller that can fall back asks with
+ * __GFP_NORETRY (readahead, whose folios are optional, and
+ * __filemap_get_folio() for each order above the mapping's minimum); the
+ * minimum order of a file system whose blocks are larger than a page
+ * (XFS from 6.12, ext4 on 7.2) is asked for without it, and refusing it
+ * would fail the read: it is left alone.
+ */
+static int cxd_nl_pcache_alloc_entry(struct kretprobe_instance *ri,
+				     struct pt_regs *regs)
+{
+	gfp_t gfp = (__force gfp_t)(unsigned int)regs_get_kernel_argument(regs, 0);
+
+	return (int)regs_get_kernel_argument(regs, 1) > 0 &&
+	       (gfp & __GFP_NORETRY) ? 0 : 1;
+}
+
 /* Entry of the THP check: remember the mm of a collapse's question. */
 static int cxd_nl_thp_check_entry(struct kretprobe_instance *ri,
 				  struct pt_regs *regs)
@@ -2273,6 +2297,14 @@ static struct kretprobe cxd_nl_krp_mpol = {
 static struct kretprobe cxd_nl_krp_mbind = {
 	.kp.symbol_name = CXD_NL_MBIND_TARGET_SYM,
 	.handler = cxd_nl_thp_migalloc_ret,
+	.maxactive = CXD_NL_THP_MAXACTIVE,
+};
+
+/* The page cache's allocator (filemap_alloc_folio(), compat.h). */
+static struct kretprobe cxd_nl_krp_pcache = {
+	.kp.symbol_name = CXD_NL_PCACHE_SYM,
+	.entry_handler = cxd_nl_pcache_alloc_entry,
+	.handler = cxd_nl_thp_alloc_ret,
 	.maxactive = CXD_NL_THP_MAXACTIVE,
 };
 
@@ -2524,9 +2556,12 @@ static int cxd_nl_hooks_get(const char *name)
 	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_mbind, name);
 	if (ret)
 		goto err_mpol;
-	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_ksm, name);
+	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_pcache, name);
 	if (ret)
 		goto err_mbind;
+	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_ksm, name);
+	if (ret)
+		goto err_pcache;
 	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_hugetlb, name);
 	if (ret)
 		goto err_ksm;
@@ -2575,6 +2610,8 @@ err_hugetlb:
 	unregister_kretprobe(&cxd_nl_krp_hugetlb);
 err_ksm:
 	unregister_kretprobe(&cxd_nl_krp_ksm);
+err_pcache:
+	unregister_kretprobe(&cxd_nl_krp_pcache);
 err_mbind:
 	cxd_nl_kretprobe_del(&cxd_nl_krp_mbind);
 err_mpol:
@@ -2613,6 +2650,7 @@ static void cxd_nl_hooks_put(void)
 	unregister_kprobe(&cxd_nl_kp_dirty);
 	unregister_kretprobe(&cxd_nl_krp_hugetlb);
 	unregister_kretprobe(&cxd_nl_krp_ksm);
+	unregister_kretprobe(&cxd_nl_krp_pcache);
 	cxd_nl_kretprobe_del(&cxd_nl_krp_mbind);
 	cxd_nl_kretprobe_del(&cxd_nl_krp_mpol);
 	unregister_kretprobe(&cxd_nl_krp_migalloc);
@@ -2641,7 +2679,7 @@ static u64 cxd_nl_probes_missed(void)
 	static struct kretprobe *const krps[] = {
 		&cxd_nl_krp_alloc, &cxd_nl_krp_check, &cxd_nl_krp_migalloc,
 		&cxd_nl_krp_promote, &cxd_nl_krp_mpol, &cxd_nl_krp_mbind,
-		&cxd_nl_krp_ksm, &cxd_nl_krp_hugetlb,
+		&cxd_nl_krp_ksm, &cxd_nl_krp_hugetlb, &cxd_nl_krp_pcache,
 		&cxd_nl_krp_remote_vm, &cxd_nl_krp_vm_rw,
 	};
 	u64 n = 0;

@@ -72,8 +72,9 @@ struct cxd_nodelat;
  *			handed to a mapping (a fault, fallocate), which the
  *			model cannot track either (one PMD maps 512 lines).
  * @thp_refused_pages:	pages of large folios allocated on the node for a
- *			fault or a migration and given back: the fault fell
- *			back to 4 KiB, the migration split the folio.
+ *			fault, a migration or the page cache and given back:
+ *			the fault fell back to 4 KiB, the migration split the
+ *			folio, the page cache took smaller folios.
  * @thp_collapse_refused: khugepaged or MADV_COLLAPSE checks answered "no
  *			huge page" for an address space the device tracks.
  * @probes_missed:	calls of the hooked kernel functions that ran without

@@ -32,7 +32,20 @@ un_cleanup() {
 		echo "$2" > $KSM/pages_to_scan
 		echo "$3" > $KSM/sleep_millisecs
 	fi
+	e4_cleanup
 	rm -f $IMG $OUT
+}
+
+# ext4 on a loop device for the "ext4huge" case (section 8b)
+E4IMG=/tmp/nl-unseen-ext4.img
+E4DIR=/tmp/nl-unseen-ext4
+E4LOOP=
+e4_cleanup() {
+	umount $E4DIR 2>/dev/null
+	[ -n "$E4LOOP" ] && losetup -d "$E4LOOP" 2>/dev/null
+	E4LOOP=
+	rm -f $E4IMG
+	rmdir $E4DIR 2>/dev/null
 }
 
 nl_begin "what node latency cannot see"
@@ -316,6 +329,46 @@ if mount -t tmpfs -o size=64m,huge=always nl-unseen-huge $HUGEDIR; then
 	fi
 else
 	skip "hugetmpfs" "tmpfs refuses huge=always here"
+fi
+
+# --- 8b. ext4 page cache: large folios ---------------------------------------
+# ext4 has large page-cache folios from 6.16 (up to PMD size): a file read
+# through a shared mapping by a task bound to the node, with MADV_HUGEPAGE
+# (mmap readahead asks for PMD-sized folios) and without (ext4huge in
+# progs/unseen.c). 7.2: the large folios the page cache's allocator gets on
+# the node are refused (thp_refused_pages), so the file has 4 KiB pages
+# there, tracked, as on 6.1 and 6.12 (where ext4 asks for none).
+modprobe loop 2>/dev/null
+modprobe ext4 2>/dev/null
+if ! command -v mkfs.ext4 > /dev/null || ! grep -qw ext4 /proc/filesystems; then
+	skip "ext4huge" "no mkfs.ext4 or no ext4 in this guest"
+elif dd if=/dev/zero of=$E4IMG bs=1M count=32 2>/dev/null &&
+	E4LOOP=$(losetup -f 2>/dev/null) && [ -n "$E4LOOP" ] &&
+	losetup "$E4LOOP" $E4IMG && mkfs.ext4 -q -b 4096 "$E4LOOP" > /dev/null 2>&1 &&
+	mkdir -p $E4DIR && mount -t ext4 "$E4LOOP" $E4DIR; then
+	run ext4huge $E4DIR
+	e4_cleanup
+	for c in ext4huge ext4huge-plain; do
+		line $c || continue
+		n=$(uv $c pages)
+		le "$(uv $c cached_before)" 5 "$n" "$c: the file's page cache was dropped before the read ($(uv $c cached_before) of $n cached)"
+		# the pages still mapped after the read (the others were evicted:
+		# unmapped) show where the page cache went
+		cmp_ok "$(uv $c mapped)" -gt 0 "$c: pages mapped after the read ($(uv $c mapped))"
+		ge "$(uv $c on_node)" 95 "$(uv $c mapped)" "$c: its page cache was read onto node $NL_NODE ($(uv $c on_node) of the $(uv $c mapped) mapped)"
+		is "$(uv $c pmd_kb)" 0 "$c: no PMD mapping"
+		is "$(uv $c large)" 0 "$c: no large folio on the node ($(uv $c mapped) pages mapped)"
+		is "$(uv $c thp_untracked)" 0 "$c: thp_untracked_pages unchanged"
+		if [ $K = 7.2 ]; then
+			cmp_ok "$(uv $c thp_refused)" -gt 0 "$c: large folios were refused (thp_refused_pages +$(uv $c thp_refused))"
+		else
+			is "$(uv $c thp_refused)" 0 "$c: none asked for: ext4 has no large folios before 6.16"
+		fi
+		ge "$(uv $c pass2)" 95 "$n" "$c: tracked: pass 2 misses on >= 95% ($(uv $c pass2) of $n)"
+	done
+else
+	fail "ext4huge: ext4 on a loop device"
+	e4_cleanup
 fi
 
 # --- 9. page queries -----------------------------------------------------------

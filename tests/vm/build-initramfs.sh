@@ -122,6 +122,10 @@ for t in numactl daxctl memhog numastat stress-ng redis-server redis-cli redis-b
 	p=$(command -v "$t" || true)
 	[ -n "$p" ] && copy_bin "$p" "/bin/$t"
 done
+# e2fsprogs' mke2fs, as mkfs.ext4 (busybox's mke2fs makes ext2 only):
+# 79-node-unseen's page cache of an ext4 file system.
+p=$(command -v mkfs.ext4 || true)
+[ -n "$p" ] && copy_bin "$p" /bin/mkfs.ext4
 for e in ${extras[@]+"${extras[@]}"}; do
 	copy_bin "${e%%:*}" "${e#*:}"
 done

@@ -134,6 +134,25 @@
  *     last page), pmd_kb (ShmemPmdMapped + FilePmdMapped of the mapping
  *     after the writes), seen_write, file_maps, thp_refused, thp_untracked
  *     (over the writes), pass1, pass2 (misses).
+ * ext4huge NODE DEV DIR
+ *     file pages of a file system with large page-cache folios: DIR is an
+ *     ext4 file system (its page cache has folios up to PMD size from
+ *     Linux 6.16). A file of 2L pages is written with write() off the node
+ *     and synced. Then twice, each time opened anew (its own readahead
+ *     state): its page cache dropped (POSIX_FADV_DONTNEED), the file
+ *     mapped MAP_SHARED, read-only, at a 2 MiB-aligned address and read
+ *     once under a task policy bound to NODE (set_mempolicy MPOL_BIND: the
+ *     page cache follows the task's policy, not the VMA's), so that the
+ *     faults' readahead puts the page cache on NODE; the cache emptied; two
+ *     read passes. Line "ext4huge" with MADV_HUGEPAGE on the mapping (the
+ *     mmap readahead then asks for PMD-sized folios), line
+ *     "ext4huge-plain" without. Keys: pages, cached_before (pages in the
+ *     page cache before the read, mincore), on_node (of the mapping's
+ *     pages, after the read), mapped (pages with a frame in
+ *     /proc/self/pagemap after the read: those not evicted), large (of
+ *     those, pages of large folios: /proc/kpageflags compound bits),
+ *     pmd_kb (FilePmdMapped after the read), seen_read, file_maps,
+ *     thp_refused, thp_untracked (over the read), pass1, pass2 (misses).
  * query NODE DEV
  *     page queries on evicted pages: 2L pages bound to NODE written (the
  *     first L are evicted by the last L); move_pages(2) with no target
@@ -1155,6 +1174,136 @@ static int cmd_hugetmpfs(int node, const char *dir)
 	return tap_exit();
 }
 
+/* ----------------------------------------------------------- ext4huge -- */
+
+/* Pages of the @n at @b in the page cache (mincore); -1 if it fails. */
+static long ext4huge_cached(volatile uint64_t *b, unsigned long n)
+{
+	unsigned char *v = malloc(n);
+	long c = 0;
+
+	if (!v || mincore((void *)b, n * PAGE, v)) {
+		free(v);
+		return -1;
+	}
+	for (unsigned long i = 0; i < n; i++)
+		c += v[i] & 1;
+	free(v);
+	return c;
+}
+
+/*
+ * Of the @n pages at @b, those with a frame (*@mapped), and of those the
+ * pages of large folios (return): /proc/kpageflags' KPF_COMPOUND_HEAD
+ * (15) or KPF_COMPOUND_TAIL (16).
+ */
+static unsigned long ext4huge_large(volatile uint64_t *b, unsigned long n,
+				    unsigned long *mapped)
+{
+	unsigned long *pfn = calloc(n, sizeof(*pfn)), c = 0;
+	int fd = open("/proc/kpageflags", O_RDONLY);
+	uint64_t f;
+
+	*mapped = 0;
+	if (pfn && fd >= 0) {
+		frames(b, n, pfn);
+		for (unsigned long i = 0; i < n; i++) {
+			if (!pfn[i])
+				continue;
+			(*mapped)++;
+			if (pread(fd, &f, sizeof(f), pfn[i] * sizeof(f)) ==
+			    sizeof(f) && (f & (3ull << 15)))
+				c++;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	free(pfn);
+	return c;
+}
+
+/*
+ * One run over the file at @path of @n pages: see the header ("ext4huge").
+ * Each run opens the file anew: its own readahead state (struct file).
+ */
+static void ext4huge_run(int node, const char *path, unsigned long n,
+			 const char *what, int huge, uint64_t seed)
+{
+	unsigned long mask[MASK_LONGS], bad = 0, onn = 0, large = 0, mapped = 0;
+	size_t len = n * PAGE;
+	volatile uint64_t *b = MAP_FAILED;
+	struct ctrs c0, c1;
+	long cached = -1, pmd = -1;
+	int64_t p1 = -1, p2 = -1;
+	int bound = 0, fd = open(path, O_RDONLY);
+	void *at;
+
+	if (fd >= 0)
+		posix_fadvise(fd, 0, len, POSIX_FADV_DONTNEED);
+	at = huge_aligned(len);
+	if (at && fd >= 0)
+		b = mmap(at, len, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0);
+	if (fd >= 0)
+		close(fd);
+	if (!ok(b != MAP_FAILED &&
+		(!huge || !madvise((void *)b, len, MADV_HUGEPAGE)),
+		"%s: %lu pages mapped shared at a 2 MiB boundary%s", what, n,
+		huge ? ", MADV_HUGEPAGE" : ""))
+		return;
+	cached = ext4huge_cached(b, n);
+	node_mask(mask, node);
+	ctrs_read(&c0);
+	bound = !set_mempolicy(MPOL_BIND, mask, MASK_LONGS * 64);
+	bad += check(b, n, seed);
+	set_mempolicy(MPOL_DEFAULT, NULL, 0);
+	ctrs_read(&c1);
+	ok(bound, "%s: the read ran under a task policy bound to node %d",
+	   what, node);
+	pmd = smaps_kb((void *)b, "FilePmdMapped:");
+	onn = on_node(b, n, node);
+	large = ext4huge_large(b, n, &mapped);
+	ctrs_diag(what, "read", &c0, &c1);
+	flush_cache(node, dev);
+	p1 = pass(b, n, seed, &bad);
+	p2 = pass(b, n, seed, &bad);
+	printf("unseen %s: pages %lu cached_before %ld on_node %lu mapped %lu large %lu pmd_kb %ld seen_read %"
+	       PRId64 " file_maps %" PRId64 " thp_refused %" PRId64
+	       " thp_untracked %" PRId64 " pass1 %" PRId64 " pass2 %" PRId64
+	       "\n", what, n, cached, onn, mapped, large, pmd, seen(&c0, &c1),
+	       dlt(&c0, &c1, FILEMAP), dlt(&c0, &c1, THP_REFUSED),
+	       dlt(&c0, &c1, THP_UNTRACKED), p1, p2);
+	ok(!bad, "%s: every page reads back what was written (%lu bad)", what,
+	   bad);
+	munmap((void *)b, len);
+}
+
+static int cmd_ext4huge(int node, const char *dir)
+{
+	unsigned long n = 2 * L;
+	size_t len = n * PAGE;
+	uint64_t *src = NULL;
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/unseen-ext4huge", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (posix_memalign((void **)&src, PAGE, len))
+		src = NULL;
+	if (src)
+		fill(src, n, 0xe4f);
+	if (!ok(fd >= 0 && src && write(fd, src, len) == (ssize_t)len &&
+		!fsync(fd),
+		"ext4huge: %s, %lu pages written off the node and synced", path,
+		n))
+		return tap_exit();
+	close(fd);
+	ext4huge_run(node, path, n, "ext4huge", 1, 0xe4f);
+	ext4huge_run(node, path, n, "ext4huge-plain", 0, 0xe4f);
+	free(src);
+	unlink(path);
+	return tap_exit();
+}
+
 /* -------------------------------------------------------------- query -- */
 
 static void query(volatile uint64_t *b, unsigned long n, int node,
@@ -1240,6 +1389,8 @@ int main(int argc, char **argv)
 		return cmd_rdonly(node);
 	if (!strcmp(what, "hugetmpfs") && arg)
 		return cmd_hugetmpfs(node, arg);
+	if (!strcmp(what, "ext4huge") && arg)
+		return cmd_ext4huge(node, arg);
 	if (!strcmp(what, "query"))
 		return cmd_query(node);
 	fprintf(stderr, "usage: see the top of %s\n", __FILE__);
