@@ -1270,6 +1270,14 @@ static void cxd_nl_event(const struct cxd_nl_hook_args *a, enum cxd_nl_ev ev)
 				     &nl->st.thp_pages);
 		goto out;
 	}
+	/*
+	 * A page mapped for the first time, or a file page, in a frame whose
+	 * earlier page eviction made PROT_NONE before it was freed (no hook
+	 * sees a free): that bit is stale, and the remote-read charge must
+	 * not take the new page for an evicted one.
+	 */
+	if (!CXD_NL_EXCLUSIVE && (ev == CXD_NL_EV_NEW || ev == CXD_NL_EV_FILE))
+		clear_bit(a->pfn - nl->pfn_lo, nl->protnone);
 	if (!current->mm || (current->flags & (PF_KTHREAD | PF_EXITING))) {
 		atomic64_inc(&nl->st.kernel_accesses);
 		goto out;
