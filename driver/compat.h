@@ -625,6 +625,8 @@ static inline void cxd_nl_vm_rw_args(struct pt_regs *regs, pid_t *pid,
 #define CXD_NL_REMOTE_VM_SYM	"__access_remote_vm"
 #define CXD_NL_VM_RW_SYM	"process_vm_rw"
 #define CXD_NL_REMOTE_PROTOS	CXD_NL_REMOTE_PROTOS_6X
+#define CXD_NL_MPROT_SYM	"change_protection"
+#define CXD_NL_MPROT_FLAGS_ARG	5
 #define CXD_NL_HINT_SYM		"numa_migrate_prep"
 #define CXD_NL_NEW_SYM		"page_add_new_anon_rmap"
 /* vma_alloc_folio(gfp, order, vma, addr, hugepage) */
@@ -661,6 +663,7 @@ static inline void cxd_nl_vm_rw_args(struct pt_regs *regs, pid_t *pid,
 	"int memcmp_pages(struct page *page1, struct page *page2)",	\
 	"struct page *alloc_huge_page(struct vm_area_struct *vma, long unsigned int addr, int avoid_reserve)", \
 	"struct folio *filemap_alloc_folio(gfp_t gfp, unsigned int order)", \
+	"long int change_protection(struct mmu_gather *tlb, struct vm_area_struct *vma, long unsigned int start, long unsigned int end, pgprot_t newprot, long unsigned int cp_flags)", \
 	CXD_NL_REMOTE_PROTOS						\
 }
 
@@ -778,6 +781,8 @@ static inline pte_t cxd_pte_mkprotnone(pte_t old)
 #define CXD_NL_REMOTE_VM_SYM	"__access_remote_vm"
 #define CXD_NL_VM_RW_SYM	"process_vm_rw"
 #define CXD_NL_REMOTE_PROTOS	CXD_NL_REMOTE_PROTOS_6X
+#define CXD_NL_MPROT_SYM	"change_protection"
+#define CXD_NL_MPROT_FLAGS_ARG	4
 /* The prototypes of the probed functions (see the 6.1 series above). */
 #define CXD_NL_PROTOS {							\
 	"int numa_migrate_check(struct folio *folio, struct vm_fault *vmf, long unsigned int addr, int *flags, bool writable, int *last_cpupid)", \
@@ -795,6 +800,7 @@ static inline pte_t cxd_pte_mkprotnone(pte_t old)
 	"int memcmp_pages(struct page *page1, struct page *page2)",	\
 	"struct folio *alloc_hugetlb_folio(struct vm_area_struct *vma, long unsigned int addr, bool cow_from_owner)", \
 	"struct folio *filemap_alloc_folio_noprof(gfp_t gfp, unsigned int order)", \
+	"long int change_protection(struct mmu_gather *tlb, struct vm_area_struct *vma, long unsigned int start, long unsigned int end, long unsigned int cp_flags)", \
 	CXD_NL_REMOTE_PROTOS						\
 }
 
@@ -818,6 +824,9 @@ static inline bool cxd_nl_thp_check_collapse(struct pt_regs *regs)
 /* remote GUPs fault on device-exclusive entries: the notifier sees them */
 #define CXD_NL_REMOTE_VM_SYM	NULL
 #define CXD_NL_VM_RW_SYM	NULL
+/* device-exclusive entries survive mprotect(): nothing to re-arm */
+#define CXD_NL_MPROT_SYM	NULL
+#define CXD_NL_MPROT_FLAGS_ARG	4
 #define CXD_NL_PROTOS {							\
 	"int numa_migrate_check(struct folio *folio, struct vm_fault *vmf, long unsigned int addr, int *flags, bool writable, int *last_cpupid)", \
 	"void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, long unsigned int address, rmap_t flags)", \
@@ -917,6 +926,26 @@ static inline pte_t cxd_pte_mkprotnone(pte_t old)
 #include <linux/xarray.h>
 #include <linux/mmu_notifier.h>
 #include <linux/rmap.h>
+
+/*
+ * change_protection(tlb, vma, start, end, [newprot,] cp_flags): the rewrite
+ * of a range's PTEs by mprotect() (and userfaultfd's write-protection, and
+ * NUMA balancing's scan with MM_CP_PROT_NUMA). It gives every present PTE
+ * the VMA's protection, so on 6.x the PROT_NONE entries of evicted pages
+ * become accessible again without an access (CXD_NL_MPROT_SYM). 6.1 passes
+ * newprot before cp_flags (a pgprot_t is one word: one register); 6.2
+ * dropped it (CXD_NL_MPROT_FLAGS_ARG).
+ */
+static inline void cxd_nl_mprot_args(struct pt_regs *regs,
+				     struct vm_area_struct **vma,
+				     unsigned long *start, unsigned long *end,
+				     unsigned long *cp_flags)
+{
+	*vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 1);
+	*start = regs_get_kernel_argument(regs, 2);
+	*end = regs_get_kernel_argument(regs, 3);
+	*cp_flags = regs_get_kernel_argument(regs, CXD_NL_MPROT_FLAGS_ARG);
+}
 
 /*
  * Node latency's kernel-specific half, one interface for hotplug/nodelat.c:

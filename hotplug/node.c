@@ -749,6 +749,7 @@ CXD_NODELAT_ATTR(evicted_unmaps);
 CXD_NODELAT_ATTR(evictions_unmapped);
 CXD_NODELAT_ATTR(evictions_moved);
 CXD_NODELAT_ATTR(fork_rearmed);
+CXD_NODELAT_ATTR(mprotect_rearmed);
 CXD_NODELAT_ATTR(late_writebacks);
 CXD_NODELAT_ATTR(evictions_uncovered);
 CXD_NODELAT_ATTR(scan_rearmed);
@@ -785,6 +786,7 @@ static struct attribute *cxd_nodelat_attrs[] = {
 	&dev_attr_evictions_unmapped.attr,
 	&dev_attr_evictions_moved.attr,
 	&dev_attr_fork_rearmed.attr,
+	&dev_attr_mprotect_rearmed.attr,
 	&dev_attr_late_writebacks.attr,
 	&dev_attr_evictions_uncovered.attr,
 	&dev_attr_scan_rearmed.attr,

@@ -251,6 +251,7 @@ struct cxd_nodelat {
 		atomic64_t evict_unmapped;
 		atomic64_t evict_moved;
 		atomic64_t fork_rearmed;
+		atomic64_t mprotect_rearmed;
 		atomic64_t evict_uncovered;
 		atomic64_t late_writebacks;
 		atomic64_t first_touches;
@@ -1273,8 +1274,8 @@ static void cxd_nl_event(const struct cxd_nl_hook_args *a, enum cxd_nl_ev ev)
 	/*
 	 * A page mapped for the first time, or a file page, in a frame whose
 	 * earlier page eviction made PROT_NONE before it was freed (no hook
-	 * sees a free): that bit is stale, and the remote-read charge must
-	 * not take the new page for an evicted one.
+	 * sees a free): that bit is stale, and the remote-read charge and the
+	 * mprotect() re-arm must not take the new page for an evicted one.
 	 */
 	if (!CXD_NL_EXCLUSIVE && (ev == CXD_NL_EV_NEW || ev == CXD_NL_EV_FILE))
 		clear_bit(a->pfn - nl->pfn_lo, nl->protnone);
@@ -1525,6 +1526,7 @@ struct cxd_nl_rwalk {
 	struct {
 		struct cxd_nodelat *nl;
 		u64 page;
+		unsigned long va;	/* where it is mapped */
 	} hit[CXD_NL_REMOTE_BATCH];
 };
 
@@ -1548,6 +1550,7 @@ static int cxd_nl_remote_pte(pte_t *ptep, unsigned long addr, void *data)
 	if (nl && !READ_ONCE(nl->stopping) &&
 	    test_bit(pfn - nl->pfn_lo, nl->protnone)) {
 		w->hit[w->n].nl = nl;
+		w->hit[w->n].va = addr;
 		w->hit[w->n++].page = pfn - nl->pfn_lo;
 	}
 	rcu_read_unlock();
@@ -1559,14 +1562,14 @@ static int cxd_nl_remote_pte(pte_t *ptep, unsigned long addr, void *data)
 }
 
 /*
- * Collect into @w the pages to charge in [@addr, @end) of @mm, up to a
+ * Collect into @w the pages @fn picks in [@addr, @end) of @mm, up to a
  * batch, skipping what has no PTE table (see cxd_nl_scan_ranges()).
  * Caller holds @mm's mmap_lock for read. Return: where to go on from.
  */
-static unsigned long cxd_nl_remote_collect(struct mm_struct *mm,
-					   unsigned long addr,
-					   unsigned long end,
-					   struct cxd_nl_rwalk *w)
+static unsigned long cxd_nl_walk_collect(struct mm_struct *mm,
+					 unsigned long addr,
+					 unsigned long end,
+					 struct cxd_nl_rwalk *w, pte_fn_t fn)
 {
 	struct vm_area_struct *vma;
 	unsigned long next, stop;
@@ -1590,7 +1593,7 @@ static unsigned long cxd_nl_remote_collect(struct mm_struct *mm,
 				continue;
 			w->resume = next;
 			cxd_apply_to_existing_page_range(mm, addr, next - addr,
-							 cxd_nl_remote_pte, w);
+							 fn, w);
 			next = w->resume;
 		}
 	}
@@ -1619,7 +1622,8 @@ static void cxd_nl_remote_range(struct mm_struct *mm, unsigned long addr,
 	while (addr < end && !fatal_signal_pending(current)) {
 		w->n = 0;
 		mmap_read_lock(mm);
-		addr = cxd_nl_remote_collect(mm, addr, end, w);
+		addr = cxd_nl_walk_collect(mm, addr, end, w,
+					   cxd_nl_remote_pte);
 		mmap_read_unlock(mm);
 		for (i = 0; i < w->n; i++) {
 			struct cxd_nodelat *nl = w->hit[i].nl;
@@ -1847,6 +1851,191 @@ static struct kretprobe cxd_nl_krp_vm_rw = {
 	.entry_handler = cxd_nl_vm_rw_entry,
 	.handler = cxd_nl_vm_rw_ret,
 	.data_size = sizeof(struct cxd_nl_remote_call),
+	.maxactive = CXD_NL_REMOTE_MAXACTIVE,
+};
+
+/* ------------------------------------------------- mprotect() re-arm -- */
+
+/*
+ * Re-arm after a change of protection on 6.1 and 6.12 (CXD_NL_MPROT_SYM,
+ * compat.h): mprotect() gives every present PTE of the range the VMA's new
+ * protection, and a PROT_NONE entry that eviction made is a present PTE,
+ * so the evicted pages there become accessible without an access. The
+ * model holds no line for them: no eviction would ever make them
+ * non-resident again, and they would run at memory speed for good. A
+ * return probe on change_protection() (not NUMA balancing's, which skips
+ * PROT_NONE entries) queues a task_work on the task; on its way back to
+ * user space, before its next access, it walks the range and makes each
+ * accessible page of a device whose @protnone bit is still set (no fault
+ * made it resident since) PROT_NONE again (mprotect_rearmed). 7.2 needs
+ * none of this: its device-exclusive entries survive mprotect().
+ */
+
+/*
+ * PTE callback of the re-arm walk: an accessible PTE of a device page whose
+ * @protnone bit is set. PTE lock held; never sleeps.
+ */
+static int cxd_nl_mprot_pte(pte_t *ptep, unsigned long addr, void *data)
+{
+	struct cxd_nl_rwalk *w = data;
+	pte_t pte = ptep_get(ptep);
+	struct cxd_nodelat *nl;
+	unsigned long pfn;
+
+	if (!pte_present(pte) || pte_protnone(pte))
+		return 0;
+	pfn = pte_pfn(pte);
+	rcu_read_lock();
+	nl = cxd_nl_find(pfn);
+	if (nl && !READ_ONCE(nl->stopping) &&
+	    test_bit(pfn - nl->pfn_lo, nl->protnone)) {
+		w->hit[w->n].nl = nl;
+		w->hit[w->n].va = addr;
+		w->hit[w->n++].page = pfn - nl->pfn_lo;
+	}
+	rcu_read_unlock();
+	if (w->n == CXD_NL_REMOTE_BATCH) {
+		w->resume = addr + PAGE_SIZE;
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+/*
+ * Make the pages cxd_nl_mprot_pte() finds in [@addr, @end) of @mm (mmget()
+ * held) non-resident again, a batch at a time, each batch's TLB entries
+ * flushed. Context: the task's task_work (process), in an SRCU read
+ * section of cxd_nl_srcu; no lock held.
+ */
+static void cxd_nl_mprot_rearm(struct mm_struct *mm, unsigned long addr,
+			       unsigned long end)
+{
+	struct cxd_nl_pte_batch b;
+	struct cxd_nl_rwalk *w;
+	unsigned int i;
+	bool d;
+
+	w = kmalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return;
+	addr &= PAGE_MASK;
+	while (addr < end && !fatal_signal_pending(current)) {
+		w->n = 0;
+		cxd_nl_pte_batch_init(&b);
+		cxd_nl_pte_batch_lock(&b, mm, NULL);
+		addr = cxd_nl_walk_collect(mm, addr, end, w, cxd_nl_mprot_pte);
+		for (i = 0; i < w->n; i++) {
+			struct cxd_nodelat *nl = w->hit[i].nl;
+			unsigned long va = w->hit[i].va;
+			struct vm_area_struct *vma;
+
+			/* listed when found; cxd_nodelat_stop() waits for us */
+			if (READ_ONCE(nl->stopping))
+				continue;
+			vma = cxd_nl_vma_at(mm, va);
+			if (vma &&
+			    cxd_nl_make_nonresident(&b, vma, va,
+						    nl->pfn_lo + w->hit[i].page,
+						    &d) > 0)
+				atomic64_inc(&nl->st.mprotect_rearmed);
+		}
+		cxd_nl_pte_batch_unlock(&b, mm);
+		cxd_nl_pte_batch_finish(&b, &mm, 1);
+		cond_resched();
+	}
+	kfree(w);
+}
+
+/* One range whose protection changed: a task_work on the changing task. */
+struct cxd_nl_mprot {
+	struct callback_head cb;
+	struct mm_struct *mm;		/* mmgrab()ed */
+	unsigned long start;
+	unsigned long end;
+};
+
+static void cxd_nl_mprot_fn(struct callback_head *cb)
+{
+	struct cxd_nl_mprot *r = container_of(cb, struct cxd_nl_mprot, cb);
+	int idx;
+
+	if (mmget_not_zero(r->mm)) {
+		idx = srcu_read_lock(&cxd_nl_srcu);
+		cxd_nl_mprot_rearm(r->mm, r->start, r->end);
+		srcu_read_unlock(&cxd_nl_srcu, idx);
+		mmput(r->mm);
+	}
+	mmdrop(r->mm);
+	kfree(r);
+	/* last: unload's synchronize_rcu_tasks() covers the return (main.c) */
+	module_put(THIS_MODULE);
+}
+
+/* What change_protection()'s entry saw, for its return (kretprobe data). */
+struct cxd_nl_mprot_call {
+	struct mm_struct *mm;
+	unsigned long start;
+	unsigned long end;
+};
+
+/*
+ * change_protection()'s entry: a change by a user task of its own tracked
+ * mm, not NUMA balancing's (MM_CP_PROT_NUMA), is followed to its return.
+ * Context: the call's entry (kretprobe), mmap_lock held; never sleeps.
+ * Return: 0 to probe the return, 1 not to.
+ */
+static int cxd_nl_mprot_entry(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	struct cxd_nl_mprot_call *c = (void *)ri->data;
+	struct vm_area_struct *vma;
+	unsigned long cp_flags;
+
+	cxd_nl_mprot_args(regs, &vma, &c->start, &c->end, &cp_flags);
+	if ((cp_flags & MM_CP_PROT_NUMA) || !cxd_nl_remote_reader() ||
+	    vma->vm_mm != current->mm)
+		return 1;
+	c->mm = vma->vm_mm;
+	return !cxd_nl_tracked_anywhere(c->mm);
+}
+
+/*
+ * change_protection()'s return (the PTEs it changed): the re-arm of the
+ * range queued on the task. A failed allocation loses it (the pages stay
+ * accessible, as before this probe). Context: the call's return; never
+ * sleeps.
+ */
+static int cxd_nl_mprot_ret(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	struct cxd_nl_mprot_call *c = (void *)ri->data;
+	struct cxd_nl_mprot *r;
+
+	if ((long)regs_return_value(regs) <= 0)
+		return 0;
+	r = kzalloc(sizeof(*r), GFP_ATOMIC | __GFP_NOWARN);
+	if (!r)
+		return 0;
+	r->start = c->start;
+	r->end = c->end;
+	__module_get(THIS_MODULE);
+	init_task_work(&r->cb, cxd_nl_mprot_fn);
+	if (task_work_add(current, &r->cb, TWA_RESUME)) {
+		module_put(THIS_MODULE);
+		kfree(r);
+		return 0;
+	}
+	/* the task_work runs later in this task: nothing frees @r before */
+	mmgrab(c->mm);
+	r->mm = c->mm;
+	return 0;
+}
+
+static struct kretprobe cxd_nl_krp_mprot = {
+	.kp.symbol_name = CXD_NL_MPROT_SYM,
+	.entry_handler = cxd_nl_mprot_entry,
+	.handler = cxd_nl_mprot_ret,
+	.data_size = sizeof(struct cxd_nl_mprot_call),
 	.maxactive = CXD_NL_REMOTE_MAXACTIVE,
 };
 
@@ -2594,12 +2783,17 @@ static int cxd_nl_hooks_get(const char *name)
 	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_vm_rw, name);
 	if (ret)
 		goto err_remote_vm;
+	ret = cxd_nl_kretprobe_add(&cxd_nl_krp_mprot, name);
+	if (ret)
+		goto err_vm_rw;
 	/* last: it starts file-page evictions, which need dirty and around */
 	ret = cxd_nl_kprobe_add(&cxd_nl_kp_file, name);
 	if (ret)
-		goto err_vm_rw;
+		goto err_mprot;
 	return 0;
 
+err_mprot:
+	cxd_nl_kretprobe_del(&cxd_nl_krp_mprot);
 err_vm_rw:
 	cxd_nl_kretprobe_del(&cxd_nl_krp_vm_rw);
 err_remote_vm:
@@ -2649,6 +2843,7 @@ static void cxd_nl_hooks_put(void)
 	if (--cxd_nl_users)
 		return;
 	unregister_kprobe(&cxd_nl_kp_file);
+	cxd_nl_kretprobe_del(&cxd_nl_krp_mprot);
 	cxd_nl_kretprobe_del(&cxd_nl_krp_vm_rw);
 	cxd_nl_kretprobe_del(&cxd_nl_krp_remote_vm);
 	unregister_kprobe(&cxd_nl_kp_migrate);
@@ -2688,7 +2883,7 @@ static u64 cxd_nl_probes_missed(void)
 		&cxd_nl_krp_alloc, &cxd_nl_krp_check, &cxd_nl_krp_migalloc,
 		&cxd_nl_krp_promote, &cxd_nl_krp_mpol, &cxd_nl_krp_mbind,
 		&cxd_nl_krp_ksm, &cxd_nl_krp_hugetlb, &cxd_nl_krp_pcache,
-		&cxd_nl_krp_remote_vm, &cxd_nl_krp_vm_rw,
+		&cxd_nl_krp_remote_vm, &cxd_nl_krp_vm_rw, &cxd_nl_krp_mprot,
 	};
 	u64 n = 0;
 	int i;
@@ -3123,6 +3318,7 @@ void cxd_nodelat_get_stats(struct cxd_nodelat *nl,
 	st->evictions_unmapped = atomic64_read(&nl->st.evict_unmapped);
 	st->evictions_moved = atomic64_read(&nl->st.evict_moved);
 	st->fork_rearmed = atomic64_read(&nl->st.fork_rearmed);
+	st->mprotect_rearmed = atomic64_read(&nl->st.mprotect_rearmed);
 	st->evictions_uncovered = atomic64_read(&nl->st.evict_uncovered);
 	st->scan_rearmed = atomic64_read(&nl->st.scan_rearmed);
 	st->scan_walks = atomic64_read(&nl->st.scan_walks);

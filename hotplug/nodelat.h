@@ -52,6 +52,10 @@ struct cxd_nodelat;
  *			(7.2: it restores the parent's device-exclusive
  *			entries), made non-resident again by a later eviction
  *			in that process once no child shared them.
+ * @mprotect_rearmed:	pages a change of protection (mprotect()) made
+ *			accessible again without an access (6.x: it rewrites
+ *			PROT_NONE entries), made PROT_NONE again on the
+ *			task's way back to user space.
  * @evictions_uncovered: PTEs of victims that this kernel's mechanism could
  *			not make non-resident, so the page stays resident
  *			there (7.2: shared or read-only VMAs, pages still
@@ -113,6 +117,7 @@ struct cxd_nodelat_stats {
 	u64 evictions_unmapped;
 	u64 evictions_moved;
 	u64 fork_rearmed;
+	u64 mprotect_rearmed;
 	u64 evictions_uncovered;
 	u64 scan_rearmed;
 	u64 scan_walks;

@@ -262,6 +262,7 @@ static const char *const nodelat_files[] = {
 	"remote_accesses", "promotions_refused",
 	"evicted_ptes", "evicted_unmaps", "evictions_unmapped",
 	"evictions_moved", "fork_rearmed",
+	"mprotect_rearmed",
 	"late_writebacks", "evictions_uncovered", "scan_rearmed",
 	"scan_walks", "scan_lookups",
 	"thp_untracked_pages", "hugetlb_untracked_pages", "thp_refused_pages",

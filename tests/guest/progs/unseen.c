@@ -125,7 +125,8 @@
  *     written (the first L are evicted by the last L), the mapping made
  *     PROT_READ with mprotect(), then two read passes. Keys (line
  *     "rdonly"): pass1, pass2 (misses), uncovered1, uncovered2
- *     (evictions_uncovered in each pass).
+ *     (evictions_uncovered in each pass), rearmed
+ *     (node_latency/mprotect_rearmed over the mprotect() call).
  * hugetmpfs NODE DEV DIR
  *     file pages mapped by a huge PMD: DIR is a tmpfs mounted huge=always.
  *     A file of 2L pages, mapped MAP_SHARED at a 2 MiB-aligned address,
@@ -186,14 +187,14 @@ static const char *const ctr_name[] = {
 	"nl:thp_untracked_pages", "nl:thp_refused_pages",
 	"nl:events_dropped", "nl:probes_missed", "nl:remote_accesses",
 	"nl:waited_accesses", "nl:hugetlb_untracked_pages",
-	"nl:fork_rearmed",
+	"nl:fork_rearmed", "nl:mprotect_rearmed",
 };
 
 enum {
 	MISSES, HITS, EVICTIONS, FIRST, HINT, FILEMAP, ANONMAP, ARRIVALS,
 	DEPARTURES, EPTES, EUNMAPS, UNMAPPED, UNCOVERED, KERNEL,
 	THP_UNTRACKED, THP_REFUSED, DROPPED, PMISSED, REMOTE, WAITED,
-	HUGETLB_UNTRACKED, REARMED, NCTR
+	HUGETLB_UNTRACKED, REARMED, MPROT_REARMED, NCTR
 };
 
 struct ctrs {
@@ -1101,13 +1102,14 @@ static int cmd_rdonly(int node)
 {
 	unsigned long n = 2 * L, bad = 0;
 	volatile uint64_t *b = node_buf(node, n);
-	struct ctrs c0, c1, c2;
+	struct ctrs cm, c0, c1, c2;
 	int64_t p1, p2;
 
 	if (!ok(b != NULL, "rdonly: %lu pages bound to node %d", n, node))
 		return tap_exit();
 	/* the last L resident, the first L evicted */
 	fill(b, n, 0x7d0);
+	ctrs_read(&cm);
 	if (!ok(!mprotect((void *)b, n * PAGE, PROT_READ),
 		"rdonly: the mapping made read-only"))
 		return tap_exit();
@@ -1119,8 +1121,9 @@ static int cmd_rdonly(int node)
 	ctrs_diag("rdonly", "pass1", &c0, &c1);
 	ctrs_diag("rdonly", "pass2", &c1, &c2);
 	printf("unseen rdonly: pages %lu pass1 %" PRId64 " pass2 %" PRId64
-	       " uncovered1 %" PRId64 " uncovered2 %" PRId64 "\n", n, p1, p2,
-	       dlt(&c0, &c1, UNCOVERED), dlt(&c1, &c2, UNCOVERED));
+	       " uncovered1 %" PRId64 " uncovered2 %" PRId64 " rearmed %" PRId64
+	       "\n", n, p1, p2, dlt(&c0, &c1, UNCOVERED),
+	       dlt(&c1, &c2, UNCOVERED), dlt(&cm, &c0, MPROT_REARMED));
 	ok(!bad, "rdonly: every page reads back what was written (%lu bad)",
 	   bad);
 	munmap((void *)b, n * PAGE);
