@@ -1531,20 +1531,15 @@ struct cxd_nl_rwalk {
 };
 
 /*
- * PTE callback of the walk: a PROT_NONE PTE of a device page whose
- * @protnone bit is set (made non-resident by eviction, not faulted in
- * since) is collected. PTE lock held; never sleeps.
+ * Collect device page @pfn, mapped at @addr, into @w if its @protnone bit
+ * is set (made non-resident by eviction, not faulted in since). PTE lock
+ * held; never sleeps. Return: -EAGAIN once the batch is full, else 0.
  */
-static int cxd_nl_remote_pte(pte_t *ptep, unsigned long addr, void *data)
+static int cxd_nl_rwalk_add(struct cxd_nl_rwalk *w, unsigned long pfn,
+			    unsigned long addr)
 {
-	struct cxd_nl_rwalk *w = data;
-	pte_t pte = ptep_get(ptep);
 	struct cxd_nodelat *nl;
-	unsigned long pfn;
 
-	if (!pte_protnone(pte))
-		return 0;
-	pfn = pte_pfn(pte);
 	rcu_read_lock();
 	nl = cxd_nl_find(pfn);
 	if (nl && !READ_ONCE(nl->stopping) &&
@@ -1559,6 +1554,19 @@ static int cxd_nl_remote_pte(pte_t *ptep, unsigned long addr, void *data)
 		return -EAGAIN;
 	}
 	return 0;
+}
+
+/*
+ * PTE callback of the remote-read walk: a PROT_NONE PTE of a device page
+ * eviction left non-resident. PTE lock held; never sleeps.
+ */
+static int cxd_nl_remote_pte(pte_t *ptep, unsigned long addr, void *data)
+{
+	pte_t pte = ptep_get(ptep);
+
+	if (!pte_protnone(pte))
+		return 0;
+	return cxd_nl_rwalk_add(data, pte_pfn(pte), addr);
 }
 
 /*
@@ -1872,33 +1880,16 @@ static struct kretprobe cxd_nl_krp_vm_rw = {
  */
 
 /*
- * PTE callback of the re-arm walk: an accessible PTE of a device page whose
- * @protnone bit is set. PTE lock held; never sleeps.
+ * PTE callback of the re-arm walk: an accessible PTE of a device page
+ * eviction left non-resident. PTE lock held; never sleeps.
  */
 static int cxd_nl_mprot_pte(pte_t *ptep, unsigned long addr, void *data)
 {
-	struct cxd_nl_rwalk *w = data;
 	pte_t pte = ptep_get(ptep);
-	struct cxd_nodelat *nl;
-	unsigned long pfn;
 
 	if (!pte_present(pte) || pte_protnone(pte))
 		return 0;
-	pfn = pte_pfn(pte);
-	rcu_read_lock();
-	nl = cxd_nl_find(pfn);
-	if (nl && !READ_ONCE(nl->stopping) &&
-	    test_bit(pfn - nl->pfn_lo, nl->protnone)) {
-		w->hit[w->n].nl = nl;
-		w->hit[w->n].va = addr;
-		w->hit[w->n++].page = pfn - nl->pfn_lo;
-	}
-	rcu_read_unlock();
-	if (w->n == CXD_NL_REMOTE_BATCH) {
-		w->resume = addr + PAGE_SIZE;
-		return -EAGAIN;
-	}
-	return 0;
+	return cxd_nl_rwalk_add(data, pte_pfn(pte), addr);
 }
 
 /*
@@ -1959,7 +1950,8 @@ static void cxd_nl_mprot_fn(struct callback_head *cb)
 	struct cxd_nl_mprot *r = container_of(cb, struct cxd_nl_mprot, cb);
 	int idx;
 
-	if (mmget_not_zero(r->mm)) {
+	/* checked here: the probe's handlers may run in NMI context */
+	if (cxd_nl_tracked_anywhere(r->mm) && mmget_not_zero(r->mm)) {
 		idx = srcu_read_lock(&cxd_nl_srcu);
 		cxd_nl_mprot_rearm(r->mm, r->start, r->end);
 		srcu_read_unlock(&cxd_nl_srcu, idx);
@@ -1979,10 +1971,13 @@ struct cxd_nl_mprot_call {
 };
 
 /*
- * change_protection()'s entry: a change by a user task of its own tracked
- * mm, not NUMA balancing's (MM_CP_PROT_NUMA), is followed to its return.
- * Context: the call's entry (kretprobe), mmap_lock held; never sleeps.
- * Return: 0 to probe the return, 1 not to.
+ * change_protection()'s entry: a change by a user task of its own mm, not
+ * NUMA balancing's (MM_CP_PROT_NUMA), is followed to its return. Whether
+ * a device tracks the mm is left to the task_work: on a kernel without
+ * ftrace the probe is an int3 one, its handlers run in NMI context, and
+ * the tracked-mm list takes a spinlock. Context: the call's entry
+ * (kretprobe), mmap_lock held; never sleeps. Return: 0 to probe the
+ * return, 1 not to.
  */
 static int cxd_nl_mprot_entry(struct kretprobe_instance *ri,
 			      struct pt_regs *regs)
@@ -1996,7 +1991,7 @@ static int cxd_nl_mprot_entry(struct kretprobe_instance *ri,
 	    vma->vm_mm != current->mm)
 		return 1;
 	c->mm = vma->vm_mm;
-	return !cxd_nl_tracked_anywhere(c->mm);
+	return 0;
 }
 
 /*
